@@ -1,0 +1,98 @@
+/**
+ * Run a child process and capture its exact output bytes, for end-to-end tests.
+ *
+ * Example:
+ * ```ts
+ * const r = await run(process.execPath, ["-e", "process.stdout.write('hi')"]);
+ * r.code;                 // 0
+ * r.stdout.toString();    // "hi"
+ * ```
+ */
+import { spawn } from "node:child_process";
+
+export interface RunOptions {
+  cwd?: string;
+  /** The complete environment of the child (nothing is inherited implicitly). */
+  env?: NodeJS.ProcessEnv;
+  /** Written to stdin, which is then closed. Default: stdin is closed at once. */
+  input?: string | Uint8Array;
+  /** Kill the child (SIGKILL) after this many ms. Default 60 000. */
+  timeoutMs?: number;
+}
+
+export interface RunResult {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: Buffer;
+  stderr: Buffer;
+  /** Wall time in ms. */
+  ms: number;
+  timedOut: boolean;
+}
+
+/** Runs `command args`; never rejects for a non-zero exit (only when it cannot spawn). */
+export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, options.timeoutMs ?? 60_000);
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out),
+        stderr: Buffer.concat(err),
+        ms: performance.now() - started,
+        timedOut,
+      });
+    });
+    child.stdin.on("error", () => {
+      /* the child may exit without reading stdin */
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** Environment variables that change what agentsmd or the peer agents load; tests never inherit them. */
+export const LOADER_ENV_VARS: readonly string[] = [
+  "AGENTSMD_ROOT",
+  "AGENTSMD_MARKERS",
+  "CODELIA_AGENTS_ROOT",
+  "CODELIA_AGENTS_MARKERS",
+  "CODEX_HOME",
+  "XDG_CONFIG_HOME",
+  "CLAUDE_CONFIG_DIR",
+  "RUST_LOG",
+];
+
+/**
+ * `process.env` without the loader variables above, with `extra` applied on top.
+ * A value of `undefined` in `extra` removes that variable.
+ */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of LOADER_ENV_VARS) delete env[name];
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
