@@ -1,0 +1,30 @@
+/**
+ * The one shape every implementation under benchmark is adapted to, so cases
+ * run the same code against agentsmd, the naive reference and Gemini CLI.
+ */
+
+/** One instruction file an implementation delivered (or, for agentsmd resolve, announced). */
+export interface LoadedFile {
+  path: string;
+  /** Bytes of content delivered; 0 when only metadata is returned. */
+  bytes: number;
+}
+
+export interface Loader {
+  readonly name: string;
+  /**
+   * Session start: the chain root -> cwd, as the implementation loads it at startup.
+   * Starts a fresh session (forgets what an earlier session loaded).
+   */
+  initial(root: string, cwd: string): Promise<LoadedFile[]>;
+  /**
+   * The uniform per-path call `(root, targetPath) => Promise<result>`: the instruction files newly
+   * applicable to `targetPath` within the current session (or all of them, for implementations
+   * without session state).
+   */
+  resolve(root: string, targetPath: string): Promise<LoadedFile[]>;
+  /** Forget session state without touching disk. */
+  reset(): void;
+  /** Release watchers, caches. Idempotent. */
+  close(): Promise<void>;
+}
