@@ -126,6 +126,49 @@ export function messageText(message: ChatMessage): string {
   return "";
 }
 
+/** Texts of the system (and developer) messages of a request, in order. */
+export function systemTexts(body: ChatRequestBody): string[] {
+  return (body.messages ?? []).filter((m) => m.role === "system" || m.role === "developer").map(messageText);
+}
+
+/** One tool result as the model received it, with the name and arguments of the call it answers. */
+export interface ToolResult {
+  callId: string;
+  tool: string | undefined;
+  args: Record<string, unknown> | undefined;
+  content: string;
+  /** Index of the tool message in `body.messages`. */
+  messageIndex: number;
+}
+
+/**
+ * Every tool result in a request's history, in order.
+ *
+ * @example
+ * const last = toolResults(server.mainRequests().at(-1)!.body!).at(-1);
+ */
+export function toolResults(body: ChatRequestBody): ToolResult[] {
+  const calls = new Map<string, { name: string; args: Record<string, unknown> | undefined }>();
+  const results: ToolResult[] = [];
+  (body.messages ?? []).forEach((message, messageIndex) => {
+    for (const call of message.tool_calls ?? []) {
+      let args: Record<string, unknown> | undefined;
+      try {
+        args = JSON.parse(call.function.arguments) as Record<string, unknown>;
+      } catch {
+        args = undefined;
+      }
+      calls.set(call.id, { name: call.function.name, args });
+    }
+    if (message.role === "tool") {
+      const callId = message.tool_call_id ?? "";
+      const call = calls.get(callId);
+      results.push({ callId, tool: call?.name, args: call?.args, content: messageText(message), messageIndex });
+    }
+  });
+  return results;
+}
+
 /**
  * Default classifier, tuned on OpenCode 1.18.33: its title and compaction agents are recognised
  * by their system prompts; everything that offers tools is the agent loop.

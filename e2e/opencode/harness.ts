@@ -40,6 +40,8 @@ import {
 } from "../lib/openai-chat-server.js";
 
 export const OPENCODE_VERSION = "1.18.33";
+/** The recording plugin (see fixtures/recorder-plugin.js); pass its source in `plugins`. */
+export const RECORDER_PLUGIN_FILE = fileURLToPath(new URL("./fixtures/recorder-plugin.js", import.meta.url));
 export const PROVIDER_ID = "scripted";
 export const MODEL_ID = "scripted-model";
 
@@ -106,6 +108,11 @@ export interface OpenCodeFixtureOptions {
   git?: boolean;
   /** Model context limit announced in the provider config. Default 200000. */
   contextLimit?: number;
+  /**
+   * Model id. Default `scripted-model`. OpenCode 1.18.33 swaps `edit`/`write` for `apply_patch`
+   * when the id contains `gpt-` (but not `gpt-4` or `oss`), e.g. `gpt-5-scripted`.
+   */
+  modelId?: string;
 }
 
 export interface OpenCodeRunOptions {
@@ -129,6 +136,14 @@ export interface OpenCodeEvent {
   [key: string]: unknown;
 }
 
+/** One hook call recorded by fixtures/recorder-plugin.js. */
+export interface PluginCall {
+  hook: string;
+  time: number;
+  input: any;
+  output: any;
+}
+
 export interface OpenCodeRunResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
@@ -145,6 +160,8 @@ export interface OpenCodeRunResult {
   turnsLeft: number;
   serverErrors: Error[];
   durationMs: number;
+  /** Hook calls the recorder plugin logged during this run (empty without it). */
+  pluginCalls: PluginCall[];
   /** Text of OpenCode's log files written during this run (they live under the temp XDG data dir). */
   logs: string;
 }
@@ -155,6 +172,8 @@ export interface OpenCodeFixture {
   home: string;
   /** XDG dirs of the temp HOME. */
   xdg: { config: string; data: string; cache: string; state: string };
+  /** JSONL file the recorder plugin writes (env AGENTSMD_E2E_PLUGIN_LOG). */
+  pluginLog: string;
   /** Absolute path of a repo-relative path. */
   path(relative: string): string;
   /** Write (or overwrite) a repo file, creating directories. */
@@ -201,14 +220,14 @@ export function openCodeEnv(home: string, xdg: OpenCodeFixture["xdg"], extra: Re
   return env;
 }
 
-function baseConfig(baseURL: string, contextLimit: number): Record<string, unknown> {
+function baseConfig(baseURL: string, contextLimit: number, modelId: string): Record<string, unknown> {
   return {
     $schema: "https://opencode.ai/config.json",
     autoupdate: false,
     share: "disabled",
     enabled_providers: [PROVIDER_ID],
-    model: `${PROVIDER_ID}/${MODEL_ID}`,
-    small_model: `${PROVIDER_ID}/${MODEL_ID}`,
+    model: `${PROVIDER_ID}/${modelId}`,
+    small_model: `${PROVIDER_ID}/${modelId}`,
     permission: { edit: "allow", bash: "allow", webfetch: "allow", external_directory: "allow" },
     provider: {
       [PROVIDER_ID]: {
@@ -216,7 +235,7 @@ function baseConfig(baseURL: string, contextLimit: number): Record<string, unkno
         name: "Scripted",
         options: { baseURL, apiKey: "scripted-key" },
         models: {
-          [MODEL_ID]: {
+          [modelId]: {
             name: "Scripted model",
             tool_call: true,
             attachment: false,
@@ -236,6 +255,20 @@ async function writeTree(root: string, files: Record<string, string>): Promise<v
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, content);
   }
+}
+
+async function readPluginCalls(file: string, offset: number): Promise<PluginCall[]> {
+  if (!existsSync(file)) return [];
+  const text = (await readFile(file)).subarray(offset).toString("utf8");
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as PluginCall);
+}
+
+/** Source of fixtures/recorder-plugin.js, for `plugins: { "recorder.js": await recorderPluginSource() }`. */
+export function recorderPluginSource(): Promise<string> {
+  return readFile(RECORDER_PLUGIN_FILE, "utf8");
 }
 
 async function readLogs(dir: string, since: number): Promise<string> {
@@ -273,26 +306,29 @@ export async function createOpenCodeFixture(options: OpenCodeFixtureOptions = {}
     execFileSync("git", ["init", "-q", "-b", "main", repo], { stdio: "ignore" });
   }
   const contextLimit = options.contextLimit ?? 200_000;
+  const pluginLog = join(base, "plugin-log.jsonl");
 
   const fixture: OpenCodeFixture = {
     base,
     repo,
     home,
     xdg,
+    pluginLog,
     path: (relative) => resolve(repo, relative),
     write: (relative, content) => writeTree(repo, { [relative]: content }),
     async run(runOptions) {
       const bin = requireOpenCodeBinary();
       const server: OpenAIChatServer = await startOpenAIChatServer({ ...runOptions.server, script: runOptions.script });
       try {
-        const config = { ...baseConfig(server.baseURL, contextLimit), ...options.config };
+        const config = { ...baseConfig(server.baseURL, contextLimit, options.modelId ?? MODEL_ID), ...options.config };
         await writeFile(join(repo, "opencode.json"), `${JSON.stringify(config, null, 2)}\n`);
         const cwd = resolve(repo, runOptions.cwd ?? ".");
         const args = ["run", runOptions.prompt, "--format", "json", "--print-logs", "--log-level", "INFO", ...(runOptions.args ?? [])];
+        const logOffset = existsSync(pluginLog) ? statSync(pluginLog).size : 0;
         const started = Date.now();
         const result = await spawnCollect(bin, args, {
           cwd,
-          env: openCodeEnv(home, xdg, runOptions.env),
+          env: openCodeEnv(home, xdg, { AGENTSMD_E2E_PLUGIN_LOG: pluginLog, ...runOptions.env }),
           timeoutMs: runOptions.timeoutMs ?? 90_000,
         });
         const durationMs = Date.now() - started;
@@ -315,6 +351,7 @@ export async function createOpenCodeFixture(options: OpenCodeFixtureOptions = {}
           turnsLeft: server.turnsLeft,
           serverErrors: [...server.errors],
           durationMs,
+          pluginCalls: await readPluginCalls(pluginLog, logOffset),
           logs: await readLogs(join(xdg.data, "opencode", "log"), started),
         };
       } finally {

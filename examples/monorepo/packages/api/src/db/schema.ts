@@ -1,0 +1,1 @@
+export const tables = ["users", "orders"] as const;

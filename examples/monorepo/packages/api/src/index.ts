@@ -1,0 +1,3 @@
+export function start(port = 3000): string {
+  return `api listening on ${port}`;
+}

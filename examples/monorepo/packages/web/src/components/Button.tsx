@@ -1,0 +1,3 @@
+export function Button(props: { label: string }) {
+  return <button type="button">{props.label}</button>;
+}

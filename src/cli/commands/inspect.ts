@@ -1,0 +1,71 @@
+/**
+ * Read-only views of the initial bundle: root, list, show, paths, schema.
+ */
+import type { Command } from "commander";
+import { createSession } from "../../session.js";
+import { configJsonSchema } from "../../schema.js";
+import type { CommandContext } from "../context.js";
+
+export function registerInspect(program: Command, context: CommandContext): void {
+  program
+    .command("root")
+    .description("print the project root")
+    .action(async (_options, command: Command) => {
+      const session = await createSession(context.sessionOptions(command));
+      if (context.globals(command).json) {
+        context.json({ root: session.root, cwd: session.cwd, markers: session.config.root.markers, reason: session.rootReason });
+      } else context.out(session.root);
+      reportDiagnostics(context, session.diagnostics);
+    });
+
+  program
+    .command("list")
+    .description("list the files of the initial bundle")
+    .action(async (_options, command: Command) => {
+      const session = await createSession(context.sessionOptions(command));
+      const files = session.initialFiles;
+      if (context.globals(command).json) {
+        context.json({ root: session.root, cwd: session.cwd, files });
+      } else if (files.length === 0) {
+        context.out(`no instruction files load for ${session.cwd} (root ${session.root}, preset ${session.preset.name})`);
+      } else {
+        for (const file of files) {
+          const fate = file.truncated ? `${file.includedBytes} of ${file.sizeBytes} bytes (truncated)` : `${file.sizeBytes} bytes`;
+          context.out(`${file.layer.padEnd(7)} ${file.path}  ${fate}`);
+        }
+      }
+      reportDiagnostics(context, session.diagnostics);
+    });
+
+  program
+    .command("show")
+    .description("print the initial message exactly as a host would inject it")
+    .action(async (_options, command: Command) => {
+      const session = await createSession(context.sessionOptions(command));
+      if (context.globals(command).json) context.json({ root: session.root, cwd: session.cwd, message: session.initialMessage });
+      else context.io.stdout(session.initialMessage);
+      reportDiagnostics(context, session.diagnostics);
+    });
+
+  program
+    .command("paths")
+    .description("print the absolute paths of the initial files, one per line")
+    .action(async (_options, command: Command) => {
+      const session = await createSession(context.sessionOptions(command));
+      if (context.globals(command).json) context.json(session.initialFiles.map((file) => file.path));
+      else for (const file of session.initialFiles) context.out(file.path);
+      reportDiagnostics(context, session.diagnostics);
+    });
+
+  program
+    .command("schema")
+    .description("print the JSON Schema of the config file")
+    .action(() => context.json(configJsonSchema()));
+}
+
+/** Warnings go to stderr so stdout stays exactly the requested output. */
+export function reportDiagnostics(context: CommandContext, diagnostics: ReadonlyArray<{ level: string; message: string }>): void {
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.level !== "info") context.io.stderr(`agentsmd: ${diagnostic.level}: ${diagnostic.message}\n`);
+  }
+}

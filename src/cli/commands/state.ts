@@ -1,0 +1,84 @@
+/**
+ * Commands against a persisted session: resolve, touch, resume. The state file is locked across
+ * processes and replaced atomically.
+ */
+import type { Command } from "commander";
+import { createSession, restoreSession, type AgentsSession } from "../../session.js";
+import { readStateFile, withLock, writeStateFile } from "../../state-store.js";
+import { StateError } from "../../errors.js";
+import type { ResolvedAgents } from "../../schema.js";
+import type { CommandContext } from "../context.js";
+import { reportDiagnostics } from "./inspect.js";
+
+/** Opens the session of a state file (created on first use), runs `fn`, saves. */
+async function withStateSession<T>(
+  context: CommandContext,
+  command: Command,
+  stateFile: string,
+  fn: (session: AgentsSession) => Promise<T>,
+): Promise<T> {
+  const path = context.path(stateFile);
+  return withLock(path, async () => {
+    const state = await readStateFile(path);
+    const options = context.sessionOptions(command);
+    const explicitCwd = context.globals(command).cwd !== undefined;
+    const session = state
+      ? (await restoreSession(state, { ...options, ...(explicitCwd ? {} : { cwd: state.cwd }), admit: false })).session
+      : await createSession(options);
+    const result = await fn(session);
+    await writeStateFile(path, session.snapshot());
+    reportDiagnostics(context, session.diagnostics);
+    await session.close();
+    return result;
+  });
+}
+
+export function registerState(program: Command, context: CommandContext): void {
+  program
+    .command("resolve")
+    .description("against a persisted session: the AGENTS.md files newly applicable to PATH (spec section 6)")
+    .argument("<paths...>", "target paths (files or directories, existing or not)")
+    .requiredOption("--state <file>", "session state file (created on first use)")
+    .action(async (paths: string[], options: { state: string }, command: Command) => {
+      const found = await withStateSession(context, command, options.state, async (session) => {
+        const all: ResolvedAgents = { files: [] };
+        for (const path of paths) all.files.push(...(await session.resolve(context.path(path))).files);
+        return { all, text: session.reminder(all) };
+      });
+      if (context.globals(command).json) context.json(found.all);
+      else context.out(found.text);
+    });
+
+  program
+    .command("touch")
+    .description("inline mode: the bodies of instruction files newly applicable to PATH")
+    .argument("<paths...>", "target paths")
+    .requiredOption("--state <file>", "session state file (created on first use)")
+    .action(async (paths: string[], options: { state: string }, command: Command) => {
+      const result = await withStateSession(context, command, options.state, async (session) => {
+        const blocks = await session.touch(paths.map((path) => context.path(path)));
+        return { blocks, text: session.renderInline(blocks) };
+      });
+      if (context.globals(command).json) {
+        context.json({ blocks: result.blocks.map(({ path, layer, content, truncated }) => ({ path, layer, content, truncated })) });
+      } else context.out(result.text);
+    });
+
+  program
+    .command("resume")
+    .description("the session.resume.diff reminder for the current cwd/root/markers (empty when nothing changed)")
+    .requiredOption("--state <file>", "session state file")
+    .action(async (options: { state: string }, command: Command) => {
+      const path = context.path(options.state);
+      const diff = await withLock(path, async () => {
+        const state = await readStateFile(path);
+        if (!state) throw new StateError(`state file ${path} does not exist`, { path, fix: "run `agentsmd resolve --state FILE` first to create a session" });
+        const { session, diff } = await restoreSession(state, context.sessionOptions(command));
+        await writeStateFile(path, session.snapshot());
+        reportDiagnostics(context, session.diagnostics);
+        return diff;
+      });
+      if (context.globals(command).json) context.json({ diff });
+      else context.out(diff);
+    });
+}

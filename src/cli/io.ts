@@ -1,0 +1,38 @@
+/**
+ * What a CLI command may touch: output streams, stdin, env and cwd are injected so tests run
+ * `main()` in-process.
+ */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): Promise<string>;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+/** Exit codes of the CLI contract. */
+export const EXIT = { ok: 0, problem: 1, usage: 2 } as const;
+
+/** Reads all of stdin (bounded). */
+export async function readAll(stream: NodeJS.ReadableStream, maxBytes = 16 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > maxBytes) throw new Error(`stdin is larger than ${maxBytes} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The real process streams. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin: () => readAll(process.stdin),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The CLI as a function: `main(argv, io)` returns the exit code; the bin is a shim.
+ */
+import { Command, CommanderError } from "commander";
+import { AgentsMdError } from "../errors.js";
+import { presetNames } from "../presets.js";
+import { createContext } from "./context.js";
+import { EXIT, type CliIo } from "./io.js";
+import { registerInspect } from "./commands/inspect.js";
+import { registerState } from "./commands/state.js";
+
+export const VERSION = "0.1.0";
+
+function buildProgram(io: CliIo): Command {
+  const context = createContext(io);
+  const program = new Command("agentsmd")
+    .description("See and deliver the AGENTS.md instructions a coding agent gets.")
+    .version(VERSION)
+    .option("--cwd <dir>", "working directory (default: the process cwd)")
+    .option("--root <dir>", "project root override (root.projectRootOverride)")
+    .option("--markers <list>", "root markers, comma-separated")
+    .option("--config <file>", "JSON config file, validated against `agentsmd schema`")
+    .option("--preset <name>", `preset: ${presetNames().join(", ")} (default: codelia)`)
+    .option("--home <dir>", "home directory for user layers (default: the OS home)")
+    .option("--json", "machine-readable output")
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .exitOverride();
+  registerInspect(program, context);
+  registerState(program, context);
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
+  return program;
+}
+
+/**
+ * Runs the CLI.
+ * @example process.exitCode = await main(process.argv.slice(2), processIo());
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (error instanceof AgentsMdError) {
+      io.stderr(`agentsmd: ${error.describe()}\n`);
+      return EXIT.problem;
+    }
+    io.stderr(`agentsmd: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT.problem;
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Configuration: defaults <- preset <- config file <- env <- explicit options; validated, frozen.
+ * An unset env var never erases a configured value (each layer only sets what it defines).
+ */
+import { isAbsolute, resolve } from "node:path";
+import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } from "./schema.js";
+import { ConfigError } from "./errors.js";
+import { getPreset, presetNames, type Preset } from "./presets.js";
+import { readTextFile } from "./file-system.js";
+
+export interface MutableConfig {
+  preset: string;
+  enabled: boolean;
+  root: { projectRootOverride?: string; markers: string[]; stopAtFsRoot: boolean };
+  initial: { maxFiles: number; maxBytes: number };
+  resolver: { enabled: boolean; maxFilesPerResolve: number; outsideRoot: "ignore" | "own-root" };
+  files: { names: string[]; select: "first" | "all" };
+  lazy: { maxFiles: number; maxBytes: number; exclude: string[] };
+  cache: { revalidateMs: number };
+}
+
+export type ResolvedConfig = Readonly<MutableConfig>;
+
+/** Default cache revalidation window: edits are seen within this many ms without watching. */
+export const DEFAULT_REVALIDATE_MS = 50;
+
+export const DEFAULT_PRESET = "codelia";
+
+export interface ConfigInput {
+  /** Preset name (beats every other source). */
+  preset?: string;
+  /** Explicit options (beat env). */
+  config?: AgentsConfig;
+  /** A JSON config file (beaten by env). */
+  configFile?: string;
+  /** Already-parsed config file contents, with the name to report errors against. */
+  fileConfig?: { path: string; config: AgentsConfig };
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+export interface ConfigResult {
+  config: ResolvedConfig;
+  preset: Preset;
+  /** The merged raw config (what a state file records). */
+  raw: AgentsConfig;
+  diagnostics: Diagnostic[];
+}
+
+/** Reads and validates a JSON config file. Errors name the file, the key path and what was expected. */
+export async function loadConfigFile(path: string): Promise<AgentsConfig> {
+  const text = await readTextFile(path, 1024 * 1024).catch((error: unknown) => {
+    throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`, { path, cause: error, fix: "check the path given to --config" });
+  });
+  if (text === null) throw new ConfigError(`config file ${path} does not exist`, { path, fix: "check the path given to --config" });
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`, { path, cause: error, fix: "fix the JSON syntax" });
+  }
+  return parseConfig(data, path);
+}
+
+/** Validates a config object; `source` names where it came from in the error. */
+export function parseConfig(data: unknown, source: string): AgentsConfig {
+  const result = AgentsConfigSchema.safeParse(data);
+  if (!result.success) {
+    throw new ConfigError(`invalid config in ${source}:\n${formatIssues(result.error)}`, {
+      path: source,
+      cause: result.error,
+      fix: "see `agentsmd schema` for the accepted keys and types",
+    });
+  }
+  return result.data;
+}
+
+function envList(value: string): string[] {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+function envBool(name: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(`${name}=${JSON.stringify(value)} is not a boolean`, { path: name, fix: `set ${name} to true or false` });
+}
+
+function envInt(name: string, value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new ConfigError(`${name}=${JSON.stringify(value)} is not a positive integer`, { path: name, fix: `set ${name} to a number like 16` });
+  return Number(value.trim());
+}
+
+/** Env vars and their aliases; the later name of a pair wins when both are set. */
+const ENV_KEYS = {
+  root: ["CODELIA_AGENTS_ROOT", "AGENTSMD_ROOT"],
+  markers: ["CODELIA_AGENTS_MARKERS", "AGENTSMD_MARKERS"],
+  enabled: ["CODELIA_AGENTS_ENABLED", "AGENTSMD_ENABLED"],
+  maxFiles: ["CODELIA_AGENTS_INITIAL_MAX_FILES", "AGENTSMD_INITIAL_MAX_FILES"],
+  maxBytes: ["CODELIA_AGENTS_INITIAL_MAX_BYTES", "AGENTSMD_INITIAL_MAX_BYTES"],
+  resolverEnabled: ["CODELIA_AGENTS_RESOLVER_ENABLED", "AGENTSMD_RESOLVER_ENABLED"],
+  maxFilesPerResolve: ["CODELIA_AGENTS_MAX_FILES_PER_RESOLVE", "AGENTSMD_MAX_FILES_PER_RESOLVE"],
+} as const;
+
+function envValue(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): [string, string] | undefined {
+  let found: [string, string] | undefined;
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== "") found = [name, value];
+  }
+  return found;
+}
+
+/** The config layer env vars define. Unset or empty vars define nothing. */
+export function configFromEnv(env: Readonly<Record<string, string | undefined>>): AgentsConfig {
+  const out: AgentsConfig = {};
+  const root = envValue(env, ENV_KEYS.root);
+  const markers = envValue(env, ENV_KEYS.markers);
+  if (root || markers) out.root = { ...(root ? { projectRootOverride: root[1].trim() } : {}), ...(markers ? { markers: envList(markers[1]) } : {}) };
+  const enabled = envValue(env, ENV_KEYS.enabled);
+  if (enabled) out.enabled = envBool(enabled[0], enabled[1]);
+  const maxFiles = envValue(env, ENV_KEYS.maxFiles);
+  const maxBytes = envValue(env, ENV_KEYS.maxBytes);
+  if (maxFiles || maxBytes)
+    out.initial = { ...(maxFiles ? { maxFiles: envInt(maxFiles[0], maxFiles[1]) } : {}), ...(maxBytes ? { maxBytes: envInt(maxBytes[0], maxBytes[1]) } : {}) };
+  const resolverEnabled = envValue(env, ENV_KEYS.resolverEnabled);
+  const perResolve = envValue(env, ENV_KEYS.maxFilesPerResolve);
+  if (resolverEnabled || perResolve)
+    out.resolver = {
+      ...(resolverEnabled ? { enabled: envBool(resolverEnabled[0], resolverEnabled[1]) } : {}),
+      ...(perResolve ? { maxFilesPerResolve: envInt(perResolve[0], perResolve[1]) } : {}),
+    };
+  return parseConfig(out, "environment variables");
+}
+
+type Plain = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Deep merge where `undefined` never overwrites and arrays replace. */
+export function mergeConfigs(...layers: Array<AgentsConfig | undefined>): AgentsConfig {
+  const out: Plain = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    mergeInto(out, layer as Plain);
+  }
+  return out as AgentsConfig;
+}
+
+function mergeInto(target: Plain, source: Plain): void {
+  for (const [key, value] of Object.entries(source)) {
+    if (value === undefined || key === "__proto__" || key === "constructor" || key === "prototype") continue;
+    if (isPlain(value)) {
+      const current = isPlain(target[key]) ? (target[key] as Plain) : {};
+      target[key] = current;
+      mergeInto(current, value);
+    } else {
+      target[key] = Array.isArray(value) ? [...value] : value;
+    }
+  }
+}
+
+function freeze<T>(value: T): T {
+  if (isPlain(value) || Array.isArray(value)) {
+    for (const item of Object.values(value as object)) freeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Resolves the effective configuration.
+ * @example
+ * const { config } = await resolveConfig({ cwd: process.cwd(), env: process.env, preset: "codex" });
+ * config.initial.maxBytes; // 32768
+ */
+export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
+  const env = input.env ?? {};
+  const fileConfig = input.fileConfig?.config ?? (input.configFile ? await loadConfigFile(input.configFile) : undefined);
+  const explicit = input.config ? parseConfig(input.config, "options") : undefined;
+  const envConfig = configFromEnv(env);
+  const raw = mergeConfigs(fileConfig, envConfig, explicit);
+  const presetName = input.preset ?? explicit?.preset ?? env.AGENTSMD_PRESET ?? fileConfig?.preset ?? DEFAULT_PRESET;
+  const preset = getPreset(presetName);
+  if (!preset) {
+    throw new ConfigError(`unknown preset "${presetName}"`, { fix: `use one of: ${presetNames().join(", ")}` });
+  }
+  raw.preset = preset.name;
+  const diagnostics: Diagnostic[] = [];
+  const config: MutableConfig = {
+    preset: preset.name,
+    enabled: raw.enabled ?? true,
+    root: {
+      markers: [...(raw.root?.markers ?? preset.root.markers)],
+      stopAtFsRoot: raw.root?.stopAtFsRoot ?? preset.root.stopAtFsRoot,
+    },
+    initial: {
+      maxFiles: raw.initial?.maxFiles ?? preset.initial.maxFiles,
+      maxBytes: raw.initial?.maxBytes ?? preset.initial.maxBytes,
+    },
+    resolver: {
+      enabled: raw.resolver?.enabled ?? preset.resolver.enabled,
+      maxFilesPerResolve: raw.resolver?.maxFilesPerResolve ?? preset.resolver.maxFilesPerResolve,
+      outsideRoot: raw.resolver?.outsideRoot ?? "ignore",
+    },
+    files: {
+      names: [...(raw.files?.names ?? preset.files.names)],
+      select: raw.files?.select ?? preset.files.select,
+    },
+    lazy: {
+      maxFiles: raw.lazy?.maxFiles ?? preset.lazy.maxFiles,
+      maxBytes: raw.lazy?.maxBytes ?? preset.lazy.maxBytes,
+      exclude: [...(raw.lazy?.exclude ?? preset.lazy.exclude)],
+    },
+    cache: { revalidateMs: raw.cache?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
+  };
+  const override = raw.root?.projectRootOverride;
+  if (override !== undefined) config.root.projectRootOverride = isAbsolute(override) ? resolve(override) : resolve(input.cwd, override);
+  preset.adapt?.(config, raw, diagnostics);
+  return { config: freeze(config), preset, raw, diagnostics };
+}

@@ -1,0 +1,84 @@
+/**
+ * Which instruction file(s) a directory contributes, and the home-level (user) layers.
+ */
+import type { StatCache, DirProbe, Found } from "./cache.js";
+import type { FileSystem } from "./file-system.js";
+import type { Diagnostic } from "./schema.js";
+import type { UserLayer } from "./presets.js";
+import { decodeLossy, isBlank, trimText } from "./budget.js";
+import { FsError } from "./errors.js";
+
+/** Collects diagnostics once per (code, path). */
+export class DiagnosticSink {
+  readonly items: Diagnostic[] = [];
+  readonly #seen = new Set<string>();
+  add(diagnostic: Diagnostic): void {
+    const key = `${diagnostic.code}\0${diagnostic.path ?? ""}\0${diagnostic.message}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.items.push(diagnostic);
+  }
+  addAll(diagnostics: readonly Diagnostic[]): void {
+    for (const diagnostic of diagnostics) this.add(diagnostic);
+  }
+}
+
+/** The files a probed directory contributes under a selection rule; reports what it skipped. */
+export function selectFiles(probe: DirProbe, select: "first" | "all", sink: DiagnosticSink): Found[] {
+  for (const found of probe.irregular) {
+    sink.add({
+      level: "warning",
+      code: "not-a-regular-file",
+      message: `${found.path} is a ${found.info.kind === "directory" ? "directory" : "special file (FIFO, socket or device)"}, not an instruction file: skipped without reading`,
+      path: found.path,
+    });
+  }
+  for (const error of probe.errors) {
+    sink.add({ level: "warning", code: `probe-${error.code}`, message: `${error.message}: skipped`, ...(error.path ? { path: error.path } : {}) });
+  }
+  if (probe.files.length === 0) return [];
+  return select === "first" ? [probe.files[0]!] : probe.files;
+}
+
+/** Instruction files of `dir`, cached. */
+export async function dirFiles(cache: StatCache, dir: string, select: "first" | "all", sink: DiagnosticSink): Promise<Found[]> {
+  return selectFiles(await cache.probeDir(dir), select, sink);
+}
+
+/** Largest user-layer file read, so a huge home file cannot exhaust memory. */
+export const USER_LAYER_MAX_BYTES = 4 * 1024 * 1024;
+
+export interface UserFile {
+  path: string;
+  mtimeMs: number;
+  sizeBytes: number;
+  content: string;
+  truncated: boolean;
+}
+
+/** Reads the home-level layers in order (lowest priority first). */
+export async function loadUserLayers(fs: FileSystem, layers: readonly UserLayer[], sink: DiagnosticSink, keepBom: boolean): Promise<UserFile[]> {
+  const out: UserFile[] = [];
+  for (const layer of layers) {
+    for (const path of layer.candidates) {
+      let file: UserFile | null = null;
+      try {
+        const info = await fs.stat(path);
+        if (!info || info.kind !== "file") continue;
+        const read = await fs.read(path, USER_LAYER_MAX_BYTES);
+        let content = decodeLossy(read.bytes, keepBom);
+        if (layer.trim) content = trimText(content);
+        if (read.truncated) sink.add({ level: "warning", code: "user-layer-too-large", message: `${path} is larger than ${USER_LAYER_MAX_BYTES} bytes: only the start is used`, path });
+        file = { path, mtimeMs: read.mtimeMs, sizeBytes: read.size, content, truncated: read.truncated };
+      } catch (error) {
+        const code = error instanceof FsError ? error.code : "EUNKNOWN";
+        sink.add({ level: "warning", code: `read-${code}`, message: `cannot read ${path}: ${(error as Error).message}`, path });
+        continue;
+      }
+      if (isBlank(file.content)) continue;
+      out.push(file);
+      if (layer.select === "first-non-empty") break;
+    }
+  }
+  return out;
+}

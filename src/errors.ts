@@ -1,0 +1,37 @@
+/**
+ * Error classes. Every error names the file it is about and the fix, and keeps the `cause`.
+ */
+
+/** Base class: `path` is the file concerned, `fix` tells the user what to do. */
+export class AgentsMdError extends Error {
+  readonly path: string | undefined;
+  readonly fix: string | undefined;
+  constructor(message: string, options: { path?: string; fix?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.path = options.path;
+    this.fix = options.fix;
+  }
+
+  /** The message, the path and the fix on separate lines, for a terminal. */
+  describe(): string {
+    const lines = [this.message];
+    if (this.fix) lines.push(`fix: ${this.fix}`);
+    return lines.join("\n");
+  }
+}
+
+/** A config file, env var or option that does not validate. */
+export class ConfigError extends AgentsMdError {}
+
+/** A session state file that cannot be used. The file is never modified when this is thrown. */
+export class StateError extends AgentsMdError {}
+
+/** A file-system call failed with something other than "not there". */
+export class FsError extends AgentsMdError {
+  readonly code: string;
+  constructor(message: string, options: { path: string; code: string; fix?: string; cause?: unknown }) {
+    super(message, options);
+    this.code = options.code;
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * The only module that imports node:fs. Everything else gets a `FileSystem`, so tests and
+ * benchmarks can inject faults or count calls.
+ */
+import { constants, promises as fsp, stat as statCb, lstat as lstatCb, type Stats } from "node:fs";
+import { FsError } from "./errors.js";
+
+export type FileKind = "file" | "directory" | "other";
+
+export interface FileInfo {
+  kind: FileKind;
+  mtimeMs: number;
+  size: number;
+  dev: number;
+  ino: number;
+}
+
+export interface ReadResult {
+  /** The bytes read: never more than the `maxBytes` asked for. */
+  bytes: Uint8Array;
+  /** The size of the file when it was opened. */
+  size: number;
+  mtimeMs: number;
+  /** True when the file holds more than was read. */
+  truncated: boolean;
+}
+
+/** The file-system calls agentsmd makes. All async; nothing else touches the disk. */
+export interface FileSystem {
+  /** Follows symlinks. `null` when nothing is there (see {@link ABSENT_CODES}); throws {@link FsError} otherwise. */
+  stat(path: string): Promise<FileInfo | null>;
+  /** Does not follow symlinks; a symlink has kind `other` with `symlink: true`. */
+  lstat(path: string): Promise<(FileInfo & { symlink: boolean }) | null>;
+  /** Reads at most `maxBytes` from a regular file. Never opens a FIFO or device for a blocking read. */
+  read(path: string, maxBytes: number): Promise<ReadResult>;
+  /** Names in a directory (for `doctor` and `tree`). */
+  readdir(path: string): Promise<Array<{ name: string; kind: FileKind | "symlink" }>>;
+  realpath(path: string): Promise<string>;
+}
+
+/**
+ * errno codes that mean "nothing usable is there": the path is skipped silently.
+ * Every other code is a problem worth a diagnostic (EACCES, EIO, ...).
+ */
+export const ABSENT_CODES: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG"]);
+
+export function isAbsent(error: unknown): boolean {
+  return typeof error === "object" && error !== null && ABSENT_CODES.has(String((error as { code?: unknown }).code));
+}
+
+function kindOf(stats: Stats): FileKind {
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "directory";
+  return "other";
+}
+
+function infoOf(stats: Stats): FileInfo {
+  return { kind: kindOf(stats), mtimeMs: stats.mtimeMs, size: stats.size, dev: stats.dev, ino: stats.ino };
+}
+
+function wrap(error: unknown, path: string, action: string): FsError {
+  const code = String((error as { code?: unknown })?.code ?? "EUNKNOWN");
+  const fix =
+    code === "EACCES" || code === "EPERM"
+      ? `check the permissions of ${path}`
+      : code === "ENOTREG"
+        ? `replace ${path} with a regular file or remove it`
+        : undefined;
+  return new FsError(`cannot ${action} ${path}: ${code}`, { path, code, cause: error, ...(fix ? { fix } : {}) });
+}
+
+// The callback forms are measurably cheaper than fs.promises for stat-heavy walks.
+function statAsync(path: string, follow: boolean): Promise<Stats> {
+  return new Promise((resolve, reject) => {
+    (follow ? statCb : lstatCb)(path, (error, stats) => (error ? reject(error) : resolve(stats)));
+  });
+}
+
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+const CHUNK = 64 * 1024;
+
+/** The real file system. */
+export const nodeFileSystem: FileSystem = {
+  async stat(path) {
+    try {
+      return infoOf(await statAsync(path, true));
+    } catch (error) {
+      if (isAbsent(error)) return null;
+      throw wrap(error, path, "stat");
+    }
+  },
+
+  async lstat(path) {
+    try {
+      const stats = await statAsync(path, false);
+      return { ...infoOf(stats), symlink: stats.isSymbolicLink() };
+    } catch (error) {
+      if (isAbsent(error)) return null;
+      throw wrap(error, path, "lstat");
+    }
+  },
+
+  async read(path, maxBytes) {
+    let handle: fsp.FileHandle;
+    try {
+      // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer.
+      handle = await fsp.open(path, READ_FLAGS);
+    } catch (error) {
+      throw wrap(error, path, "open");
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw wrap(Object.assign(new Error("not a regular file"), { code: "ENOTREG" }), path, "read");
+      const limit = Math.max(0, Math.min(maxBytes, Number.MAX_SAFE_INTEGER));
+      // Never read past the budget, whatever the file's size; a file that grows meanwhile is read
+      // only up to the size it had when opened.
+      const buffer = Buffer.allocUnsafe(Math.min(limit, stats.size));
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, filled, Math.min(CHUNK, buffer.length - filled), filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      const truncated = stats.size > limit;
+      const kept = filled;
+      return { bytes: buffer.subarray(0, kept), size: stats.size, mtimeMs: stats.mtimeMs, truncated };
+    } catch (error) {
+      throw error instanceof FsError ? error : wrap(error, path, "read");
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  },
+
+  async readdir(path) {
+    try {
+      const entries = await fsp.readdir(path, { withFileTypes: true });
+      return entries.map((entry) => ({
+        name: entry.name,
+        kind: entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other",
+      }));
+    } catch (error) {
+      throw wrap(error, path, "list");
+    }
+  },
+
+  async realpath(path) {
+    try {
+      return await fsp.realpath(path);
+    } catch (error) {
+      throw wrap(error, path, "resolve");
+    }
+  },
+};
+
+export interface FsCounters {
+  stat: number;
+  lstat: number;
+  open: number;
+  bytesRead: number;
+  readdir: number;
+  realpath: number;
+}
+
+/**
+ * Wraps a file system and counts its calls (benchmarks, tests that assert "a warm cache reads nothing").
+ * @example
+ * const { fs, counters } = countingFileSystem();
+ * const session = await createSession({ cwd, fs });
+ * console.log(counters.stat);
+ */
+export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: FileSystem; counters: FsCounters; reset(): void } {
+  const counters: FsCounters = { stat: 0, lstat: 0, open: 0, bytesRead: 0, readdir: 0, realpath: 0 };
+  const fs: FileSystem = {
+    stat: (path) => (counters.stat++, inner.stat(path)),
+    lstat: (path) => (counters.lstat++, inner.lstat(path)),
+    read: async (path, maxBytes) => {
+      counters.open++;
+      const result = await inner.read(path, maxBytes);
+      counters.bytesRead += result.bytes.length;
+      return result;
+    },
+    readdir: (path) => (counters.readdir++, inner.readdir(path)),
+    realpath: (path) => (counters.realpath++, inner.realpath(path)),
+  };
+  const reset = () => {
+    for (const key of Object.keys(counters) as Array<keyof FsCounters>) counters[key] = 0;
+  };
+  return { fs, counters, reset };
+}
+
+/** Reads a small whole text file (config, state). `null` when absent. Bounded by `maxBytes`. */
+export async function readTextFile(path: string, maxBytes = 64 * 1024 * 1024): Promise<string | null> {
+  try {
+    const result = await nodeFileSystem.read(path, maxBytes);
+    if (result.truncated) throw new FsError(`${path} is larger than ${maxBytes} bytes`, { path, code: "EFBIG" });
+    return Buffer.from(result.bytes).toString("utf8");
+  } catch (error) {
+    if (error instanceof FsError && ABSENT_CODES.has(error.code)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Replaces a file atomically: write a temp file beside it, fsync, rename over. A crash leaves the
+ * old file intact.
+ */
+export async function writeFileAtomic(path: string, data: string): Promise<void> {
+  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(temp, "wx", 0o600);
+    await handle.writeFile(data, "utf8");
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fsp.rename(temp, path);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await fsp.rm(temp, { force: true }).catch(() => undefined);
+    throw wrap(error, path, "write");
+  }
+}
+
+export async function ensureDir(path: string): Promise<void> {
+  try {
+    await fsp.mkdir(path, { recursive: true });
+  } catch (error) {
+    throw wrap(error, path, "create directory");
+  }
+}
+
+/** Creates `path` exclusively (a lock file). False when it already exists. */
+export async function createExclusive(path: string, data: string): Promise<boolean> {
+  try {
+    await fsp.writeFile(path, data, { flag: "wx" });
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw wrap(error, path, "create");
+  }
+}
+
+export async function removeFile(path: string): Promise<void> {
+  await fsp.rm(path, { force: true });
+}
+
+/** mtime of a path without following symlinks, or null. Used for stale-lock detection. */
+export async function ageMs(path: string): Promise<number | null> {
+  try {
+    const stats = await statAsync(path, false);
+    return Date.now() - stats.mtimeMs;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The initial load (spec §5): user layers, then the root -> cwd chain under the preset's budget.
+ */
+import type { StatCache } from "./cache.js";
+import type { ResolvedConfig } from "./config.js";
+import type { Preset } from "./presets.js";
+import type { InitialFile } from "./schema.js";
+import type { RenderBlock } from "./render.js";
+import { chain, isInside } from "./paths.js";
+import { claimOrder, isBlank } from "./budget.js";
+import { dirFiles, loadUserLayers, type DiagnosticSink } from "./discover.js";
+import { readInstruction } from "./read.js";
+import { FsError } from "./errors.js";
+
+export interface CandidateFile {
+  path: string;
+  mtimeMs: number;
+  sizeBytes: number;
+}
+
+export type LeftOutReason = "max-files" | "max-bytes" | "disabled";
+
+export interface InitialLoad {
+  /** Included files, in render order (user layers first, then root -> cwd). */
+  files: InitialFile[];
+  blocks: RenderBlock[];
+  /** Files the budget left out: not loaded, so the resolver offers them later. */
+  leftOut: Array<CandidateFile & { reason: LeftOutReason }>;
+  /** Files that were selected but hold only whitespace (they hide their siblings, contribute nothing). */
+  blank: CandidateFile[];
+  /** Every candidate of the chain, root first (for `explain`). */
+  candidates: CandidateFile[];
+}
+
+export interface InitialContext {
+  cache: StatCache;
+  config: ResolvedConfig;
+  preset: Preset;
+  root: string;
+  cwd: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  sink: DiagnosticSink;
+}
+
+/** The directories of the initial chain: root -> cwd, or the root alone when cwd lies outside it. */
+export function initialDirs(root: string, cwd: string): string[] {
+  return isInside(cwd, root) ? chain(root, cwd) : [root];
+}
+
+/**
+ * Loads the initial bundle.
+ * @example const load = await loadInitial({ cache, config, preset, root, cwd, home, env, sink });
+ */
+export async function loadInitial(context: InitialContext): Promise<InitialLoad> {
+  const { cache, config, preset, sink } = context;
+  const fs = cache.fs;
+  const keepBom = preset.initial.cut === "byte";
+  const user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env }), sink, keepBom);
+  const files: InitialFile[] = user.map((file) => ({
+    path: file.path,
+    layer: "user",
+    mtimeMs: file.mtimeMs,
+    sizeBytes: file.sizeBytes,
+    includedBytes: Buffer.byteLength(file.content),
+    truncated: file.truncated,
+  }));
+  const blocks: RenderBlock[] = user.map((file) => ({ path: file.path, layer: "user", content: file.content }));
+
+  const dirs = initialDirs(context.root, context.cwd);
+  const perDir = await Promise.all(dirs.map((dir) => dirFiles(cache, dir, config.files.select, sink)));
+  const candidates: CandidateFile[] = perDir.flat().map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
+
+  const result: InitialLoad = { files, blocks, leftOut: [], blank: [], candidates };
+  if (!config.enabled || config.initial.maxBytes === 0) {
+    result.leftOut = candidates.map((file) => ({ ...file, reason: "disabled" }));
+    return result;
+  }
+
+  const kept = new Map<number, { file: InitialFile; content: string }>();
+  let remaining = config.initial.maxBytes;
+  let count = 0;
+  for (const index of claimOrder(candidates.length, preset.initial.keep)) {
+    const candidate = candidates[index]!;
+    if (candidate.sizeBytes === 0 && preset.initial.skipBlank) {
+      result.blank.push(candidate);
+      continue;
+    }
+    if (count >= config.initial.maxFiles) {
+      result.leftOut.push({ ...candidate, reason: "max-files" });
+      continue;
+    }
+    let text;
+    try {
+      text = await readInstruction(fs, candidate.path, remaining, preset.initial.cut);
+    } catch (error) {
+      reportReadError(sink, candidate.path, error);
+      continue;
+    }
+    if (!text) {
+      result.leftOut.push({ ...candidate, reason: "max-bytes" });
+      continue;
+    }
+    const current = { ...candidate, mtimeMs: text.mtimeMs, sizeBytes: text.sizeBytes };
+    if (preset.initial.skipBlank && isBlank(text.content)) {
+      result.blank.push(current);
+      continue;
+    }
+    remaining -= text.chargedBytes;
+    count++;
+    kept.set(index, {
+      file: { ...current, layer: "project", includedBytes: text.includedBytes, truncated: text.truncated },
+      content: text.content,
+    });
+    if (text.truncated) {
+      sink.add({
+        level: "warning",
+        code: "truncated",
+        message: `${candidate.path} was cut to ${text.includedBytes} of ${text.sizeBytes} bytes by initial.maxBytes (${config.initial.maxBytes})`,
+        path: candidate.path,
+      });
+    }
+  }
+  // Render root-first whatever order the budget was claimed in.
+  for (const index of [...kept.keys()].sort((a, b) => a - b)) {
+    const { file, content } = kept.get(index)!;
+    files.push(file);
+    blocks.push({ path: file.path, layer: "project", content });
+  }
+  const position = new Map(candidates.map((candidate, index) => [candidate.path, index]));
+  result.leftOut.sort((a, b) => position.get(a.path)! - position.get(b.path)!);
+  return result;
+}
+
+export function reportReadError(sink: DiagnosticSink, path: string, error: unknown): void {
+  if (error instanceof FsError && (error.code === "ENOENT" || error.code === "ENOTDIR")) return; // deleted meanwhile
+  const code = error instanceof FsError ? error.code : "EUNKNOWN";
+  sink.add({
+    level: "warning",
+    code: `read-${code}`,
+    message: `cannot read ${path}: ${(error as Error).message}; skipped`,
+    path,
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Pure path algebra on absolute POSIX-style paths (no I/O).
+ */
+import { isAbsolute, resolve, sep, dirname, basename } from "node:path";
+
+/** Absolute, normalised path; relative paths resolve against `base`. */
+export function absolute(path: string, base: string): string {
+  return isAbsolute(path) ? resolve(path) : resolve(base, path);
+}
+
+/** True when `path` is `dir` or lies below it. */
+export function isInside(path: string, dir: string): boolean {
+  if (path === dir) return true;
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  return path.startsWith(prefix);
+}
+
+/**
+ * `dir` and every ancestor, nearest first, up to the file-system root.
+ * @example ancestors("/a/b") // ["/a/b", "/a", "/"]
+ */
+export function ancestors(dir: string): string[] {
+  const out = [dir];
+  let current = dir;
+  for (;;) {
+    const parent = dirname(current);
+    if (parent === current) return out;
+    out.push(parent);
+    current = parent;
+  }
+}
+
+/**
+ * The directories from `root` down to `dir`, root first. Empty when `dir` is not inside `root`.
+ * @example chain("/r", "/r/a/b") // ["/r", "/r/a", "/r/a/b"]
+ */
+export function chain(root: string, dir: string): string[] {
+  if (!isInside(dir, root)) return [];
+  const out: string[] = [];
+  let current = dir;
+  while (current !== root) {
+    out.push(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  out.push(root);
+  return out.reverse();
+}
+
+/** The directory holding `path`. */
+export function parentOf(path: string): string {
+  return dirname(path);
+}
+
+export function nameOf(path: string): string {
+  return basename(path);
+}
+
+export function join(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+/** Path segments of `path` below `root` (empty when equal or outside). */
+export function segmentsBelow(path: string, root: string): string[] {
+  if (path === root || !isInside(path, root)) return [];
+  const rest = path.slice(root.endsWith(sep) ? root.length : root.length + 1);
+  return rest.split(sep);
+}

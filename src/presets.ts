@@ -1,0 +1,142 @@
+/**
+ * Presets as data: the loading rules of one agent, named. `config.ts` layers user settings on top.
+ */
+import type { Diagnostic } from "./schema.js";
+import { join } from "./paths.js";
+
+export type RendererName = "codelia" | "codex" | "claude" | "opencode" | "gemini" | "hygge";
+
+/** How a file that does not fit the budget is cut. */
+export type CutMode =
+  /** at a UTF-8 character boundary, followed by a visible line naming how much was shown and where the rest is */
+  | "utf8-with-note"
+  /** at the raw byte, decoded lossily (a split character becomes U+FFFD), no trace: what Codex does */
+  | "byte";
+
+export interface UserLayer {
+  /** Candidates in order; with `select: "first-non-empty"` the first one with text wins. */
+  candidates: string[];
+  select: "first-non-empty" | "all";
+  /** Trim the text (Codex trims its global file). */
+  trim: boolean;
+}
+
+export interface PresetEnv {
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface Preset {
+  name: string;
+  description: string;
+  root: {
+    markers: readonly string[];
+    /** false: stop the upward walk at the home directory (home itself not searched). */
+    stopAtFsRoot: boolean;
+  };
+  files: {
+    /** Instruction file names tried in each directory, in order. */
+    names: readonly string[];
+    /** `first`: first candidate that is a regular file wins; `all`: every candidate present. */
+    select: "first" | "all";
+  };
+  initial: {
+    maxFiles: number;
+    /** 0 disables project files (Codex's `project_doc_max_bytes = 0`). */
+    maxBytes: number;
+    /** Which files the budget keeps when it cannot hold all: the most specific, or the root side (Codex). */
+    keep: "nearest-first" | "root-first";
+    cut: CutMode;
+    /** Skip files that are empty after trimming (they cost nothing). */
+    skipBlank: boolean;
+  };
+  resolver: { enabled: boolean; maxFilesPerResolve: number };
+  lazy: { maxFiles: number; maxBytes: number; exclude: readonly string[] };
+  /** Name of a renderer in render.ts. */
+  renderer: RendererName | (string & {});
+  /** Home-level layers (outside the budget). */
+  userLayers(context: PresetEnv): UserLayer[];
+  /** Preset-specific config keys, applied after the generic merge (e.g. Codex's own setting names). */
+  adapt?(config: import("./config.js").MutableConfig, raw: import("./schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
+}
+
+export const DEFAULT_EXCLUDES: readonly string[] = [".git", "node_modules", "vendor", ".venv", "__pycache__", "dist", "target", "bin", "build"];
+
+const LAZY_DEFAULTS = { maxFiles: 50, maxBytes: 256 * 1024, exclude: DEFAULT_EXCLUDES };
+
+/** The spec's default (seed 000, as Codelia ships it). */
+export const codeliaPreset: Preset = {
+  name: "codelia",
+  description: "AGENTS Hierarchy Loading Spec (seed 000): AGENTS.md root -> cwd, resolver reminders",
+  root: { markers: [".codelia", ".git", ".jj"], stopAtFsRoot: true },
+  files: { names: ["AGENTS.md"], select: "first" },
+  initial: { maxFiles: 16, maxBytes: 256 * 1024, keep: "nearest-first", cut: "utf8-with-note", skipBlank: true },
+  resolver: { enabled: true, maxFilesPerResolve: 8 },
+  lazy: LAZY_DEFAULTS,
+  renderer: "codelia",
+  userLayers: () => [],
+};
+
+const CODEX_BUILTIN_NAMES = ["AGENTS.override.md", "AGENTS.md"];
+
+/** Codex takes only bare names as fallbacks; anything else is dropped with a warning. */
+function isBareName(name: string): boolean {
+  return name.length > 0 && !name.includes("/") && !name.includes("\0") && name !== "." && name !== "..";
+}
+
+/** Codex CLI 0.169 (peers §1). */
+export const codexPreset: Preset = {
+  name: "codex",
+  description: "Codex CLI: AGENTS.override.md / AGENTS.md per dir from the git root to cwd, 32 KiB root-first",
+  root: { markers: [".git"], stopAtFsRoot: true },
+  files: { names: CODEX_BUILTIN_NAMES, select: "first" },
+  initial: { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: 32 * 1024, keep: "root-first", cut: "byte", skipBlank: true },
+  resolver: { enabled: true, maxFilesPerResolve: 8 },
+  lazy: LAZY_DEFAULTS,
+  renderer: "codex",
+  userLayers: ({ home, env }) => {
+    const codexHome = env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
+    return [{ candidates: [join(codexHome, "AGENTS.override.md"), join(codexHome, "AGENTS.md")], select: "first-non-empty", trim: true }];
+  },
+  adapt(config, raw, diagnostics) {
+    const codex = raw.codex;
+    if (!codex) return;
+    if (codex.project_doc_max_bytes !== undefined) config.initial.maxBytes = codex.project_doc_max_bytes;
+    if (codex.project_root_markers !== undefined) config.root.markers = [...codex.project_root_markers];
+    if (codex.project_doc_fallback_filenames !== undefined) {
+      const names = [...CODEX_BUILTIN_NAMES];
+      for (const entry of codex.project_doc_fallback_filenames) {
+        const name = entry.trim();
+        if (name.length === 0 || names.includes(name)) continue;
+        if (!isBareName(name)) {
+          diagnostics.push({
+            level: "warning",
+            code: "fallback-not-bare",
+            message: `codex.project_doc_fallback_filenames: "${entry}" is not a bare file name; Codex ignores it, so it is ignored here too`,
+          });
+          continue;
+        }
+        names.push(name);
+      }
+      config.files.names = names;
+    }
+  },
+};
+
+const registry = new Map<string, Preset>();
+
+/** Adds a preset (integrations and later presets register themselves here). */
+export function registerPreset(preset: Preset): void {
+  registry.set(preset.name, preset);
+}
+
+export function getPreset(name: string): Preset | undefined {
+  return registry.get(name);
+}
+
+export function presetNames(): string[] {
+  return [...registry.keys()];
+}
+
+registerPreset(codeliaPreset);
+registerPreset(codexPreset);

@@ -1,0 +1,54 @@
+/**
+ * The `<system-reminder>` catalog (spec §11). Pure text builders.
+ */
+import type { ResolvedAgents, SystemReminderType } from "./schema.js";
+
+/** Wraps `body` in a typed reminder (spec §11.1: the `type` attribute is required). */
+export function systemReminder(type: SystemReminderType, body: string): string {
+  return `<system-reminder type="${type}">\n${body}\n</system-reminder>`;
+}
+
+/**
+ * Spec §11.2 `agents.resolve.paths`; "" when nothing is new.
+ * @example agentsResolvePaths({ files: [{ path: "/repo/feature/AGENTS.md", mtimeMs: 1738970000000, sizeBytes: 10 }] })
+ */
+export function agentsResolvePaths(resolved: ResolvedAgents): string {
+  if (resolved.files.length === 0) return "";
+  const lines = resolved.files.map((file) => `- ${file.path} (mtime: ${formatMtime(file.mtimeMs)})`);
+  return systemReminder(
+    "agents.resolve.paths",
+    ["Additional AGENTS.md may apply for this path:", ...lines, "Read and apply these files before editing files in this scope."].join("\n"),
+  );
+}
+
+export interface ResumeDiffInput {
+  cwd: { before: string; after: string };
+  root: { before: string; after: string };
+  markers: { before: readonly string[]; after: readonly string[] };
+  recheck: ResolvedAgents["files"];
+}
+
+/** Spec §11.3 `session.resume.diff`; "" when nothing changed. */
+export function sessionResumeDiff(input: ResumeDiffInput): string {
+  const markersBefore = JSON.stringify(input.markers.before);
+  const markersAfter = JSON.stringify(input.markers.after);
+  const changed =
+    input.cwd.before !== input.cwd.after || input.root.before !== input.root.after || markersBefore !== markersAfter || input.recheck.length > 0;
+  if (!changed) return "";
+  const lines = [
+    "Session resumed with context changes:",
+    `- cwd: ${input.cwd.before} -> ${input.cwd.after}`,
+    `- root: ${input.root.before} -> ${input.root.after}`,
+    `- markers: ${markersBefore} -> ${markersAfter}`,
+  ];
+  if (input.recheck.length > 0) {
+    lines.push("Re-check AGENTS.md for current scope:");
+    for (const file of input.recheck) lines.push(`- ${file.path} (mtime: ${formatMtime(file.mtimeMs)})`);
+  }
+  return systemReminder("session.resume.diff", lines.join("\n"));
+}
+
+/** mtimes are printed as integral milliseconds, as the spec's examples show. */
+export function formatMtime(mtimeMs: number): string {
+  return String(Math.floor(mtimeMs));
+}

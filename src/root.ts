@@ -1,0 +1,87 @@
+/**
+ * Project root estimation (spec §4.2): override, else the nearest ancestor holding a marker,
+ * else cwd.
+ */
+import type { FileSystem } from "./file-system.js";
+import type { Diagnostic } from "./schema.js";
+import { ancestors, isInside, join } from "./paths.js";
+import { ConfigError } from "./errors.js";
+
+export type RootReason = "override" | "marker" | "no-marker";
+
+export interface RootResult {
+  root: string;
+  reason: RootReason;
+  /** The marker path that decided the root (reason "marker"). */
+  marker?: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface RootOptions {
+  cwd: string;
+  markers: readonly string[];
+  projectRootOverride?: string | undefined;
+  /** false: the walk stops below `home` (home itself is not searched). */
+  stopAtFsRoot: boolean;
+  home: string;
+  fs: FileSystem;
+}
+
+/**
+ * Finds the project root for `cwd`.
+ * @example
+ * const { root, reason } = await findProjectRoot({ cwd: "/repo/pkg", markers: [".git"], stopAtFsRoot: true, home: "/home/me", fs: nodeFileSystem });
+ */
+export async function findProjectRoot(options: RootOptions): Promise<RootResult> {
+  const diagnostics: Diagnostic[] = [];
+  const { cwd, fs } = options;
+  if (options.projectRootOverride !== undefined) {
+    const root = options.projectRootOverride;
+    const info = await fs.stat(root).catch(() => null);
+    if (!info || info.kind !== "directory") {
+      throw new ConfigError(`root.projectRootOverride: ${root} is not an existing directory`, {
+        path: root,
+        fix: "point root.projectRootOverride (or CODELIA_AGENTS_ROOT / AGENTSMD_ROOT / --root) at an existing directory",
+      });
+    }
+    if (!isInside(cwd, root)) {
+      diagnostics.push({
+        level: "warning",
+        code: "root-not-ancestor",
+        message: `the root override ${root} is not an ancestor of cwd ${cwd}: only files in the root itself are loaded initially`,
+        path: root,
+      });
+    }
+    return { root, reason: "override", diagnostics };
+  }
+  const dirs = searchDirs(cwd, options);
+  if (options.markers.length > 0 && dirs.length > 0) {
+    // Probe every ancestor at once (the thread pool pipelines them); the nearest hit wins.
+    const hits = await Promise.all(dirs.map((dir) => firstMarker(dir, options.markers, fs)));
+    for (let index = 0; index < dirs.length; index++) {
+      const marker = hits[index];
+      if (marker) return { root: dirs[index]!, reason: "marker", marker, diagnostics };
+    }
+  }
+  return { root: cwd, reason: "no-marker", diagnostics };
+}
+
+/** The directories searched for markers, nearest first. */
+function searchDirs(cwd: string, options: RootOptions): string[] {
+  const all = ancestors(cwd);
+  if (options.stopAtFsRoot || !isInside(cwd, options.home)) return all;
+  // Stop below home: home itself (and anything above it) is not searched.
+  return all.filter((dir) => dir !== options.home && isInside(dir, options.home));
+}
+
+async function firstMarker(dir: string, markers: readonly string[], fs: FileSystem): Promise<string | undefined> {
+  const found = await Promise.all(
+    markers.map(async (marker) => {
+      const path = join(dir, marker);
+      // A marker may be a file or a directory (.git is a file in worktrees); errors count as absent.
+      const info = await fs.stat(path).catch(() => null);
+      return info ? path : undefined;
+    }),
+  );
+  return found.find((path) => path !== undefined);
+}

@@ -1,0 +1,231 @@
+/**
+ * zod schemas: the one source of every public type (spec §0.5 / §0.6).
+ * Everything that crosses a boundary (config file, env, state file, tool I/O) is parsed here.
+ */
+import { z } from "zod";
+
+/** Spec §0.5 v1 schema, verbatim (kept for callers who want exactly it). */
+export const AgentsConfigV1Schema = z
+  .object({
+    enabled: z.boolean().optional(),
+    root: z
+      .object({
+        projectRootOverride: z.string().optional(),
+        markers: z.array(z.string()).optional(),
+        stopAtFsRoot: z.boolean().optional(),
+      })
+      .optional(),
+    initial: z
+      .object({
+        maxFiles: z.number().int().positive().optional(),
+        maxBytes: z.number().int().positive().optional(),
+      })
+      .optional(),
+    resolver: z
+      .object({
+        enabled: z.boolean().optional(),
+        maxFilesPerResolve: z.number().int().positive().optional(),
+      })
+      .optional(),
+  })
+  .strict();
+
+const markerName = z
+  .string()
+  .min(1, "a marker cannot be empty")
+  .refine((s) => !s.includes("\0"), "a marker cannot contain NUL")
+  .refine((s) => !s.startsWith("/"), "a marker is a name looked up in each ancestor, not an absolute path")
+  .refine((s) => !s.split(/[\\/]/).includes(".."), "a marker cannot contain '..'");
+
+const fileName = z
+  .string()
+  .min(1)
+  .refine((s) => !s.includes("\0") && !s.startsWith("/"), "a relative file name is expected");
+
+/**
+ * The full configuration: the v1 keys plus extensions for presets and integrations.
+ * Strict at every level, so a typo is an error that names the key.
+ */
+export const AgentsConfigSchema = z
+  .object({
+    /** Preset name; see `agentsmd --help`. @default "codelia" */
+    preset: z.string().optional(),
+    enabled: z.boolean().optional(),
+    root: z
+      .object({
+        projectRootOverride: z.string().min(1).optional(),
+        markers: z.array(markerName).optional(),
+        stopAtFsRoot: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    initial: z
+      .object({
+        maxFiles: z.number().int().positive().optional(),
+        maxBytes: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    resolver: z
+      .object({
+        enabled: z.boolean().optional(),
+        maxFilesPerResolve: z.number().int().positive().optional(),
+        /** What a target outside the root yields: nothing, or the chain of the target's own root. @default "ignore" */
+        outsideRoot: z.enum(["ignore", "own-root"]).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Instruction file names tried in each directory, in order. */
+    files: z
+      .object({
+        names: z.array(fileName).min(1).optional(),
+        /** `first`: the first candidate that is a regular file wins; `all`: every candidate present. */
+        select: z.enum(["first", "all"]).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Inline (lazy) mode caps and exclusions. */
+    lazy: z
+      .object({
+        maxFiles: z.number().int().positive().optional(),
+        maxBytes: z.number().int().positive().optional(),
+        exclude: z.array(z.string().min(1)).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Cache revalidation window in ms: how long a stat result is trusted without asking the disk again. */
+    cache: z
+      .object({
+        revalidateMs: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Codex CLI settings, same names as `~/.codex/config.toml` (preset `codex`). */
+    codex: z
+      .object({
+        project_doc_max_bytes: z.number().int().nonnegative().optional(),
+        project_doc_fallback_filenames: z.array(z.string()).optional(),
+        project_root_markers: z.array(z.string()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type AgentsConfig = z.infer<typeof AgentsConfigSchema>;
+
+export const ResolvedAgentsSchema = z
+  .object({
+    files: z.array(
+      z
+        .object({
+          path: z.string(),
+          mtimeMs: z.number().nonnegative(),
+          sizeBytes: z.number().int().nonnegative(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+export type ResolvedAgents = z.infer<typeof ResolvedAgentsSchema>;
+export type ResolvedFile = ResolvedAgents["files"][number];
+
+export const SystemReminderTypeSchema = z.enum([
+  "agents.resolve.paths",
+  "session.resume.diff",
+  "tool.output.trimmed",
+  "permission.decision",
+]);
+
+export type SystemReminderType = z.infer<typeof SystemReminderTypeSchema>;
+
+export const LayerSchema = z.enum(["user", "project", "path"]);
+export type Layer = z.infer<typeof LayerSchema>;
+
+/** One file of the initial bundle, as `agentsmd list --json` prints it. */
+export const InitialFileSchema = z
+  .object({
+    path: z.string(),
+    layer: LayerSchema,
+    mtimeMs: z.number().nonnegative(),
+    sizeBytes: z.number().int().nonnegative(),
+    includedBytes: z.number().int().nonnegative(),
+    truncated: z.boolean(),
+  })
+  .strict();
+export type InitialFile = z.infer<typeof InitialFileSchema>;
+
+/** One loaded version: a file the model has been given, at the mtime it had then. */
+export const LoadedVersionSchema = z
+  .object({
+    path: z.string(),
+    mtimeMs: z.number().nonnegative(),
+    layer: LayerSchema,
+  })
+  .strict();
+export type LoadedVersion = z.infer<typeof LoadedVersionSchema>;
+
+export const SESSION_STATE_VERSION = 1;
+
+const MAX_STATE_ENTRIES = 1_000_000;
+
+/** A persisted session (`snapshot()` / `restoreSession`, the CLI's `--state` file). */
+export const SessionStateSchema = z
+  .object({
+    version: z.literal(SESSION_STATE_VERSION),
+    preset: z.string(),
+    cwd: z.string(),
+    root: z.string(),
+    markers: z.array(z.string()),
+    config: AgentsConfigSchema,
+    initialFiles: z.array(InitialFileSchema).max(MAX_STATE_ENTRIES),
+    initialMessage: z.string(),
+    coveredDirs: z.array(z.string()).max(MAX_STATE_ENTRIES),
+    seenDirs: z.array(z.string()).max(MAX_STATE_ENTRIES),
+    loaded: z.array(LoadedVersionSchema).max(MAX_STATE_ENTRIES),
+    lazyLoadedFiles: z.number().int().nonnegative(),
+    lazyLoadedBytes: z.number().int().nonnegative(),
+    lazyCapped: z.boolean(),
+  })
+  .strict();
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+/** A body delivered in inline mode (`touch`). */
+export const InlineBlockSchema = z
+  .object({
+    path: z.string(),
+    layer: LayerSchema,
+    mtimeMs: z.number().nonnegative(),
+    sizeBytes: z.number().int().nonnegative(),
+    content: z.string(),
+    truncated: z.boolean(),
+  })
+  .strict();
+export type InlineBlock = z.infer<typeof InlineBlockSchema>;
+
+/** A non-fatal problem. Library code never prints; it collects these. */
+export const DiagnosticSchema = z
+  .object({
+    level: z.enum(["info", "warning", "error"]),
+    code: z.string(),
+    message: z.string(),
+    path: z.string().optional(),
+  })
+  .strict();
+export type Diagnostic = z.infer<typeof DiagnosticSchema>;
+
+/** Formats a zod error as `key.path: message` lines. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length ? issue.path.join(".") : "(top level)";
+      return `${where}: ${issue.message}`;
+    })
+    .join("\n");
+}
+
+/** JSON Schema of the config, generated from zod (never hand-written). */
+export function configJsonSchema(): object {
+  return z.toJSONSchema(AgentsConfigSchema, { target: "draft-2020-12" });
+}

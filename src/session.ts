@@ -1,0 +1,535 @@
+/**
+ * AgentsSession: the frozen initial bundle, the resolver (metadata), inline mode (bodies),
+ * two-phase admission, snapshot/restore and the resume diff.
+ */
+import { homedir } from "node:os";
+import { StatCache, type Found } from "./cache.js";
+import { resolveConfig, type ResolvedConfig } from "./config.js";
+import { nodeFileSystem, type FileSystem } from "./file-system.js";
+import type { Preset } from "./presets.js";
+import { findProjectRoot, type RootReason } from "./root.js";
+import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "./initial.js";
+import { DiagnosticSink, selectFiles } from "./discover.js";
+import { absolute, chain, isInside, nameOf, parentOf } from "./paths.js";
+import { getRenderer, type Renderer } from "./render.js";
+import { agentsResolvePaths, sessionResumeDiff } from "./reminders.js";
+import { readInstruction } from "./read.js";
+import { isBlank } from "./budget.js";
+import { StateError } from "./errors.js";
+import {
+  SESSION_STATE_VERSION,
+  SessionStateSchema,
+  formatIssues,
+  type AgentsConfig,
+  type Diagnostic,
+  type InitialFile,
+  type InlineBlock,
+  type Layer,
+  type ResolvedAgents,
+  type ResolvedFile,
+  type SessionState,
+} from "./schema.js";
+
+export interface SessionOptions {
+  /** Working directory. @default process.cwd() */
+  cwd?: string;
+  /** Preset name. @default "codelia" */
+  preset?: string;
+  /** Explicit options: beat env and the config file. */
+  config?: AgentsConfig;
+  /** Path of a JSON config file. */
+  configFile?: string;
+  /** Home directory for user layers and `stopAtFsRoot: false`. @default os.homedir() */
+  home?: string;
+  /** Environment variables. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** File system to use (inject faults, count calls). @default nodeFileSystem */
+  fs?: FileSystem;
+}
+
+export interface AdmitOptions {
+  /** false: propose only; the files are claimed until `admit()` or `release()`. @default true */
+  admit?: boolean;
+}
+
+interface Version {
+  mtimeMs: number;
+  layer: Layer;
+}
+
+/** A file the session knows, at a version. */
+export interface FileVersion {
+  path: string;
+  mtimeMs: number;
+}
+
+/** Tools whose targets trigger the resolver (spec §6.1), by common names across hosts. */
+export const RESOLVE_TRIGGER_TOOLS: ReadonlySet<string> = new Set([
+  "read",
+  "edit",
+  "write",
+  "multiedit",
+  "patch",
+  "apply_patch",
+  "notebookedit",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "replace",
+]);
+
+interface Parts {
+  options: Required<Pick<SessionOptions, "cwd" | "home" | "env" | "fs">>;
+  config: ResolvedConfig;
+  raw: AgentsConfig;
+  preset: Preset;
+  root: string;
+  rootReason: RootReason;
+  sink: DiagnosticSink;
+  cache: StatCache;
+}
+
+export class AgentsSession {
+  readonly cwd: string;
+  readonly root: string;
+  readonly rootReason: RootReason;
+  readonly preset: Preset;
+  readonly config: ResolvedConfig;
+  /** The raw merged config (what a snapshot records). */
+  readonly rawConfig: AgentsConfig;
+  /** Frozen at creation: the files of the initial bundle. */
+  readonly initialFiles: readonly InitialFile[];
+  /** Frozen at creation: the initial message, byte-identical for the session's life. */
+  readonly initialMessage: string;
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly renderer: Renderer;
+
+  readonly #sink: DiagnosticSink;
+  readonly #cache: StatCache;
+  readonly #loaded = new Map<string, Version>();
+  readonly #claims = new Map<string, number>();
+  readonly #covered = new Set<string>();
+  readonly #seen = new Set<string>();
+  #lazy = { files: 0, bytes: 0, capped: false };
+  #closed: Promise<void> | undefined;
+  #initialLoad: InitialLoad | undefined;
+
+  /** @internal use createSession / restoreSession */
+  constructor(parts: Parts, initial: { files: readonly InitialFile[]; message: string; load?: InitialLoad }) {
+    this.cwd = parts.options.cwd;
+    this.home = parts.options.home;
+    this.env = parts.options.env;
+    this.root = parts.root;
+    this.rootReason = parts.rootReason;
+    this.preset = parts.preset;
+    this.config = parts.config;
+    this.rawConfig = parts.raw;
+    this.#sink = parts.sink;
+    this.#cache = parts.cache;
+    this.renderer = getRenderer(parts.preset.renderer);
+    this.initialFiles = Object.freeze(initial.files.map((file) => Object.freeze({ ...file })));
+    this.initialMessage = initial.message;
+    this.#initialLoad = initial.load;
+    for (const file of this.initialFiles) this.#markLoaded(file.path, file.mtimeMs, file.layer);
+    for (const file of initial.load?.blank ?? []) this.#markLoaded(file.path, file.mtimeMs, "project");
+  }
+
+  /** Non-fatal problems met so far (unreadable files, skipped FIFOs, truncations...). */
+  get diagnostics(): readonly Diagnostic[] {
+    return this.#sink.items;
+  }
+
+  /** The details of the initial load (left-out and blank files), when this process performed it. */
+  get initialLoad(): InitialLoad | undefined {
+    return this.#initialLoad;
+  }
+
+  /** The stat cache (watchers invalidate it). */
+  get cache(): StatCache {
+    return this.#cache;
+  }
+
+  /** Directories whose instruction files are resolved (spec §5.3). */
+  get coveredDirs(): ReadonlySet<string> {
+    return this.#covered;
+  }
+
+  /** Admitted versions: path -> mtimeMs (spec §6.3 `loadedVersions`). */
+  get loadedVersions(): ReadonlyMap<string, number> {
+    return new Map([...this.#loaded].map(([path, version]) => [path, version.mtimeMs]));
+  }
+
+  /** The version of `path` the model has, if any. */
+  loadedVersion(path: string): FileVersion | undefined {
+    const version = this.#loaded.get(path);
+    return version ? { path, mtimeMs: version.mtimeMs } : undefined;
+  }
+
+  /** Absolute path of a target, relative paths against cwd. */
+  absolute(target: string): string {
+    return absolute(target, this.cwd);
+  }
+
+  /** The directory a target governs from: itself when it is an existing directory, else its parent. */
+  async targetDir(target: string): Promise<string> {
+    const path = this.absolute(target);
+    const entry = await this.#cache.statEntry(path);
+    return entry.info?.kind === "directory" ? path : parentOf(path);
+  }
+
+  /**
+   * Spec §6: the instruction files that apply to `target` and are new or changed, root side first,
+   * at most `resolver.maxFilesPerResolve`. Metadata only.
+   * @example
+   * const found = await session.resolve("packages/api/src/index.ts");
+   * const text = session.reminder(found); // "" or <system-reminder type="agents.resolve.paths">
+   */
+  async resolve(target: string, options: AdmitOptions = {}): Promise<ResolvedAgents> {
+    if (!this.config.enabled || !this.config.resolver.enabled) return { files: [] };
+    const candidates = await this.#applicable(target);
+    const out: ResolvedFile[] = [];
+    for (const found of candidates) {
+      if (!this.#isNew(found.path, found.info.mtimeMs)) continue;
+      out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
+      if (out.length >= this.config.resolver.maxFilesPerResolve) break;
+    }
+    // Selection above and marking below run without an await between: concurrent resolves
+    // cannot both return a file.
+    this.#record(out, options, "path");
+    return { files: out };
+  }
+
+  /** Renders a resolve result as the spec §11.2 reminder ("" when empty). */
+  reminder(found: ResolvedAgents): string {
+    return agentsResolvePaths(found);
+  }
+
+  /**
+   * Spec §6.1 trigger for a tool call: read/edit/write targets run the resolver, and the returned
+   * text is what to append to the tool output ("" for nothing).
+   * @example output += await session.afterToolCall({ tool: "read", path: "src/x.ts" });
+   */
+  async afterToolCall(call: { tool: string; path?: string | undefined }, options: AdmitOptions = {}): Promise<string> {
+    if (!call.path || !RESOLVE_TRIGGER_TOOLS.has(call.tool.toLowerCase())) return "";
+    return this.reminder(await this.resolve(call.path, options));
+  }
+
+  /**
+   * Inline (lazy) mode: the bodies of instruction files newly applicable to `paths`, deepest first.
+   * Session caps `lazy.maxFiles` / `lazy.maxBytes`: the first overflow adds one diagnostic and stops
+   * further loading; a file is never half-read.
+   * @example
+   * const blocks = await session.touch(["packages/api/src/index.ts"]);
+   * const text = session.renderInline(blocks);
+   */
+  async touch(paths: readonly string[], options: AdmitOptions = {}): Promise<InlineBlock[]> {
+    if (!this.config.enabled || this.#lazy.capped) return [];
+    const picked: Found[] = [];
+    const pickedPaths = new Set<string>();
+    for (const target of paths) {
+      const candidates = await this.#applicable(target, { lazy: true });
+      for (const found of [...candidates].reverse()) {
+        if (pickedPaths.has(found.path) || !this.#isNew(found.path, found.info.mtimeMs)) continue;
+        pickedPaths.add(found.path);
+        picked.push(found);
+      }
+    }
+    // Claim before reading so a concurrent touch cannot pick the same files.
+    for (const found of picked) this.#claims.set(found.path, found.info.mtimeMs);
+    const blocks: InlineBlock[] = [];
+    try {
+      for (const found of picked) {
+        if (this.#lazy.capped) break;
+        const room = this.config.lazy.maxBytes - this.#lazy.bytes;
+        if (this.#lazy.files + 1 > this.config.lazy.maxFiles || found.info.size > room) {
+          this.#cap(found.path);
+          break;
+        }
+        let text;
+        try {
+          text = await readInstruction(this.#cache.fs, found.path, room, "byte");
+        } catch (error) {
+          reportReadError(this.#sink, found.path, error);
+          continue;
+        }
+        if (!text) continue;
+        if (text.truncated) {
+          // It grew past the cap while we looked: never deliver half a file.
+          this.#cap(found.path);
+          break;
+        }
+        const blank = isBlank(text.content);
+        this.#lazy.files += blank ? 0 : 1;
+        this.#lazy.bytes += blank ? 0 : text.chargedBytes;
+        const block: InlineBlock = {
+          path: found.path,
+          layer: this.#loaded.get(found.path)?.layer ?? "path",
+          mtimeMs: text.mtimeMs,
+          sizeBytes: text.sizeBytes,
+          content: text.content,
+          truncated: false,
+        };
+        if (blank) {
+          this.#record([{ path: block.path, mtimeMs: block.mtimeMs, sizeBytes: block.sizeBytes }], options, block.layer);
+          continue;
+        }
+        blocks.push(block);
+      }
+    } finally {
+      for (const found of picked) if (this.#claims.get(found.path) === found.info.mtimeMs) this.#claims.delete(found.path);
+    }
+    this.#record(
+      blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, sizeBytes: block.sizeBytes })),
+      options,
+      "path",
+    );
+    return blocks;
+  }
+
+  /** Renders inline blocks in the preset's format ("" for none). */
+  renderInline(blocks: readonly InlineBlock[]): string {
+    return this.renderer.inline(blocks, { cwd: this.cwd, root: this.root });
+  }
+
+  /** Marks proposed files as delivered to the model, at the version proposed (two-phase admission). */
+  admit(files: ReadonlyArray<{ path: string; mtimeMs: number }>): void {
+    for (const file of files) {
+      if (this.#claims.get(file.path) === file.mtimeMs) this.#claims.delete(file.path);
+      this.#markLoaded(file.path, file.mtimeMs, this.#loaded.get(file.path)?.layer ?? "path");
+    }
+  }
+
+  /** Drops claims on proposals that were not delivered, so they are offered again. */
+  release(files: ReadonlyArray<{ path: string; mtimeMs: number }>): void {
+    for (const file of files) if (this.#claims.get(file.path) === file.mtimeMs) this.#claims.delete(file.path);
+  }
+
+  /** True when `target`'s directory is covered (already resolved). */
+  isCovered(target: string): boolean {
+    return this.#covered.has(parentOf(this.absolute(target))) || this.#covered.has(this.absolute(target));
+  }
+
+  /** A JSON-safe snapshot, valid against `SessionStateSchema`. Claims are not persisted. */
+  snapshot(): SessionState {
+    return {
+      version: SESSION_STATE_VERSION,
+      preset: this.preset.name,
+      cwd: this.cwd,
+      root: this.root,
+      markers: [...this.config.root.markers],
+      config: this.rawConfig,
+      initialFiles: this.initialFiles.map((file) => ({ ...file })),
+      initialMessage: this.initialMessage,
+      coveredDirs: [...this.#covered],
+      seenDirs: [...this.#seen],
+      loaded: [...this.#loaded].map(([path, version]) => ({ path, mtimeMs: version.mtimeMs, layer: version.layer })),
+      lazyLoadedFiles: this.#lazy.files,
+      lazyLoadedBytes: this.#lazy.bytes,
+      lazyCapped: this.#lazy.capped,
+    };
+  }
+
+  /** Releases resources (watchers). Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      this.#cache.clear();
+    })();
+    return this.#closed;
+  }
+
+  /** @internal restore the mutable state of a snapshot */
+  restoreState(state: SessionState): void {
+    for (const entry of state.loaded) this.#loaded.set(entry.path, { mtimeMs: entry.mtimeMs, layer: entry.layer });
+    for (const dir of state.coveredDirs) this.#covered.add(dir);
+    for (const dir of state.seenDirs) this.#seen.add(dir);
+    this.#lazy = { files: state.lazyLoadedFiles, bytes: state.lazyLoadedBytes, capped: state.lazyCapped };
+  }
+
+  /** Files of the current initial scope (root -> cwd) that the model does not have at their current version. */
+  async initialScopeChanges(): Promise<ResolvedFile[]> {
+    const out: ResolvedFile[] = [];
+    for (const dir of initialDirs(this.root, this.cwd)) {
+      for (const found of selectFiles(await this.#cache.probeDir(dir), this.config.files.select, this.#sink)) {
+        if (this.#isNew(found.path, found.info.mtimeMs)) out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
+      }
+    }
+    return out;
+  }
+
+  /** Records delivered (or proposed) files. */
+  #record(files: readonly ResolvedFile[], options: AdmitOptions, layer: Layer): void {
+    if (options.admit === false) {
+      for (const file of files) this.#claims.set(file.path, file.mtimeMs);
+      return;
+    }
+    for (const file of files) this.#markLoaded(file.path, file.mtimeMs, this.#loaded.get(file.path)?.layer ?? layer);
+  }
+
+  #markLoaded(path: string, mtimeMs: number, layer: Layer): void {
+    this.#loaded.set(path, { mtimeMs, layer });
+    this.#covered.add(parentOf(path));
+  }
+
+  #isNew(path: string, mtimeMs: number): boolean {
+    return this.#loaded.get(path)?.mtimeMs !== mtimeMs && this.#claims.get(path) !== mtimeMs;
+  }
+
+  #cap(path: string): void {
+    this.#lazy.capped = true;
+    this.#sink.add({
+      level: "warning",
+      code: "lazy-cap",
+      message: `inline loading stopped at ${path}: the session caps (lazy.maxFiles ${this.config.lazy.maxFiles}, lazy.maxBytes ${this.config.lazy.maxBytes}) are reached; no further files are loaded this session`,
+      path,
+    });
+  }
+
+  /** Every instruction file that applies to `target`, root first (the chain root -> target dir). */
+  async #applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
+    const dir = await this.targetDir(target);
+    let root = this.root;
+    if (!isInside(dir, root)) {
+      if (this.config.resolver.outsideRoot !== "own-root") return [];
+      root = (
+        await findProjectRoot({
+          cwd: dir,
+          markers: this.config.root.markers,
+          stopAtFsRoot: this.config.root.stopAtFsRoot,
+          home: this.home,
+          fs: this.#cache.fs,
+        })
+      ).root;
+    }
+    let dirs = chain(root, dir);
+    if (mode.lazy) dirs = this.#withoutExcluded(dirs, root);
+    for (const each of dirs) {
+      this.#seen.add(each);
+    }
+    const now = this.#cache.now();
+    const out: Found[] = [];
+    for (const each of dirs) {
+      // Fast path: a fresh cache entry needs no await.
+      const probe = this.#cache.peekDir(each, now) ?? (await this.#cache.probeDir(each));
+      for (const found of selectFiles(probe, this.config.files.select, this.#sink)) out.push(found);
+    }
+    return out;
+  }
+
+  /** Cuts the chain at the first excluded directory name below the root. */
+  #withoutExcluded(dirs: string[], root: string): string[] {
+    const excluded = this.config.lazy.exclude;
+    if (excluded.length === 0) return dirs;
+    for (let index = 0; index < dirs.length; index++) {
+      const dir = dirs[index]!;
+      if (dir !== root && excluded.includes(nameOf(dir))) return dirs.slice(0, index);
+    }
+    return dirs;
+  }
+}
+
+async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): Promise<Parts> {
+  const env = options.env ?? process.env;
+  const cwd = absolute(options.cwd ?? process.cwd(), process.cwd());
+  const home = options.home ?? env.HOME ?? homedir();
+  const fs = options.fs ?? nodeFileSystem;
+  const resolved = await resolveConfig({
+    cwd,
+    env,
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(rawOverride !== undefined ? { fileConfig: { path: "session state", config: rawOverride } } : {}),
+    ...(options.config !== undefined ? { config: options.config } : {}),
+    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+  });
+  const sink = new DiagnosticSink();
+  sink.addAll(resolved.diagnostics);
+  const rootResult = await findProjectRoot({
+    cwd,
+    markers: resolved.config.root.markers,
+    projectRootOverride: resolved.config.root.projectRootOverride,
+    stopAtFsRoot: resolved.config.root.stopAtFsRoot,
+    home,
+    fs,
+  });
+  sink.addAll(rootResult.diagnostics);
+  const cache = new StatCache(fs, resolved.config.files.names, { revalidateMs: resolved.config.cache.revalidateMs });
+  return {
+    options: { cwd, home, env, fs },
+    config: resolved.config,
+    raw: resolved.raw,
+    preset: resolved.preset,
+    root: rootResult.root,
+    rootReason: rootResult.reason,
+    sink,
+    cache,
+  };
+}
+
+/**
+ * Starts a session: finds the root, loads the initial bundle once and freezes it.
+ * @example
+ * const session = await createSession({ cwd: "/repo/packages/api" });
+ * systemMessages.push(session.initialMessage);
+ */
+export async function createSession(options: SessionOptions = {}): Promise<AgentsSession> {
+  const parts = await buildParts(options);
+  const load = await loadInitial({
+    cache: parts.cache,
+    config: parts.config,
+    preset: parts.preset,
+    root: parts.root,
+    cwd: parts.options.cwd,
+    home: parts.options.home,
+    env: parts.options.env,
+    sink: parts.sink,
+  });
+  const message = getRenderer(parts.preset.renderer).initial({ cwd: parts.options.cwd, root: parts.root, blocks: load.blocks });
+  return new AgentsSession(parts, { files: load.files, message, load });
+}
+
+/** Validates a state document; throws StateError naming what is wrong. */
+export function parseSessionState(data: unknown, source = "session state"): SessionState {
+  if (typeof data === "object" && data !== null && "version" in data && (data as { version: unknown }).version !== SESSION_STATE_VERSION) {
+    throw new StateError(`${source} has version ${JSON.stringify((data as { version: unknown }).version)}; this agentsmd reads version ${SESSION_STATE_VERSION}`, {
+      path: source,
+      fix: "delete the state file to start a new session",
+    });
+  }
+  const result = SessionStateSchema.safeParse(data);
+  if (!result.success) {
+    throw new StateError(`${source} is not a valid agentsmd session state:\n${formatIssues(result.error)}`, {
+      path: source,
+      cause: result.error,
+      fix: "delete the state file to start a new session",
+    });
+  }
+  return result.data;
+}
+
+export interface RestoreOptions extends Omit<SessionOptions, "preset" | "configFile"> {
+  /** Mark the files listed in the resume diff as delivered. @default true */
+  admit?: boolean;
+}
+
+/**
+ * Restores a session from a snapshot. `diff` is the spec §11.3 reminder for what changed since
+ * (cwd, root, markers, AGENTS.md to re-check), or "" when nothing did. The initial message stays
+ * the one the conversation already holds.
+ * @example
+ * const { session, diff } = await restoreSession(JSON.parse(text), { cwd: process.cwd() });
+ */
+export async function restoreSession(state: unknown, options: RestoreOptions = {}): Promise<{ session: AgentsSession; diff: string }> {
+  const parsed = parseSessionState(state);
+  const parts = await buildParts({ ...options, cwd: options.cwd ?? parsed.cwd, preset: parsed.preset }, parsed.config);
+  const session = new AgentsSession(parts, { files: parsed.initialFiles, message: parsed.initialMessage });
+  session.restoreState(parsed);
+  const recheck = await session.initialScopeChanges();
+  const diff = sessionResumeDiff({
+    cwd: { before: parsed.cwd, after: session.cwd },
+    root: { before: parsed.root, after: session.root },
+    markers: { before: parsed.markers, after: session.config.root.markers },
+    recheck,
+  });
+  if (options.admit !== false) session.admit(recheck);
+  return { session, diff };
+}
