@@ -6,6 +6,7 @@ import { isAbsolute, resolve } from "node:path";
 import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } from "./schema.js";
 import { ConfigError } from "./errors.js";
 import { getPreset, presetNames, type Preset } from "./presets.js";
+import "./builtin.js";
 import { readTextFile } from "./file-system.js";
 
 export interface MutableConfig {

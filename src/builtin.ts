@@ -1,0 +1,5 @@
+/**
+ * Registers every built-in preset and renderer. Each preset lives in its own module under
+ * presets/ and registers itself; add one import line here per preset.
+ */
+import "./presets.js";
