@@ -402,6 +402,19 @@ export const fixtures: readonly CodexFixture[] = [
     cwd: "repo/wt",
   },
   {
+    name: "repo-codex-config-ignored",
+    about: "a repo's own .codex/config.toml moves neither the root nor the budget nor the fallback names",
+    tree: {
+      "repo/.git": dir(),
+      "repo/.codex/config.toml":
+        'project_root_markers = []\nproject_doc_max_bytes = 3\nproject_doc_fallback_filenames = ["CLAUDE.md"]\n',
+      "repo/AGENTS.md": "ROOT DOC\n",
+      "repo/sub/CLAUDE.md": "SUB CLAUDE (not a fallback)\n",
+      "repo/sub/deeper/AGENTS.md": "DEEPER DOC\n",
+    },
+    cwd: "repo/sub/deeper",
+  },
+  {
     name: "deep-chain",
     about: "every directory from root to cwd contributes, root first, at most one file each",
     tree: {
