@@ -23,8 +23,18 @@ export class DiagnosticSink {
   }
 }
 
+/**
+ * Name groups: the first group with any regular file wins and contributes every file of it present.
+ * `first` = one group per name; `all` = one group of every name.
+ */
+export type NameGroups = ReadonlyArray<readonly string[]>;
+
+export function groupsFor(names: readonly string[], select: "first" | "all"): NameGroups {
+  return select === "first" ? names.map((name) => [name]) : [names];
+}
+
 /** The files a probed directory contributes under a selection rule; reports what it skipped. */
-export function selectFiles(probe: DirProbe, select: "first" | "all", sink: DiagnosticSink): Found[] {
+export function selectFiles(probe: DirProbe, groups: NameGroups, sink: DiagnosticSink): Found[] {
   for (const found of probe.irregular) {
     sink.add({
       level: "warning",
@@ -37,12 +47,16 @@ export function selectFiles(probe: DirProbe, select: "first" | "all", sink: Diag
     sink.add({ level: "warning", code: `probe-${error.code}`, message: `${error.message}: skipped`, ...(error.path ? { path: error.path } : {}) });
   }
   if (probe.files.length === 0) return [];
-  return select === "first" ? [probe.files[0]!] : probe.files;
+  for (const group of groups) {
+    const hits = probe.files.filter((found) => group.includes(found.name));
+    if (hits.length > 0) return hits;
+  }
+  return [];
 }
 
 /** Instruction files of `dir`, cached. */
-export async function dirFiles(cache: StatCache, dir: string, select: "first" | "all", sink: DiagnosticSink): Promise<Found[]> {
-  return selectFiles(await cache.probeDir(dir), select, sink);
+export async function dirFiles(cache: StatCache, dir: string, groups: NameGroups, sink: DiagnosticSink): Promise<Found[]> {
+  return selectFiles(await cache.probeDir(dir), groups, sink);
 }
 
 /** Largest user-layer file read, so a huge home file cannot exhaust memory. */
@@ -75,7 +89,7 @@ export async function loadUserLayers(fs: FileSystem, layers: readonly UserLayer[
         sink.add({ level: "warning", code: `read-${code}`, message: `cannot read ${path}: ${(error as Error).message}`, path });
         continue;
       }
-      if (isBlank(file.content)) continue;
+      if (isBlank(file.content) && !layer.keepEmpty) continue;
       out.push(file);
       if (layer.select === "first-non-empty") break;
     }

@@ -7,8 +7,8 @@ import type { Preset } from "./presets.js";
 import type { InitialFile } from "./schema.js";
 import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
-import { claimOrder, isBlank } from "./budget.js";
-import { dirFiles, loadUserLayers, type DiagnosticSink } from "./discover.js";
+import { claimOrder, isBlank, trimText } from "./budget.js";
+import { dirFiles, groupsFor, loadUserLayers, type DiagnosticSink } from "./discover.js";
 import { readInstruction } from "./read.js";
 import { FsError } from "./errors.js";
 
@@ -36,16 +36,21 @@ export interface InitialContext {
   cache: StatCache;
   config: ResolvedConfig;
   preset: Preset;
-  root: string;
+  /** null: no project (a preset with `root.noMarker: "none"` found no marker). */
+  root: string | null;
   cwd: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
   sink: DiagnosticSink;
 }
 
-/** The directories of the initial chain: root -> cwd, or the root alone when cwd lies outside it. */
-export function initialDirs(root: string, cwd: string): string[] {
-  return isInside(cwd, root) ? chain(root, cwd) : [root];
+/**
+ * The directories of the initial load: root -> cwd (or the root alone when cwd lies outside it, or
+ * when the preset loads the root only); none without a project.
+ */
+export function initialDirs(root: string | null, cwd: string, scope: "chain" | "root" = "chain"): string[] {
+  if (root === null) return [];
+  return scope === "chain" && isInside(cwd, root) ? chain(root, cwd) : [root];
 }
 
 /**
@@ -67,8 +72,9 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   }));
   const blocks: RenderBlock[] = user.map((file) => ({ path: file.path, layer: "user", content: file.content }));
 
-  const dirs = initialDirs(context.root, context.cwd);
-  const perDir = await Promise.all(dirs.map((dir) => dirFiles(cache, dir, config.files.select, sink)));
+  const dirs = initialDirs(context.root, context.cwd, preset.initial.dirs);
+  const groups = groupsFor(config.files.names, config.files.select);
+  const perDir = await Promise.all(dirs.map((dir) => dirFiles(cache, dir, groups, sink)));
   const candidates: CandidateFile[] = perDir.flat().map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
 
   const result: InitialLoad = { files, blocks, leftOut: [], blank: [], candidates };
@@ -102,6 +108,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
       continue;
     }
     const current = { ...candidate, mtimeMs: text.mtimeMs, sizeBytes: text.sizeBytes };
+    if (preset.initial.trim) text.content = trimText(text.content);
     if (preset.initial.skipBlank && isBlank(text.content)) {
       result.blank.push(current);
       continue;

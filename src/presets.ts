@@ -19,6 +19,8 @@ export interface UserLayer {
   select: "first-non-empty" | "all";
   /** Trim the text (Codex trims its global file). */
   trim: boolean;
+  /** An empty file still yields a block (hygge). @default false */
+  keepEmpty?: boolean;
 }
 
 export interface PresetEnv {
@@ -33,6 +35,8 @@ export interface Preset {
     markers: readonly string[];
     /** false: stop the upward walk at the home directory (home itself not searched). */
     stopAtFsRoot: boolean;
+    /** Without a marker: the root is cwd (spec), or there is no project at all (hygge). @default "cwd" */
+    noMarker?: "cwd" | "none";
   };
   files: {
     /** Instruction file names tried in each directory, in order. */
@@ -49,9 +53,23 @@ export interface Preset {
     cut: CutMode;
     /** Skip files that are empty after trimming (they cost nothing). */
     skipBlank: boolean;
+    /** Which directories load at startup: the root -> cwd chain (spec), or the root only (hygge). @default "chain" */
+    dirs?: "chain" | "root";
+    /** Trim each file's text (hygge trims). @default false */
+    trim?: boolean;
   };
   resolver: { enabled: boolean; maxFilesPerResolve: number };
-  lazy: { maxFiles: number; maxBytes: number; exclude: readonly string[] };
+  lazy: {
+    maxFiles: number;
+    maxBytes: number;
+    exclude: readonly string[];
+    /**
+     * Name groups for directories reached by `touch`: the first group with any regular file wins and
+     * contributes every file of it present. @default one group per `files.names` entry ("first"),
+     * or one group of all names ("all")
+     */
+    groups?: ReadonlyArray<readonly string[]>;
+  };
   /** Name of a renderer in render.ts. */
   renderer: RendererName | (string & {});
   /** Home-level layers (outside the budget). */

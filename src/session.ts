@@ -9,7 +9,7 @@ import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import type { Preset } from "./presets.js";
 import { findProjectRoot, type RootReason } from "./root.js";
 import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "./initial.js";
-import { DiagnosticSink, selectFiles } from "./discover.js";
+import { DiagnosticSink, groupsFor, selectFiles, type NameGroups } from "./discover.js";
 import { absolute, chain, isInside, nameOf, parentOf } from "./paths.js";
 import { getRenderer, type Renderer } from "./render.js";
 import { agentsResolvePaths, sessionResumeDiff } from "./reminders.js";
@@ -85,6 +85,8 @@ interface Parts {
   preset: Preset;
   root: string;
   rootReason: RootReason;
+  /** false: the preset found no project (no marker and `root.noMarker: "none"`). */
+  project: boolean;
   sink: DiagnosticSink;
   cache: StatCache;
 }
@@ -93,6 +95,8 @@ export class AgentsSession {
   readonly cwd: string;
   readonly root: string;
   readonly rootReason: RootReason;
+  /** false when the preset found no project: nothing but user layers loads. */
+  readonly hasProject: boolean;
   readonly preset: Preset;
   readonly config: ResolvedConfig;
   /** The raw merged config (what a snapshot records). */
@@ -107,6 +111,9 @@ export class AgentsSession {
 
   readonly #sink: DiagnosticSink;
   readonly #cache: StatCache;
+  /** Name groups for the initial scope and `resolve`, and for directories reached by `touch`. */
+  readonly #groups: NameGroups;
+  readonly #lazyGroups: NameGroups;
   readonly #loaded = new Map<string, Version>();
   readonly #claims = new Map<string, number>();
   readonly #covered = new Set<string>();
@@ -122,11 +129,14 @@ export class AgentsSession {
     this.env = parts.options.env;
     this.root = parts.root;
     this.rootReason = parts.rootReason;
+    this.hasProject = parts.project;
     this.preset = parts.preset;
     this.config = parts.config;
     this.rawConfig = parts.raw;
     this.#sink = parts.sink;
     this.#cache = parts.cache;
+    this.#groups = groupsFor(parts.config.files.names, parts.config.files.select);
+    this.#lazyGroups = parts.preset.lazy.groups ?? this.#groups;
     this.renderer = getRenderer(parts.preset.renderer);
     this.initialFiles = Object.freeze(initial.files.map((file) => Object.freeze({ ...file })));
     this.initialMessage = initial.message;
@@ -349,8 +359,8 @@ export class AgentsSession {
   /** Files of the current initial scope (root -> cwd) that the model does not have at their current version. */
   async initialScopeChanges(): Promise<ResolvedFile[]> {
     const out: ResolvedFile[] = [];
-    for (const dir of initialDirs(this.root, this.cwd)) {
-      for (const found of selectFiles(await this.#cache.probeDir(dir), this.config.files.select, this.#sink)) {
+    for (const dir of initialDirs(this.hasProject ? this.root : null, this.cwd, this.preset.initial.dirs)) {
+      for (const found of selectFiles(await this.#cache.probeDir(dir), this.#groups, this.#sink)) {
         if (this.#isNew(found.path, found.info.mtimeMs)) out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
       }
     }
@@ -387,6 +397,7 @@ export class AgentsSession {
 
   /** Every instruction file that applies to `target`, root first (the chain root -> target dir). */
   async #applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
+    if (!this.hasProject) return [];
     const dir = await this.targetDir(target);
     let root = this.root;
     if (!isInside(dir, root)) {
@@ -411,7 +422,7 @@ export class AgentsSession {
     for (const each of dirs) {
       // Fast path: a fresh cache entry needs no await.
       const probe = this.#cache.peekDir(each, now) ?? (await this.#cache.probeDir(each));
-      for (const found of selectFiles(probe, this.config.files.select, this.#sink)) out.push(found);
+      for (const found of selectFiles(probe, mode.lazy ? this.#lazyGroups : this.#groups, this.#sink)) out.push(found);
     }
     return out;
   }
@@ -452,7 +463,10 @@ async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): 
     fs,
   });
   sink.addAll(rootResult.diagnostics);
-  const cache = new StatCache(fs, resolved.config.files.names, { revalidateMs: resolved.config.cache.revalidateMs });
+  const project = !(rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "none");
+  // Probe the union of every name the session may select, so one probe per directory serves all.
+  const names = [...new Set([...resolved.config.files.names, ...(resolved.preset.lazy.groups ?? []).flat()])];
+  const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs });
   return {
     options: { cwd, home, env, fs },
     config: resolved.config,
@@ -460,6 +474,7 @@ async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): 
     preset: resolved.preset,
     root: rootResult.root,
     rootReason: rootResult.reason,
+    project,
     sink,
     cache,
   };
@@ -477,7 +492,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     cache: parts.cache,
     config: parts.config,
     preset: parts.preset,
-    root: parts.root,
+    root: parts.project ? parts.root : null,
     cwd: parts.options.cwd,
     home: parts.options.home,
     env: parts.options.env,
