@@ -31,7 +31,8 @@ import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BENCH_DIR } from "./generate-tree.js";
-import type { Loader, LoadedFile } from "./lib/loader.js";
+import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";
+import { patchFsPromises, type FsCounts } from "./lib/fs-count.js";
 
 export const GEMINI_VERSION = "0.61.0";
 const PACKAGE_DIR = join(BENCH_DIR, "peers", "node_modules", "@google", "gemini-cli-core");
@@ -124,3 +125,33 @@ export async function createGeminiLoader(options: GeminiOptions = {}): Promise<L
     close: async () => undefined,
   };
 }
+
+/** Wraps every call of `loader` in a `node:fs/promises` patch counting into `counts`. */
+function counted(loader: Loader, counts: FsCounts): Loader {
+  const around = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const restore = patchFsPromises(counts);
+    try {
+      return await fn();
+    } finally {
+      restore();
+    }
+  };
+  return {
+    name: loader.name,
+    initial: (root, cwd) => around(() => loader.initial(root, cwd)),
+    resolve: (root, target) => around(() => loader.resolve(root, target)),
+    reset: () => loader.reset(),
+    close: () => loader.close(),
+  };
+}
+
+/** The Gemini CLI row of the benchmark (JIT loader per path, startup scan for the initial load). */
+export const geminiImplementation: Implementation = {
+  name: "gemini",
+  family: "gemini",
+  delivers: "bodies",
+  async create(counts) {
+    const loader = await createGeminiLoader();
+    return counts ? counted(loader, counts) : loader;
+  },
+};

@@ -13,7 +13,7 @@
  */
 import { stat, readFile } from "node:fs/promises";
 import { dirname, sep } from "node:path";
-import type { Loader, LoadedFile } from "./lib/loader.js";
+import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";
 import type { FsCounts } from "./lib/fs-count.js";
 
 export const NAIVE_NAMES = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"] as const;
@@ -81,3 +81,11 @@ export function createNaiveLoader(options: NaiveOptions = {}): Loader {
     close: async () => undefined,
   };
 }
+
+/** The naive row of the benchmark. */
+export const naiveImplementation: Implementation = {
+  name: "naive",
+  family: "naive",
+  delivers: "bodies",
+  create: async (counts) => createNaiveLoader(counts ? { fs: countingNaiveFs(counts) } : {}),
+};

@@ -28,3 +28,15 @@ export interface Loader {
   /** Release watchers, caches. Idempotent. */
   close(): Promise<void>;
 }
+
+/** One row of the benchmark: makes fresh loaders, plain or counting every fs call into `counts`. */
+export interface Implementation {
+  /** row label, e.g. "agentsmd", "agentsmd touch", "naive", "gemini" */
+  readonly name: string;
+  /** "agentsmd" rows are compared against the others */
+  readonly family: "agentsmd" | "naive" | "gemini";
+  /** what a resolve delivers: "metadata" (paths, mtimes, sizes) or "bodies" (file contents) */
+  readonly delivers: "metadata" | "bodies";
+  /** A fresh loader; with `counts`, every fs call it makes is added there. */
+  create(counts?: import("./fs-count.js").FsCounts): Promise<Loader>;
+}
