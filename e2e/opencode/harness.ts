@@ -8,7 +8,7 @@
  *                          the test's files, `opencode.json` with a custom OpenAI-compatible
  *                          provider pointed at the server, and `.opencode/plugin/*.js`
  *
- * Install the CLI first: `npm ci --prefix e2e/opencode`.
+ * The CLI is installed on first use with `npm ci --prefix e2e/opencode` (what CI runs up front).
  *
  * @example
  * const fixture = await createOpenCodeFixture({
@@ -38,6 +38,7 @@ import {
   type RecordedRequest,
   type ScriptStep,
 } from "../lib/openai-chat-server.js";
+import { ensureInstalled } from "../lib/install.js";
 
 export const OPENCODE_VERSION = "1.18.33";
 /** The recording plugin (see fixtures/recorder-plugin.js); pass its source in `plugins`. */
@@ -84,15 +85,27 @@ export function findOpenCodeBinary(modulesDir = join(HERE, "node_modules")): str
   return candidates.find(isNativeExecutable) ?? null;
 }
 
-/** Throws a clear error when the CLI is missing or is not the pinned version. */
-export function requireOpenCodeBinary(): string {
-  const bin = findOpenCodeBinary();
-  if (!bin) throw new Error(INSTALL_HINT);
-  const version = execFileSync(bin, ["--version"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } }).trim();
-  if (version !== OPENCODE_VERSION) {
-    throw new Error(`expected OpenCode ${OPENCODE_VERSION}, found ${version} at ${bin}: run \`npm ci --prefix e2e/opencode\``);
-  }
-  return bin;
+let checkedBinary: Promise<string> | undefined;
+
+/**
+ * The pinned OpenCode binary, installing it first with `npm ci --prefix e2e/opencode` when missing
+ * (AGENTSMD_E2E_NO_INSTALL=1 makes that an error instead). Checks `opencode --version`.
+ */
+export function requireOpenCodeBinary(): Promise<string> {
+  checkedBinary ??= (async () => {
+    if (!process.env.AGENTSMD_E2E_OPENCODE_BIN) {
+      await ensureInstalled({ folder: "opencode", pkg: "opencode-ai", version: OPENCODE_VERSION });
+    }
+    const bin = findOpenCodeBinary();
+    if (!bin) throw new Error(INSTALL_HINT);
+    const version = execFileSync(bin, ["--version"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } }).trim();
+    if (version !== OPENCODE_VERSION) {
+      throw new Error(`expected OpenCode ${OPENCODE_VERSION}, found ${version} at ${bin}: run \`npm ci --prefix e2e/opencode\``);
+    }
+    return bin;
+  })();
+  checkedBinary.catch(() => (checkedBinary = undefined));
+  return checkedBinary;
 }
 
 export interface OpenCodeFixtureOptions {
@@ -317,7 +330,7 @@ export async function createOpenCodeFixture(options: OpenCodeFixtureOptions = {}
     path: (relative) => resolve(repo, relative),
     write: (relative, content) => writeTree(repo, { [relative]: content }),
     async run(runOptions) {
-      const bin = requireOpenCodeBinary();
+      const bin = await requireOpenCodeBinary();
       const server: OpenAIChatServer = await startOpenAIChatServer({ ...runOptions.server, script: runOptions.script });
       try {
         const config = { ...baseConfig(server.baseURL, contextLimit, options.modelId ?? MODEL_ID), ...options.config };
