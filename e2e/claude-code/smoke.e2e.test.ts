@@ -267,4 +267,26 @@ describe(`Claude Code ${pinnedClaudeCodeVersion()} hooks reach the model`, () =>
     expect(countText(req.body, "SS-MARKER-startup")).toBe(0);
     expect(countText(req.body, "<command-name>/compact</command-name>")).toBe(1);
   });
+
+  it("resume: same session id, earlier hook context replayed, resume context added", async () => {
+    const { fx, server, hookLog } = await setup();
+    server.setScript([{ toolUses: [{ name: "Read", input: { file_path: fx.path("pkg/a/src/util.txt") } }] }, { text: "done" }]);
+    const first = await runClaude({ fixture: fx, server, prompt: "Read pkg/a/src/util.txt" });
+    expect(first.exitCode, describeRun(first)).toBe(0);
+    server.setScript([{ text: "again" }]);
+    const resumed = await runClaude({ fixture: fx, server, prompt: "again", resume: first.sessionId });
+    expect(resumed.exitCode, describeRun(resumed)).toBe(0);
+    expect(resumed.sessionId).toBe(first.sessionId);
+    const req = only(resumed.requests, "one request");
+    // The startup context and the PostToolUse context of the first run are still in the history.
+    expect(countText(req.body, "SS-MARKER-startup")).toBe(1);
+    expect(countText(req.body, "MARKER-123")).toBe(1);
+    expect(countText(req.body, NESTED_CLAUDE)).toBe(1);
+    const ss = only(locateText(req.body, "SS-MARKER-resume"), "resume context once");
+    expect(ss.role).toBe("system");
+    expect(ss.message).toBe(req.body.messages.length - 1);
+    const starts = readHookLog(hookLog).filter((e) => e.input.hook_event_name === "SessionStart");
+    expect(starts.map((e) => e.input.source)).toEqual(["startup", "resume"]);
+    expect(new Set(starts.map((e) => e.input.session_id))).toEqual(new Set([first.sessionId]));
+  });
 });
