@@ -3,3 +3,4 @@
  * presets/ and registers itself; add one import line here per preset.
  */
 import "./presets.js";
+import "./presets/hygge.js";

@@ -239,7 +239,7 @@ export class AgentsSession {
     const pickedPaths = new Set<string>();
     for (const target of paths) {
       const candidates = await this.#applicable(target, { lazy: true });
-      for (const found of [...candidates].reverse()) {
+      for (const found of deepestFirst(candidates)) {
         if (pickedPaths.has(found.path) || !this.#isNew(found.path, found.info.mtimeMs)) continue;
         pickedPaths.add(found.path);
         picked.push(found);
@@ -437,6 +437,18 @@ export class AgentsSession {
     }
     return dirs;
   }
+}
+
+/** Root-first candidates reordered deepest directory first, keeping name order within a directory. */
+function deepestFirst(candidates: readonly Found[]): Found[] {
+  const byDir = new Map<string, Found[]>();
+  for (const found of candidates) {
+    const dir = parentOf(found.path);
+    const list = byDir.get(dir);
+    if (list) list.push(found);
+    else byDir.set(dir, [found]);
+  }
+  return [...byDir.values()].reverse().flat();
 }
 
 async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): Promise<Parts> {

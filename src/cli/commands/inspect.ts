@@ -24,8 +24,12 @@ export function registerInspect(program: Command, context: CommandContext): void
     .action(async (_options, command: Command) => {
       const session = await createSession(context.sessionOptions(command));
       const files = session.initialFiles;
+      const blocks = session.initialLoad?.blocks ?? [];
       if (context.globals(command).json) {
         context.json({ root: session.root, cwd: session.cwd, files });
+      } else if (session.preset.formatList) {
+        const rows = files.map((file, index) => ({ ...file, content: blocks[index]?.content ?? "" }));
+        context.out(session.preset.formatList(rows, { root: session.root, cwd: session.cwd }));
       } else if (files.length === 0) {
         context.out(`no instruction files load for ${session.cwd} (root ${session.root}, preset ${session.preset.name})`);
       } else {
