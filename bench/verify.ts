@@ -25,9 +25,10 @@ export function expectedFor(tree: TreeInfo, dir: string): string[] {
     .sort((a, b) => a.length - b.length);
 }
 
+// Order is not compared: agentsmd touch delivers deepest first, the others root first.
 function same(label: string, got: string[], want: string[], problems: string[]): void {
-  const g = JSON.stringify(got);
-  const w = JSON.stringify(want);
+  const g = JSON.stringify([...got].sort());
+  const w = JSON.stringify([...want].sort());
   if (g !== w) problems.push(`${label}:\n  got  ${g}\n  want ${w}`);
 }
 
@@ -63,6 +64,19 @@ export async function verify(log: (line: string) => void = console.log): Promise
   });
   const problems: string[] = [];
   await checkLoader(createNaiveLoader(), tree, false, problems);
+  try {
+    const agentsmd = (await import(new URL("./agentsmd.js", import.meta.url).href)) as {
+      implementations(): Promise<import("./lib/loader.js").Implementation[]>;
+    };
+    for (const impl of await agentsmd.implementations()) {
+      const loader = await impl.create();
+      await checkLoader(loader, tree, true, problems);
+      await loader.close();
+    }
+  } catch (error) {
+    if (!(error instanceof Error && /Cannot find module/.test(error.message))) throw error;
+    log("agentsmd skipped: adapter not built");
+  }
   const gemini = geminiAvailability();
   if (gemini.ok) {
     const loader = await createGeminiLoader();

@@ -37,6 +37,8 @@ export interface Implementation {
   readonly family: "agentsmd" | "naive" | "gemini";
   /** what a resolve delivers: "metadata" (paths, mtimes, sizes) or "bodies" (file contents) */
   readonly delivers: "metadata" | "bodies";
+  /** Case ids this row takes part in (default: all). */
+  readonly cases?: readonly string[];
   /** A fresh loader; with `counts`, every fs call it makes is added there. */
   create(counts?: import("./fs-count.js").FsCounts): Promise<Loader>;
 }

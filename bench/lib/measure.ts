@@ -27,10 +27,10 @@ export interface MeasureOptions {
   warmupIterations?: number;
   warmupTime?: number;
   batch?: number;
-  beforeEach?: () => Promise<void> | void;
-  afterEach?: () => Promise<void> | void;
-  beforeAll?: () => Promise<void> | void;
-  afterAll?: () => Promise<void> | void;
+  beforeEach?: () => unknown;
+  afterEach?: () => unknown;
+  beforeAll?: () => unknown;
+  afterAll?: () => unknown;
 }
 
 export function percentile(sorted: readonly number[], q: number): number {
