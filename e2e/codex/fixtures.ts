@@ -236,6 +236,44 @@ export const fixtures: readonly CodexFixture[] = [
     cwd: "link",
   },
 
+  {
+    name: "symlinked-dir-in-chain-is-lexical",
+    about: "a symlinked directory between root and cwd is walked by name: the link's target's parents play no part",
+    tree: {
+      "repo/.git": dir(),
+      "repo/AGENTS.md": "REPO ROOT\n",
+      "elsewhere/AGENTS.md": "ELSEWHERE PARENT (never: not on the lexical chain)\n",
+      "elsewhere/pkg/AGENTS.md": "PKG THROUGH THE LINK\n",
+      "elsewhere/pkg/src/AGENTS.md": "PKG SRC\n",
+      "repo/link": symlink("../elsewhere/pkg"),
+    },
+    cwd: "repo/link/src",
+  },
+  {
+    name: "symlink-loop-drops-project-docs",
+    about:
+      "a candidate whose metadata fails with something other than NotFound (here ELOOP) aborts discovery: no project docs at all, the global file stays",
+    tree: {
+      "codex-home/AGENTS.md": "GLOBAL\n",
+      "repo/.git": dir(),
+      "repo/AGENTS.md": "ROOT (dropped)\n",
+      "repo/sub/AGENTS.override.md": symlink("AGENTS.override.md"),
+      "repo/sub/AGENTS.md": "SUB (dropped)\n",
+    },
+    cwd: "repo/sub",
+  },
+  {
+    name: "global-symlink-loop-falls-through",
+    about: "in CODEX_HOME a candidate that cannot be read (ELOOP) is skipped with a warning; the next one is used",
+    tree: {
+      "codex-home/AGENTS.override.md": symlink("AGENTS.override.md"),
+      "codex-home/AGENTS.md": "GLOBAL AFTER THE LOOP\n",
+      "repo/.git": dir(),
+      "repo/AGENTS.md": "ROOT\n",
+    },
+    cwd: "repo",
+  },
+
   // --- budget -----------------------------------------------------------------------------
   {
     name: "budget-cut-mid-character",
@@ -279,6 +317,17 @@ export const fixtures: readonly CodexFixture[] = [
     ...settings({ project_doc_max_bytes: 9 }),
   },
   {
+    name: "cut-to-whitespace-not-charged",
+    about: "the cut comes before the emptiness check: a file cut down to whitespace is skipped and costs nothing",
+    tree: {
+      "repo/.git": dir(),
+      "repo/AGENTS.md": "   \nROOT TEXT AFTER THE CUT",
+      "repo/sub/AGENTS.md": "abcdef",
+    },
+    cwd: "repo/sub",
+    ...settings({ project_doc_max_bytes: 4 }),
+  },
+  {
     name: "budget-zero-keeps-global",
     about: "project_doc_max_bytes = 0 disables project docs only; global-only text has no ' for <cwd>'",
     tree: {
@@ -306,6 +355,16 @@ export const fixtures: readonly CodexFixture[] = [
     },
     cwd: "repo",
     ...settings({ project_doc_max_bytes: 10 }),
+  },
+  {
+    name: "global-larger-than-default-budget",
+    about: "a global file larger than the 32 KiB project budget is included whole, and the project still gets its full budget",
+    tree: {
+      "codex-home/AGENTS.md": filler(40000, "global"),
+      "repo/.git": dir(),
+      "repo/AGENTS.md": "ROOT DOC\n",
+    },
+    cwd: "repo",
   },
   {
     name: "default-budget-32k",
@@ -351,6 +410,17 @@ export const fixtures: readonly CodexFixture[] = [
       "outer/.git": dir(),
       "outer/AGENTS.md": "OUTER ROOT\n",
       "outer/pkg/.git": symlink("missing-gitdir"),
+      "outer/pkg/AGENTS.md": "PKG\n",
+    },
+    cwd: "outer/pkg",
+  },
+  {
+    name: "marker-symlink-loop-is-no-marker",
+    about: "a marker probe failing with something other than NotFound (ELOOP) counts as no marker",
+    tree: {
+      "outer/.git": dir(),
+      "outer/AGENTS.md": "OUTER ROOT\n",
+      "outer/pkg/.git": symlink(".git"),
       "outer/pkg/AGENTS.md": "PKG\n",
     },
     cwd: "outer/pkg",
