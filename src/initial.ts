@@ -9,7 +9,7 @@ import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
 import { claimOrder, isBlank, trimText } from "./budget.js";
 import { dirFiles, groupsFor, loadUserLayers, type DiagnosticSink } from "./discover.js";
-import { readInstruction } from "./read.js";
+import { readInstruction, type InstructionText } from "./read.js";
 import { FsError } from "./errors.js";
 
 export interface CandidateFile {
@@ -34,6 +34,8 @@ export interface InitialLoad {
 
 export interface InitialContext {
   cache: StatCache;
+  /** Name groups decided by the preset for this session (`Preset.prepare`). */
+  groups?: import("./discover.js").NameGroups | undefined;
   config: ResolvedConfig;
   preset: Preset;
   /** null: no project (a preset with `root.noMarker: "none"` found no marker). */
@@ -73,7 +75,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const blocks: RenderBlock[] = user.map((file) => ({ path: file.path, layer: "user", content: file.content }));
 
   const dirs = initialDirs(context.root, context.cwd, preset.initial.dirs);
-  const groups = groupsFor(config.files.names, config.files.select);
+  const groups = context.groups ?? groupsFor(config.files.names, config.files.select);
   const perDir = await Promise.all(dirs.map((dir) => dirFiles(cache, dir, groups, sink)));
   const candidates: CandidateFile[] = perDir.flat().map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
 
@@ -86,6 +88,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const kept = new Map<number, { file: InitialFile; content: string }>();
   let remaining = config.initial.maxBytes;
   let count = 0;
+  const prefetched = prefetch(context, candidates);
   for (const index of claimOrder(candidates.length, preset.initial.keep)) {
     const candidate = candidates[index]!;
     if (candidate.sizeBytes === 0 && preset.initial.skipBlank) {
@@ -98,7 +101,10 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
     }
     let text;
     try {
-      text = await readInstruction(fs, candidate.path, remaining, preset.initial.cut);
+      const early = await prefetched?.[index];
+      if (early instanceof Error) throw early;
+      // A prefetched text is the same as a read now unless the file outgrew what is left.
+      text = early && !early.truncated && early.chargedBytes <= remaining ? early : await readInstruction(fs, candidate.path, remaining, preset.initial.cut);
     } catch (error) {
       reportReadError(sink, candidate.path, error);
       continue;
@@ -137,6 +143,28 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const position = new Map(candidates.map((candidate, index) => [candidate.path, index]));
   result.leftOut.sort((a, b) => position.get(a.path)! - position.get(b.path)!);
   return result;
+}
+
+/**
+ * When every candidate fits the budget (the usual case), read them all at once instead of one
+ * after another; the greedy loop then only checks the results.
+ */
+function prefetch(context: InitialContext, candidates: readonly CandidateFile[]): Array<Promise<InstructionText | Error | null>> | undefined {
+  const { config, preset } = context;
+  let total = 0;
+  let count = 0;
+  for (const candidate of candidates) {
+    total += candidate.sizeBytes;
+    if (candidate.sizeBytes > 0) count++;
+  }
+  if (candidates.length < 2 || total > config.initial.maxBytes || count > config.initial.maxFiles) return undefined;
+  return candidates.map((candidate) =>
+    candidate.sizeBytes === 0 && preset.initial.skipBlank
+      ? Promise.resolve(null)
+      : readInstruction(context.cache.fs, candidate.path, config.initial.maxBytes, preset.initial.cut).catch((error: unknown) =>
+          error instanceof Error ? error : new Error(String(error)),
+        ),
+  );
 }
 
 export function reportReadError(sink: DiagnosticSink, path: string, error: unknown): void {

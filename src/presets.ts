@@ -76,8 +76,28 @@ export interface Preset {
   formatList?(rows: ReadonlyArray<{ path: string; layer: import("./schema.js").Layer; sizeBytes: number; content: string }>, context: { root: string; cwd: string }): string;
   /** Home-level layers (outside the budget). */
   userLayers(context: PresetEnv): UserLayer[];
+  /**
+   * Per-session name groups that need I/O to decide, run once the root is known (Claude Code loads
+   * AGENTS.md only when no CLAUDE.md exists at or above cwd). Not run when the config sets
+   * `files.names`. @default none: groups come from `files` and `lazy.groups`
+   */
+  prepare?(context: PrepareContext): Promise<PreparedGroups | undefined>;
   /** Preset-specific config keys, applied after the generic merge (e.g. Codex's own setting names). */
   adapt?(config: import("./config.js").MutableConfig, raw: import("./schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
+}
+
+export interface PrepareContext extends PresetEnv {
+  cwd: string;
+  root: string;
+  fs: import("./file-system.js").FileSystem;
+}
+
+/** Name groups decided for one session (see `Preset.prepare`). */
+export interface PreparedGroups {
+  /** Groups for the initial scope and `resolve`. */
+  groups: ReadonlyArray<readonly string[]>;
+  /** Groups for directories reached by `touch`. @default `groups` */
+  lazyGroups?: ReadonlyArray<readonly string[]>;
 }
 
 export const DEFAULT_EXCLUDES: readonly string[] = [".git", "node_modules", "vendor", ".venv", "__pycache__", "dist", "target", "bin", "build"];

@@ -3,10 +3,10 @@
  * two-phase admission, snapshot/restore and the resume diff.
  */
 import { homedir } from "node:os";
-import { StatCache, type Found } from "./cache.js";
+import { StatCache, type DirProbe, type Found } from "./cache.js";
 import { resolveConfig, type ResolvedConfig } from "./config.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
-import type { Preset } from "./presets.js";
+import type { Preset, PreparedGroups } from "./presets.js";
 import { findProjectRoot, type RootReason } from "./root.js";
 import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "./initial.js";
 import { DiagnosticSink, groupsFor, selectFiles, type NameGroups } from "./discover.js";
@@ -89,6 +89,8 @@ interface Parts {
   project: boolean;
   sink: DiagnosticSink;
   cache: StatCache;
+  /** Name groups the preset decided for this session (`Preset.prepare`). */
+  prepared?: PreparedGroups | undefined;
 }
 
 export class AgentsSession {
@@ -118,6 +120,7 @@ export class AgentsSession {
   readonly #claims = new Map<string, number>();
   readonly #covered = new Set<string>();
   readonly #seen = new Set<string>();
+  readonly #chains = new Map<string, readonly string[]>();
   #lazy = { files: 0, bytes: 0, capped: false };
   #closed: Promise<void> | undefined;
   #initialLoad: InitialLoad | undefined;
@@ -135,8 +138,8 @@ export class AgentsSession {
     this.rawConfig = parts.raw;
     this.#sink = parts.sink;
     this.#cache = parts.cache;
-    this.#groups = groupsFor(parts.config.files.names, parts.config.files.select);
-    this.#lazyGroups = parts.preset.lazy.groups ?? this.#groups;
+    this.#groups = parts.prepared?.groups ?? groupsFor(parts.config.files.names, parts.config.files.select);
+    this.#lazyGroups = parts.prepared?.lazyGroups ?? parts.prepared?.groups ?? parts.preset.lazy.groups ?? this.#groups;
     this.renderer = getRenderer(parts.preset.renderer);
     this.initialFiles = Object.freeze(initial.files.map((file) => Object.freeze({ ...file })));
     this.initialMessage = initial.message;
@@ -398,7 +401,11 @@ export class AgentsSession {
   /** Every instruction file that applies to `target`, root first (the chain root -> target dir). */
   async #applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
     if (!this.hasProject) return [];
-    const dir = await this.targetDir(target);
+    const path = this.absolute(target);
+    const now = this.#cache.now();
+    // Fast path: when every cache entry is fresh, nothing below awaits the disk.
+    const known = this.#cache.peekPath(path, now) ?? (await this.#cache.statEntry(path));
+    const dir = known.info?.kind === "directory" ? path : parentOf(path);
     let root = this.root;
     if (!isInside(dir, root)) {
       if (this.config.resolver.outsideRoot !== "own-root") return [];
@@ -412,23 +419,39 @@ export class AgentsSession {
         })
       ).root;
     }
-    let dirs = chain(root, dir);
-    if (mode.lazy) dirs = this.#withoutExcluded(dirs, root);
-    for (const each of dirs) {
-      this.#seen.add(each);
+    let dirs = this.#chainTo(root, dir);
+    if (mode.lazy) {
+      dirs = this.#withoutExcluded(dirs, root);
+      for (const each of dirs) this.#seen.add(each);
     }
-    const now = this.#cache.now();
+    const probes: DirProbe[] = new Array(dirs.length);
+    let pending: Array<Promise<unknown>> | undefined;
+    for (let index = 0; index < dirs.length; index++) {
+      const fresh = this.#cache.peekDir(dirs[index]!, now);
+      if (fresh) probes[index] = fresh;
+      // Unseen directories are probed in parallel: one round trip, not one per level.
+      else (pending ??= []).push(this.#cache.probeDir(dirs[index]!).then((probe) => (probes[index] = probe)));
+    }
+    if (pending) await Promise.all(pending);
+    const groups = mode.lazy ? this.#lazyGroups : this.#groups;
     const out: Found[] = [];
-    for (const each of dirs) {
-      // Fast path: a fresh cache entry needs no await.
-      const probe = this.#cache.peekDir(each, now) ?? (await this.#cache.probeDir(each));
-      for (const found of selectFiles(probe, mode.lazy ? this.#lazyGroups : this.#groups, this.#sink)) out.push(found);
-    }
+    for (const probe of probes) for (const found of selectFiles(probe, groups, this.#sink)) out.push(found);
     return out;
   }
 
+  /** chain(root, dir), memoised for the session root (hot path: no string work on a warm resolve). */
+  #chainTo(root: string, dir: string): readonly string[] {
+    if (root !== this.root) return chain(root, dir);
+    let dirs = this.#chains.get(dir);
+    if (!dirs) {
+      dirs = chain(root, dir);
+      this.#chains.set(dir, dirs);
+    }
+    return dirs;
+  }
+
   /** Cuts the chain at the first excluded directory name below the root. */
-  #withoutExcluded(dirs: string[], root: string): string[] {
+  #withoutExcluded(dirs: readonly string[], root: string): readonly string[] {
     const excluded = this.config.lazy.exclude;
     if (excluded.length === 0) return dirs;
     for (let index = 0; index < dirs.length; index++) {
@@ -477,7 +500,18 @@ async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): 
   sink.addAll(rootResult.diagnostics);
   const project = !(rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "none");
   // Probe the union of every name the session may select, so one probe per directory serves all.
-  const names = [...new Set([...resolved.config.files.names, ...(resolved.preset.lazy.groups ?? []).flat()])];
+  const prepared =
+    resolved.raw.files?.names === undefined && resolved.preset.prepare
+      ? await resolved.preset.prepare({ cwd, root: rootResult.root, home, env, fs })
+      : undefined;
+  const names = [
+    ...new Set([
+      ...resolved.config.files.names,
+      ...(resolved.preset.lazy.groups ?? []).flat(),
+      ...(prepared?.groups ?? []).flat(),
+      ...(prepared?.lazyGroups ?? []).flat(),
+    ]),
+  ];
   const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs });
   return {
     options: { cwd, home, env, fs },
@@ -489,6 +523,7 @@ async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): 
     project,
     sink,
     cache,
+    prepared,
   };
 }
 
@@ -502,6 +537,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
   const parts = await buildParts(options);
   const load = await loadInitial({
     cache: parts.cache,
+    groups: parts.prepared?.groups,
     config: parts.config,
     preset: parts.preset,
     root: parts.project ? parts.root : null,
