@@ -33,8 +33,11 @@ export function groupsFor(names: readonly string[], select: "first" | "all"): Na
   return select === "first" ? names.map((name) => [name]) : [names];
 }
 
+const NONE: Found[] = Object.freeze([]) as unknown as Found[];
+
 /** The files a probed directory contributes under a selection rule; reports what it skipped. */
 export function selectFiles(probe: DirProbe, groups: NameGroups, sink: DiagnosticSink): Found[] {
+  if (probe.files.length === 0 && probe.irregular.length === 0 && probe.errors.length === 0) return NONE;
   for (const found of probe.irregular) {
     sink.add({
       level: "warning",
