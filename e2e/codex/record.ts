@@ -6,7 +6,8 @@
  *
  * Run from the repository root:
  *   npm ci --prefix e2e/codex
- *   e2e/codex/node_modules/.bin/tsx e2e/codex/record.ts [name-filter]
+ *   npm run --prefix e2e/codex record [-- name-filter | -- --check]
+ * (or directly: e2e/codex/node_modules/.bin/tsx e2e/codex/record.ts [name-filter] [--check])
  *
  * File format: exactly the fragment's UTF-8 bytes, with the temp base directory replaced by
  * `<TMP>`; an empty file means Codex sent no AGENTS.md fragment. `--check` compares instead of
