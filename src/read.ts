@@ -1,7 +1,7 @@
 /**
  * Bounded reads of instruction files: never past the budget, lossy UTF-8, the cut rule of the preset.
  */
-import type { FileSystem } from "./file-system.js";
+import type { FileSystem, ReadResult } from "./file-system.js";
 import type { CutMode } from "./presets.js";
 import { decodeLossy, truncationNote, truncationNoteBytes, utf8Boundary } from "./budget.js";
 
@@ -23,7 +23,15 @@ export interface InstructionText {
  */
 export async function readInstruction(fs: FileSystem, path: string, budget: number, cut: CutMode): Promise<InstructionText | null> {
   if (budget <= 0) return null;
-  const read = await fs.read(path, budget);
+  return cutRead(await fs.read(path, budget), path, budget, cut);
+}
+
+/**
+ * Applies the budget and the cut rule to bytes already read (at most `budget` of them).
+ * @example cutRead(await fs.read(path, 100), path, 100, "byte")
+ */
+export function cutRead(read: ReadResult, path: string, budget: number, cut: CutMode): InstructionText | null {
+  if (budget <= 0) return null;
   if (cut === "byte") {
     // Codex: raw cut, lossy decode, BOM kept, no trace.
     return {
