@@ -4,3 +4,4 @@
  */
 import "./presets.js";
 import "./presets/hygge.js";
+import "./presets/claude.js";

@@ -1,0 +1,223 @@
+/**
+ * Preset `claude`: what Claude Code loads by itself (peers §2), so `show`, `list` and `explain`
+ * tell a user exactly what Claude Code sees, and the Claude Code hook knows what never to repeat.
+ *
+ * - every directory from `/` down to cwd: `CLAUDE.md`, `.claude/CLAUDE.md`, then `CLAUDE.local.md`;
+ * - user layers: the managed `/etc/claude-code/CLAUDE.md`, then `~/.claude/CLAUDE.md`
+ *   (`$CLAUDE_CONFIG_DIR/CLAUDE.md` when set);
+ * - nested files below cwd on touch;
+ * - the built-in AGENTS.md support (≥ 2.1.277, peers §2.6): `AGENTS.md` and `.claude/AGENTS.md`
+ *   only when no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` exists in cwd or any
+ *   ancestor (nested: `AGENTS.md` in a directory without CLAUDE files), or always with
+ *   `instructionFiles: "claude-md-and-agents-md"`, never with `"claude-md"`.
+ *
+ * Not modelled: `.claude/rules/`, `@path` imports, auto memory, the 4 MiB skip, managed-only mode.
+ */
+import { registerPreset, type PrepareContext, type PreparedGroups, type Preset } from "../presets.js";
+import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
+import { ancestors, join, nameOf, parentOf } from "../paths.js";
+import { trimEndText } from "../budget.js";
+import type { FileSystem } from "../file-system.js";
+
+/** The files that count as "a CLAUDE.md" (peers §2.6), in load order within a directory. */
+export const CLAUDE_MD_NAMES: readonly string[] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
+/** What the built-in AGENTS.md support reads at startup in each directory. */
+export const CLAUDE_AGENTS_NAMES: readonly string[] = ["AGENTS.md", ".claude/AGENTS.md"];
+
+/** Values of Claude Code's "Project instructions" setting (`instructionFiles`). */
+export type InstructionFilesMode = "claude-md-or-agents-md" | "claude-md-and-agents-md" | "claude-md" | "managed-only";
+const MODES: readonly string[] = ["claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only"];
+
+/** Plugin ids under which Claude Code keeps the built-in AGENTS.md options (both read since 2.1.285). */
+const PLUGIN_IDS = ["cc-plugin-agents-md@builtin", "agents-md@builtin"];
+
+/** Managed settings and the managed CLAUDE.md, by platform. */
+function managedDir(): string {
+  if (process.platform === "darwin") return "/Library/Application Support/ClaudeCode";
+  if (process.platform === "win32") return "C:\\Program Files\\ClaudeCode";
+  return "/etc/claude-code";
+}
+
+/** `~/.claude`, or `$CLAUDE_CONFIG_DIR`. */
+export function claudeConfigDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  const dir = env.CLAUDE_CONFIG_DIR;
+  return dir && dir.length > 0 ? dir : join(home, ".claude");
+}
+
+async function readJson(fs: FileSystem, path: string): Promise<unknown> {
+  try {
+    const info = await fs.stat(path);
+    if (!info || info.kind !== "file") return undefined;
+    const read = await fs.read(path, 4 * 1024 * 1024);
+    return JSON.parse(Buffer.from(read.bytes).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function modeIn(settings: unknown): InstructionFilesMode | undefined {
+  if (typeof settings !== "object" || settings === null) return undefined;
+  const configs = (settings as { pluginConfigs?: unknown }).pluginConfigs;
+  if (typeof configs !== "object" || configs === null) return undefined;
+  for (const id of PLUGIN_IDS) {
+    const value = (configs as Record<string, { options?: { instructionFiles?: unknown } } | undefined>)[id]?.options?.instructionFiles;
+    if (typeof value === "string" && MODES.includes(value)) return value as InstructionFilesMode;
+  }
+  return undefined;
+}
+
+/**
+ * Claude Code's `instructionFiles` setting: managed settings win over `~/.claude/settings.json`;
+ * project and local settings are ignored by Claude Code (peers §2.6), so they are here too.
+ * @example await instructionFilesMode(nodeFileSystem, os.homedir(), process.env) // "claude-md-or-agents-md"
+ */
+export async function instructionFilesMode(fs: FileSystem, home: string, env: Readonly<Record<string, string | undefined>>): Promise<InstructionFilesMode> {
+  const managed = modeIn(await readJson(fs, join(managedDir(), "managed-settings.json")));
+  if (managed) return managed;
+  return modeIn(await readJson(fs, join(claudeConfigDir(home, env), "settings.json"))) ?? "claude-md-or-agents-md";
+}
+
+/**
+ * The first `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` in `cwd` or an ancestor (nearest
+ * first), or null. A symlink counts (it is what Claude Code sees). `~/.claude/CLAUDE.md` does not.
+ */
+export async function claudeMdAtOrAbove(fs: FileSystem, cwd: string): Promise<string | null> {
+  const dirs = ancestors(cwd);
+  const hits = await Promise.all(
+    dirs.map(async (dir) => {
+      for (const name of CLAUDE_MD_NAMES) {
+        const path = join(dir, name);
+        const info = await fs.stat(path).catch(() => null);
+        if (info && info.kind === "file") return path;
+      }
+      return null;
+    }),
+  );
+  return hits.find((hit) => hit !== null) ?? null;
+}
+
+export interface BuiltinAgentsMd {
+  /** True when Claude Code itself loads AGENTS.md for a session started in `cwd`. */
+  active: boolean;
+  mode: InstructionFilesMode;
+  /** The CLAUDE file that switches it off (default mode), if any. */
+  claudeMd: string | null;
+  reason: string;
+}
+
+/**
+ * Whether Claude Code's built-in AGENTS.md support (≥ 2.1.277) is active for a session in `cwd`.
+ * @example const { active, reason } = await builtinAgentsMd({ fs: nodeFileSystem, cwd, home, env });
+ */
+export async function builtinAgentsMd(context: { fs: FileSystem; cwd: string; home: string; env: Readonly<Record<string, string | undefined>> }): Promise<BuiltinAgentsMd> {
+  const mode = await instructionFilesMode(context.fs, context.home, context.env);
+  if (mode === "claude-md" || mode === "managed-only") return { active: false, mode, claudeMd: null, reason: `instructionFiles is "${mode}"` };
+  const claudeMd = await claudeMdAtOrAbove(context.fs, context.cwd);
+  if (mode === "claude-md-and-agents-md") return { active: true, mode, claudeMd, reason: `instructionFiles is "${mode}"` };
+  return claudeMd
+    ? { active: false, mode, claudeMd, reason: `${claudeMd} exists at or above ${context.cwd}, which turns Claude Code's own AGENTS.md loading off` }
+    : { active: true, mode, claudeMd, reason: `no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md at or above ${context.cwd}` };
+}
+
+/** The name groups Claude Code uses for a session (see `Preset.prepare`). */
+export async function claudeGroups(context: PrepareContext): Promise<PreparedGroups> {
+  const builtin = await builtinAgentsMd(context);
+  if (!builtin.active) return { groups: [CLAUDE_MD_NAMES] };
+  if (builtin.mode === "claude-md-and-agents-md") return { groups: [[...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES]], lazyGroups: [[...CLAUDE_MD_NAMES, "AGENTS.md"]] };
+  // No CLAUDE file at or above cwd: AGENTS.md there; below, a directory's CLAUDE files beat its AGENTS.md.
+  return { groups: [CLAUDE_MD_NAMES, CLAUDE_AGENTS_NAMES], lazyGroups: [CLAUDE_MD_NAMES, ["AGENTS.md"]] };
+}
+
+/**
+ * Drops block-level HTML comments (a line starting with `<!--` up to the line holding `-->`)
+ * outside fenced code blocks, as Claude Code does since 2.1.72.
+ * @example stripBlockComments("<!-- note -->\nKeep.\n") // "Keep.\n"
+ */
+export function stripBlockComments(text: string): string {
+  if (!text.includes("<!--")) return text;
+  const out: string[] = [];
+  let fence: string | null = null;
+  let inComment = false;
+  for (const line of text.split("\n")) {
+    if (inComment) {
+      const end = line.indexOf("-->");
+      if (end === -1) continue;
+      inComment = false;
+      const rest = line.slice(end + 3);
+      if (rest.trim() !== "") out.push(rest);
+      continue;
+    }
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker) {
+      if (fence === null) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
+      out.push(line);
+      continue;
+    }
+    if (fence === null && /^\s*<!--/.test(line)) {
+      const start = line.indexOf("<!--");
+      const end = line.indexOf("-->", start + 4);
+      if (end === -1) {
+        inComment = true;
+        continue;
+      }
+      const rest = line.slice(end + 3);
+      if (rest.trim() !== "") out.push(rest);
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
+/** The description Claude Code appends to a file's path in the `claudeMd` block (peers §2.2). */
+export function claudeDescription(block: Pick<RenderBlock, "path" | "layer">): string {
+  if (block.layer === "user") return " (user's private global instructions for all projects)";
+  if (nameOf(block.path) === "CLAUDE.local.md") return " (user's private project instructions, not checked in)";
+  return " (project instructions, checked into the codebase)";
+}
+
+export const CLAUDE_MD_PREAMBLE =
+  "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
+
+/**
+ * Claude Code's framing as observed in 2.1.330 (e2e/claude-code/FINDINGS.md): the initial files in
+ * one `<system-reminder>` opening the first user message; a nested file in its own reminder after
+ * the tool result. The `currentDate` part of Claude Code's message is not instruction text and is
+ * left out.
+ */
+export const claudeRenderer: Renderer = {
+  initial({ blocks }) {
+    if (blocks.length === 0) return "";
+    const entries = blocks.map((block) => `Contents of ${block.path}${claudeDescription(block)}:\n\n${trimEndText(stripBlockComments(block.content))}`);
+    return `<system-reminder>\n${CLAUDE_MD_PREAMBLE}\n\n${entries.join("\n\n")}\n</system-reminder>`;
+  },
+  inline(blocks) {
+    return blocks.map((block) => `<system-reminder>\nContents of ${block.path}:\n\n${trimEndText(stripBlockComments(block.content))}\n</system-reminder>`).join("\n\n");
+  },
+};
+
+const BIG = Number.MAX_SAFE_INTEGER;
+
+export const claudePreset: Preset = {
+  name: "claude",
+  description: "Claude Code: CLAUDE.md / .claude/CLAUDE.md / CLAUDE.local.md from / to cwd, ~/.claude/CLAUDE.md, nested on touch; AGENTS.md only without any CLAUDE file at or above cwd",
+  // Claude Code has no project root: every ancestor up to / counts (`adapt` sets the root to /).
+  root: { markers: [], stopAtFsRoot: true },
+  files: { names: [...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES], select: "all" },
+  initial: { maxFiles: BIG, maxBytes: BIG, keep: "root-first", cut: "utf8-with-note", skipBlank: true },
+  resolver: { enabled: true, maxFilesPerResolve: 8 },
+  lazy: { maxFiles: BIG, maxBytes: BIG, exclude: [], groups: [CLAUDE_MD_NAMES, ["AGENTS.md"]] },
+  renderer: "claude",
+  userLayers: ({ home, env }) => [
+    { candidates: [join(managedDir(), "CLAUDE.md")], select: "all", trim: false },
+    { candidates: [join(claudeConfigDir(home, env), "CLAUDE.md")], select: "all", trim: false },
+  ],
+  prepare: claudeGroups,
+  adapt(config, raw) {
+    if (raw.root?.projectRootOverride === undefined) config.root.projectRootOverride = parentOf("/");
+  },
+};
+
+registerRenderer("claude", claudeRenderer);
+registerPreset(claudePreset);
