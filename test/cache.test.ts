@@ -1,0 +1,144 @@
+/**
+ * The stat cache, observed through a counting file system: a warm resolve costs no I/O, a cold one
+ * probes each unseen directory once, concurrent lookups share one walk, the resolver never reads.
+ */
+import { describe, expect, it } from "vitest";
+import { StatCache } from "../src/cache.js";
+import { DEFAULT_REVALIDATE_MS } from "../src/config.js";
+import { countingFileSystem, nodeFileSystem, type FileSystem } from "../src/file-system.js";
+import { createTree, openSession } from "./helpers/tree.js";
+
+/** Counts calls and records the stat'ed paths in order. */
+function recording() {
+  const counting = countingFileSystem();
+  const stats: string[] = [];
+  const fs: FileSystem = { ...counting.fs, stat: (path) => (stats.push(path), counting.fs.stat(path)) };
+  return {
+    fs,
+    counters: counting.counters,
+    stats,
+    reset() {
+      counting.reset();
+      stats.length = 0;
+    },
+  };
+}
+
+async function deep() {
+  return createTree({
+    "repo/.git/": null,
+    "repo/AGENTS.md": "root",
+    "repo/a/AGENTS.md": "a",
+    "repo/a/b/c/AGENTS.md": "c",
+    "repo/a/b/c/d/e/file.ts": "",
+  });
+}
+
+describe("stat cache", () => {
+  it("a second resolve of the same path with nothing changed makes zero stats and zero reads within the revalidation window", async () => {
+    const tree = await deep();
+    const io = recording();
+    const session = await openSession(tree, { cwd: tree.path("repo"), fs: io.fs, config: { cache: { revalidateMs: 60_000 } } });
+    const target = tree.path("repo/a/b/c/d/e/file.ts");
+    expect((await session.resolve(target)).files).toHaveLength(2);
+    io.reset();
+    for (let i = 0; i < 100; i++) expect(await session.resolve(target)).toEqual({ files: [] });
+    expect(io.counters).toEqual({ stat: 0, lstat: 0, open: 0, bytesRead: 0, readdir: 0, realpath: 0 });
+  });
+
+  it("a sibling target in a resolved directory costs one stat (its own), no probes", async () => {
+    const tree = await deep();
+    const io = recording();
+    const session = await openSession(tree, { cwd: tree.path("repo"), fs: io.fs, config: { cache: { revalidateMs: 60_000 } } });
+    await session.resolve(tree.path("repo/a/b/c/d/e/file.ts"));
+    io.reset();
+    await session.resolve(tree.path("repo/a/b/c/d/e/other.ts"));
+    expect(io.stats).toEqual([tree.path("repo/a/b/c/d/e/other.ts")]);
+  });
+
+  it("a cold resolve probes each unseen directory once and reads nothing", async () => {
+    const tree = await deep();
+    const io = recording();
+    const session = await openSession(tree, { cwd: tree.path("repo"), fs: io.fs, config: { cache: { revalidateMs: 60_000 } } });
+    io.reset();
+    await session.resolve(tree.path("repo/a/b/c/d/e/file.ts"));
+    expect(io.counters.open).toBe(0);
+    expect(io.stats.sort()).toEqual(
+      [
+        tree.path("repo/a/b/c/d/e/file.ts"),
+        tree.path("repo/a/AGENTS.md"),
+        tree.path("repo/a/b/AGENTS.md"),
+        tree.path("repo/a/b/c/AGENTS.md"),
+        tree.path("repo/a/b/c/d/AGENTS.md"),
+        tree.path("repo/a/b/c/d/e/AGENTS.md"),
+      ].sort(),
+    );
+  });
+
+  it("concurrent resolves of one cold path share the lookups", async () => {
+    const tree = await deep();
+    const io = recording();
+    const session = await openSession(tree, { cwd: tree.path("repo"), fs: io.fs, config: { cache: { revalidateMs: 60_000 } } });
+    io.reset();
+    const results = await Promise.all(Array.from({ length: 20 }, () => session.resolve(tree.path("repo/a/b/c/d/e/file.ts"))));
+    expect(results.flatMap((result) => result.files)).toHaveLength(2);
+    expect(new Set(io.stats).size).toBe(io.stats.length);
+    expect(io.stats).toHaveLength(6);
+  });
+
+  it("after the window, revalidation stats again but still reads nothing", async () => {
+    const tree = await deep();
+    const io = recording();
+    const session = await openSession(tree, { cwd: tree.path("repo"), fs: io.fs, config: { cache: { revalidateMs: 0 } } });
+    const target = tree.path("repo/a/b/c/d/e/file.ts");
+    await session.resolve(target);
+    io.reset();
+    expect(await session.resolve(target)).toEqual({ files: [] });
+    expect(io.counters.stat).toBeGreaterThan(0);
+    expect(io.counters.open).toBe(0);
+  });
+
+  it("trusts a probe for revalidateMs and asks the disk again after it (injected clock)", async () => {
+    const tree = await createTree({ "d/AGENTS.md": "x" });
+    const io = recording();
+    let now = 1000;
+    const cache = new StatCache(io.fs, ["AGENTS.md"], { revalidateMs: 50, now: () => now });
+    expect((await cache.probeDir(tree.path("d"))).files).toHaveLength(1);
+    expect(io.counters.stat).toBe(1);
+    now += 50;
+    await cache.probeDir(tree.path("d"));
+    expect(io.counters.stat).toBe(1);
+    await tree.remove("d/AGENTS.md");
+    now += 1;
+    expect((await cache.probeDir(tree.path("d"))).files).toHaveLength(0);
+    expect(io.counters.stat).toBe(2);
+  });
+
+  it("notices a creation next to a known file after the window, with several candidate names", async () => {
+    const tree = await createTree({ "d/AGENTS.md": "x" });
+    let now = 0;
+    const cache = new StatCache(nodeFileSystem, ["AGENTS.override.md", "AGENTS.md"], { revalidateMs: 10, now: () => now });
+    expect((await cache.probeDir(tree.path("d"))).files.map((found) => found.name)).toEqual(["AGENTS.md"]);
+    await tree.write("d/AGENTS.override.md", "override");
+    // Make sure the directory's mtime moves even on coarse-grained file systems.
+    await tree.setMtime("d", 2_000_000_000);
+    now += 11;
+    expect((await cache.probeDir(tree.path("d"))).files.map((found) => found.name)).toEqual(["AGENTS.override.md", "AGENTS.md"]);
+  });
+
+  it("the default window keeps edits visible within 100 ms", () => {
+    expect(DEFAULT_REVALIDATE_MS).toBeGreaterThan(0);
+    expect(DEFAULT_REVALIDATE_MS).toBeLessThanOrEqual(100);
+  });
+
+  it("close() clears the cache and is idempotent", async () => {
+    const tree = await deep();
+    const session = await openSession(tree, { cwd: tree.path("repo") });
+    await session.resolve(tree.path("repo/a/b/c/d/e/file.ts"));
+    expect(session.cache.size).toBeGreaterThan(0);
+    const first = session.close();
+    expect(session.close()).toBe(first);
+    await first;
+    expect(session.cache.size).toBe(0);
+  });
+});
