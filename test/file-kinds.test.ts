@@ -82,14 +82,21 @@ describe("special files named AGENTS.md", () => {
     });
   });
 
-  it("ignores a dangling symlink and a symlink loop, silently", async () => {
+  it("ignores a dangling symlink silently", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root", "repo/a/b/": null });
     await makeSymlink(tree, "repo/a/AGENTS.md", "gone.md");
-    await makeSymlink(tree, "repo/a/b/AGENTS.md", "AGENTS.md");
     const session = await openSession(tree, { cwd: tree.path("repo/a/b") });
     expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("repo/AGENTS.md")]);
     expect(await session.resolve(tree.path("repo/a/b/x.ts"))).toEqual({ files: [] });
     expect(session.diagnostics).toEqual([]);
+  });
+
+  it("neither loads nor offers a symlink loop", async () => {
+    const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root", "repo/a/b/": null });
+    await makeSymlink(tree, "repo/a/b/AGENTS.md", "AGENTS.md");
+    const session = await openSession(tree, { cwd: tree.path("repo/a/b") });
+    expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("repo/AGENTS.md")]);
+    expect(await session.resolve(tree.path("repo/a/b/x.ts"))).toEqual({ files: [] });
   });
 
   it("a dangling symlink that gets a target later is offered then", async () => {
