@@ -18,6 +18,8 @@ export interface MutableConfig {
   files: { names: string[]; select: "first" | "all" };
   lazy: { maxFiles: number; maxBytes: number; exclude: string[] };
   cache: { revalidateMs: number };
+  /** `@path` imports (imports.ts). */
+  imports: { enabled: boolean; allowOutsideRoot: boolean };
 }
 
 export type ResolvedConfig = Readonly<MutableConfig>;
@@ -218,7 +220,18 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
       exclude: [...(raw.lazy?.exclude ?? preset.lazy.exclude)],
     },
     cache: { revalidateMs: raw.cache?.revalidateMs ?? DEFAULT_REVALIDATE_MS },
+    imports: {
+      enabled: preset.imports?.locked ? preset.imports.enabled : (raw.imports?.enabled ?? preset.imports?.enabled ?? false),
+      allowOutsideRoot: raw.imports?.allowOutsideRoot ?? false,
+    },
   };
+  if (preset.imports?.locked && raw.imports?.enabled !== undefined && raw.imports.enabled !== preset.imports.enabled) {
+    diagnostics.push({
+      level: "warning",
+      code: "imports-locked",
+      message: `imports.enabled: preset ${preset.name} always has imports ${preset.imports.enabled ? "on" : "off"} (the agent it reproduces does), so the setting is ignored`,
+    });
+  }
   const override = raw.root?.projectRootOverride;
   if (override !== undefined) config.root.projectRootOverride = isAbsolute(override) ? resolve(override) : resolve(input.cwd, override);
   preset.adapt?.(config, raw, diagnostics);

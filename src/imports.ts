@@ -15,7 +15,7 @@
  */
 import type { FileSystem } from "./file-system.js";
 import type { Diagnostic } from "./schema.js";
-import type { CutMode } from "./presets.js";
+import type { CutMode, Preset } from "./presets.js";
 import { absolute, isInside, parentOf } from "./paths.js";
 import { decodeLossy } from "./budget.js";
 import { cutRead, readInstruction, type InstructionText } from "./read.js";
@@ -325,6 +325,26 @@ export interface ImportContext {
   maxDepth?: number;
 }
 
+/**
+ * The import settings of a session: the config's `imports` keys, the preset's marker and depth.
+ * @example const context = importContextOf(session.config, session.preset, session.root, session.home);
+ */
+export function importContextOf(
+  config: { imports: { enabled: boolean; allowOutsideRoot: boolean } },
+  preset: Pick<Preset, "imports">,
+  root: string | null,
+  home: string,
+): ImportContext {
+  return {
+    enabled: config.imports.enabled,
+    root,
+    allowOutsideRoot: config.imports.allowOutsideRoot,
+    home,
+    ...(preset.imports?.marker ? { marker: preset.imports.marker } : {}),
+    ...(preset.imports?.maxDepth !== undefined ? { maxDepth: preset.imports.maxDepth } : {}),
+  };
+}
+
 /** Text of an instruction file with its imports expanded, as the budget left it. */
 export interface ExpandedText extends InstructionText {
   /** Bytes the imports added (0 without imports). */
@@ -336,7 +356,7 @@ export interface ExpandedText extends InstructionText {
  * Reads `path` within `budget` bytes like {@link readInstruction}, expanding its imports first
  * when `context.enabled`: imported bytes count against the same budget, and the cut rule applies
  * to the expanded text. Import problems go to `diagnostics`. `sizeBytes` stays the file's own size.
- * @example const text = await readInstructionExpanded(fs, "/r/CLAUDE.md", 32768, "utf8-with-note", context, diagnostics);
+ * @example const text = await readInstructionExpanded(fs, "/r/CLAUDE.md", 32768, "utf8-with-note", context, (d) => sink.add(d));
  */
 export async function readInstructionExpanded(
   fs: FileSystem,
@@ -344,7 +364,7 @@ export async function readInstructionExpanded(
   budget: number,
   cut: CutMode,
   context: ImportContext,
-  diagnostics: Diagnostic[],
+  report: (diagnostic: Diagnostic) => void,
 ): Promise<ExpandedText | null> {
   if (!context.enabled) {
     const text = await readInstruction(fs, path, budget, cut);
@@ -365,7 +385,7 @@ export async function readInstructionExpanded(
     ...(context.marker ? { marker: context.marker } : {}),
     ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
   });
-  diagnostics.push(...expanded.diagnostics);
+  for (const diagnostic of expanded.diagnostics) report(diagnostic);
   if (expanded.imports.length === 0) {
     const text = cutRead(read, path, budget, cut);
     return text && { ...text, importedBytes: 0, imports: [] };
@@ -383,9 +403,16 @@ export async function readInstructionExpanded(
 
 /**
  * Expands the imports of a text already in memory (user-layer files, outside any budget).
- * @example const { content } = await expandInMemory(fs, text, "/home/me/.claude/CLAUDE.md", context, diagnostics);
+ * @example const { content } = await expandInMemory(fs, text, "/home/me/.claude/CLAUDE.md", context, (d) => sink.add(d), false);
  */
-export async function expandInMemory(fs: FileSystem, text: string, path: string, context: ImportContext, diagnostics: Diagnostic[], confine = true): Promise<ExpandResult> {
+export async function expandInMemory(
+  fs: FileSystem,
+  text: string,
+  path: string,
+  context: ImportContext,
+  report: (diagnostic: Diagnostic) => void,
+  confine = true,
+): Promise<ExpandResult> {
   const result = await expandImports(text, path, {
     fs,
     home: context.home,
@@ -393,6 +420,6 @@ export async function expandInMemory(fs: FileSystem, text: string, path: string,
     ...(context.marker ? { marker: context.marker } : {}),
     ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
   });
-  diagnostics.push(...result.diagnostics);
+  for (const diagnostic of result.diagnostics) report(diagnostic);
   return result;
 }

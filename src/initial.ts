@@ -4,12 +4,13 @@
 import type { StatCache } from "./cache.js";
 import type { ResolvedConfig } from "./config.js";
 import type { Preset } from "./presets.js";
-import type { InitialFile } from "./schema.js";
+import type { Diagnostic, InitialFile } from "./schema.js";
 import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
 import { claimOrder, isBlank, trimText } from "./budget.js";
 import { dirFiles, groupsFor, loadUserLayers, type DiagnosticSink } from "./discover.js";
-import { readInstruction, type InstructionText } from "./read.js";
+import type { InstructionText } from "./read.js";
+import { expandInMemory, importContextOf, readInstructionExpanded, type ImportRecord } from "./imports.js";
 import { FsError } from "./errors.js";
 
 export interface CandidateFile {
@@ -30,6 +31,8 @@ export interface InitialLoad {
   blank: CandidateFile[];
   /** Every candidate of the chain, root first (for `explain`). */
   candidates: CandidateFile[];
+  /** The `@path` imports expanded into each loaded file that had some (for `explain`). */
+  imports: Map<string, ImportRecord[]>;
 }
 
 export interface InitialContext {
@@ -64,6 +67,22 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const fs = cache.fs;
   const keepBom = preset.initial.cut === "byte";
   const user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env }), sink, keepBom);
+  const imports = importContextOf(config, preset, context.root, context.home);
+  const report = (diagnostic: Diagnostic) => sink.add(diagnostic);
+  const expanded = new Map<string, ImportRecord[]>();
+  // Home-level files may import from anywhere (Claude Code asks no approval for them).
+  if (imports.enabled) {
+    for (const file of user) {
+      const result = await expandInMemory(fs, file.content, file.path, imports, report, false);
+      file.content = result.content;
+      if (result.imports.length > 0) expanded.set(file.path, result.imports);
+    }
+  }
+  const readText = async (path: string, budget: number): Promise<InstructionText | null> => {
+    const text = await readInstructionExpanded(fs, path, budget, preset.initial.cut, imports, report);
+    if (text && text.imports.length > 0) expanded.set(path, text.imports);
+    return text;
+  };
   const files: InitialFile[] = user.map((file) => ({
     path: file.path,
     layer: "user",
@@ -79,7 +98,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const perDir = await Promise.all(dirs.map((dir) => dirFiles(cache, dir, groups, sink)));
   const candidates: CandidateFile[] = perDir.flat().map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
 
-  const result: InitialLoad = { files, blocks, leftOut: [], blank: [], candidates };
+  const result: InitialLoad = { files, blocks, leftOut: [], blank: [], candidates, imports: expanded };
   if (!config.enabled || config.initial.maxBytes === 0) {
     result.leftOut = candidates.map((file) => ({ ...file, reason: "disabled" }));
     return result;
@@ -88,7 +107,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const kept = new Map<number, { file: InitialFile; content: string }>();
   let remaining = config.initial.maxBytes;
   let count = 0;
-  const prefetched = prefetch(context, candidates);
+  const prefetched = prefetch(context, candidates, readText);
   for (const index of claimOrder(candidates.length, preset.initial.keep)) {
     const candidate = candidates[index]!;
     if (candidate.sizeBytes === 0 && preset.initial.skipBlank) {
@@ -104,7 +123,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
       const early = await prefetched?.[index];
       if (early instanceof Error) throw early;
       // A prefetched text is the same as a read now unless the file outgrew what is left.
-      text = early && !early.truncated && early.chargedBytes <= remaining ? early : await readInstruction(fs, candidate.path, remaining, preset.initial.cut);
+      text = early && !early.truncated && early.chargedBytes <= remaining ? early : await readText(candidate.path, remaining);
     } catch (error) {
       reportReadError(sink, candidate.path, error);
       continue;
@@ -149,7 +168,11 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
  * When every candidate fits the budget (the usual case), read them all at once instead of one
  * after another; the greedy loop then only checks the results.
  */
-function prefetch(context: InitialContext, candidates: readonly CandidateFile[]): Array<Promise<InstructionText | Error | null>> | undefined {
+function prefetch(
+  context: InitialContext,
+  candidates: readonly CandidateFile[],
+  readText: (path: string, budget: number) => Promise<InstructionText | null>,
+): Array<Promise<InstructionText | Error | null>> | undefined {
   const { config, preset } = context;
   let total = 0;
   let count = 0;
@@ -161,7 +184,7 @@ function prefetch(context: InitialContext, candidates: readonly CandidateFile[])
   return candidates.map((candidate) =>
     candidate.sizeBytes === 0 && preset.initial.skipBlank
       ? Promise.resolve(null)
-      : readInstruction(context.cache.fs, candidate.path, config.initial.maxBytes, preset.initial.cut).catch((error: unknown) =>
+      : readText(candidate.path, config.initial.maxBytes).catch((error: unknown) =>
           error instanceof Error ? error : new Error(String(error)),
         ),
   );

@@ -84,6 +84,12 @@ export interface Preset {
   prepare?(context: PrepareContext): Promise<PreparedGroups | undefined>;
   /** Preset-specific config keys, applied after the generic merge (e.g. Codex's own setting names). */
   adapt?(config: import("./config.js").MutableConfig, raw: import("./schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
+  /**
+   * `@path` imports (imports.ts): on or off by default; `locked` ignores `imports.enabled` in the
+   * config (Codex never expands them); the marker framing an import; the nesting limit.
+   * @default off, switchable with `imports.enabled`, marker "agentsmd", depth 5
+   */
+  imports?: { enabled: boolean; locked?: boolean; marker?: import("./imports.js").ImportMarker; maxDepth?: number };
 }
 
 export interface PrepareContext extends PresetEnv {
@@ -134,6 +140,7 @@ export const codexPreset: Preset = {
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: LAZY_DEFAULTS,
   renderer: "codex",
+  imports: { enabled: false, locked: true },
   userLayers: ({ home, env }) => {
     const codexHome = env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
     return [{ candidates: [join(codexHome, "AGENTS.override.md"), join(codexHome, "AGENTS.md")], select: "first-non-empty", trim: true }];

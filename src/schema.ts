@@ -100,6 +100,19 @@ export const AgentsConfigSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * `@path` imports in instruction files, expanded in place (imports.ts). Defaults per preset: on in
+     * `claude` and `gemini`, off elsewhere; `codex` never expands them.
+     */
+    imports: z
+      .object({
+        /** @default the preset's */
+        enabled: z.boolean().optional(),
+        /** Let imports resolve outside the project root (after symlinks). @default false */
+        allowOutsideRoot: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     /** Codex CLI settings, same names as `~/.codex/config.toml` (preset `codex`). */
     codex: z
       .object({

@@ -14,6 +14,7 @@ import { absolute, chain, isInside, nameOf, parentOf } from "./paths.js";
 import { getRenderer, type Renderer } from "./render.js";
 import { agentsResolvePaths, sessionResumeDiff } from "./reminders.js";
 import { readInstruction } from "./read.js";
+import { importContextOf, readInstructionExpanded } from "./imports.js";
 import { isBlank } from "./budget.js";
 import { StateError } from "./errors.js";
 import {
@@ -261,7 +262,7 @@ export class AgentsSession {
         }
         let text;
         try {
-          text = await readInstruction(this.#cache.fs, found.path, room, "byte");
+          text = await readInstructionExpanded(this.#cache.fs, found.path, room, "byte", this.#imports(), (diagnostic) => this.#sink.add(diagnostic));
         } catch (error) {
           reportReadError(this.#sink, found.path, error);
           continue;
@@ -377,6 +378,11 @@ export class AgentsSession {
       return;
     }
     for (const file of files) this.#markLoaded(file.path, file.mtimeMs, this.#loaded.get(file.path)?.layer ?? layer);
+  }
+
+  /** Import settings for inline reads (imports count against the lazy budget). */
+  #imports() {
+    return importContextOf(this.config, this.preset, this.hasProject ? this.root : null, this.home);
   }
 
   #markLoaded(path: string, mtimeMs: number, layer: Layer): void {

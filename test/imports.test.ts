@@ -200,19 +200,19 @@ describe("readInstructionExpanded", () => {
   it("counts imported bytes against the budget and cuts the expanded text", async () => {
     const tree = await createTree({ "AGENTS.md": "head @part.md tail", "part.md": "p".repeat(100) });
     const diagnostics: Diagnostic[] = [];
-    const whole = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 10_000, "byte", context(tree), diagnostics);
+    const whole = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 10_000, "byte", context(tree), (d) => diagnostics.push(d));
     expect(whole!.truncated).toBe(false);
     expect(whole!.sizeBytes).toBe(18);
     expect(whole!.importedBytes).toBe(Buffer.byteLength(whole!.content) - 18);
     expect(whole!.chargedBytes).toBe(Buffer.byteLength(whole!.content));
 
-    const cut = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 150, "byte", context(tree), diagnostics);
+    const cut = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 150, "byte", context(tree), (d) => diagnostics.push(d));
     expect(cut!.truncated).toBe(true);
     expect(cut!.chargedBytes).toBe(150);
     expect(cut!.content).toContain("head <!-- Imported from:");
 
     // An import bigger than what the budget has left is not half-expanded: it stays literal.
-    const literal = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 60, "byte", context(tree), diagnostics);
+    const literal = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 60, "byte", context(tree), (d) => diagnostics.push(d));
     expect(literal!.content).toBe("head @part.md tail");
     expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["import-over-budget"]);
   });
@@ -220,9 +220,9 @@ describe("readInstructionExpanded", () => {
   it("reads exactly like readInstruction when imports are off or absent", async () => {
     const tree = await createTree({ "AGENTS.md": "no imports here", "B.md": "see @x.md" });
     const diagnostics: Diagnostic[] = [];
-    const plain = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 100, "utf8-with-note", context(tree), diagnostics);
+    const plain = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 100, "utf8-with-note", context(tree), (d) => diagnostics.push(d));
     expect(plain).toMatchObject({ content: "no imports here", importedBytes: 0, imports: [] });
-    const off = await readInstructionExpanded(nodeFileSystem, tree.path("B.md"), 100, "utf8-with-note", { ...context(tree), enabled: false }, diagnostics);
+    const off = await readInstructionExpanded(nodeFileSystem, tree.path("B.md"), 100, "utf8-with-note", { ...context(tree), enabled: false }, (d) => diagnostics.push(d));
     expect(off!.content).toBe("see @x.md");
     expect(diagnostics).toEqual([]);
   });
