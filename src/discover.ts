@@ -7,6 +7,7 @@ import type { Diagnostic } from "./schema.js";
 import type { UserLayer } from "./presets.js";
 import { decodeLossy, isBlank, trimText } from "./budget.js";
 import { FsError } from "./errors.js";
+import { join } from "./paths.js";
 
 /** Collects diagnostics once per (code, path). */
 export class DiagnosticSink {
@@ -55,6 +56,20 @@ export function selectFiles(probe: DirProbe, groups: NameGroups, sink: Diagnosti
     if (hits.length > 0) return hits;
   }
   return [];
+}
+
+/**
+ * The probe error met before any file is chosen, walking the names in order (what a loader that
+ * stats one candidate after another would hit), or undefined.
+ */
+export function blockingError(probe: DirProbe, dir: string, names: readonly string[]): FsError | undefined {
+  if (probe.errors.length === 0) return undefined;
+  for (const name of names) {
+    if (probe.files.some((found) => found.name === name)) return undefined;
+    const error = probe.errors.find((each) => each.path === join(dir, name));
+    if (error) return error;
+  }
+  return undefined;
 }
 
 /** Instruction files of `dir`, cached. */

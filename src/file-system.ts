@@ -39,10 +39,10 @@ export interface FileSystem {
 }
 
 /**
- * errno codes that mean "nothing usable is there": the path is skipped silently.
- * Every other code is a problem worth a diagnostic (EACCES, EIO, ...).
+ * errno codes that mean "nothing is there": the path is skipped silently. Every other code is a
+ * problem worth a diagnostic (EACCES, EIO, ELOOP: a symlink loop is an error, as in Codex).
  */
-export const ABSENT_CODES: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG"]);
+export const ABSENT_CODES: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR", "ENAMETOOLONG"]);
 
 export function isAbsent(error: unknown): boolean {
   return typeof error === "object" && error !== null && ABSENT_CODES.has(String((error as { code?: unknown }).code));

@@ -8,7 +8,7 @@ import type { Diagnostic, InitialFile } from "./schema.js";
 import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
 import { claimOrder, isBlank, trimText } from "./budget.js";
-import { dirFiles, groupsFor, loadUserLayers, type DiagnosticSink } from "./discover.js";
+import { blockingError, groupsFor, loadUserLayers, selectFiles, type DiagnosticSink } from "./discover.js";
 import type { InstructionText } from "./read.js";
 import { expandInMemory, importContextOf, readInstructionExpanded, type ImportRecord } from "./imports.js";
 import { FsError } from "./errors.js";
@@ -95,7 +95,21 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
 
   const dirs = initialDirs(context.root, context.cwd, preset.initial.dirs);
   const groups = context.groups ?? groupsFor(config.files.names, config.files.select);
-  const perDir = await Promise.all(dirs.map((dir) => dirFiles(cache, dir, groups, sink)));
+  const probes = await Promise.all(dirs.map((dir) => cache.probeDir(dir)));
+  let perDir = probes.map((probe) => selectFiles(probe, groups, sink));
+  if (preset.initial.probeErrors === "drop-project") {
+    const index = probes.findIndex((probe, at) => blockingError(probe, dirs[at]!, config.files.names));
+    if (index >= 0) {
+      const error = blockingError(probes[index]!, dirs[index]!, config.files.names)!;
+      sink.add({
+        level: "error",
+        code: "project-dropped",
+        message: `${error.message}: as ${preset.name} does, no project instruction files load (fix or remove ${error.path})`,
+        ...(error.path ? { path: error.path } : {}),
+      });
+      perDir = [];
+    }
+  }
   const candidates: CandidateFile[] = perDir.flat().map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
 
   const result: InitialLoad = { files, blocks, leftOut: [], blank: [], candidates, imports: expanded };

@@ -57,6 +57,11 @@ export interface Preset {
     dirs?: "chain" | "root";
     /** Trim each file's text (hygge trims). @default false */
     trim?: boolean;
+    /**
+     * A candidate that cannot be probed (EACCES, ELOOP...) before any file is chosen in its
+     * directory: skip it with a diagnostic, or drop every project file (Codex). @default "skip"
+     */
+    probeErrors?: "skip" | "drop-project";
   };
   resolver: { enabled: boolean; maxFilesPerResolve: number };
   lazy: {
@@ -136,7 +141,7 @@ export const codexPreset: Preset = {
   description: "Codex CLI: AGENTS.override.md / AGENTS.md per dir from the git root to cwd, 32 KiB root-first",
   root: { markers: [".git"], stopAtFsRoot: true },
   files: { names: CODEX_BUILTIN_NAMES, select: "first" },
-  initial: { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: 32 * 1024, keep: "root-first", cut: "byte", skipBlank: true },
+  initial: { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: 32 * 1024, keep: "root-first", cut: "byte", skipBlank: true, probeErrors: "drop-project" },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: LAZY_DEFAULTS,
   renderer: "codex",
