@@ -65,6 +65,16 @@ export class StatCache {
     return this.#fs;
   }
 
+  /** The candidate names probed in each directory. */
+  get names(): readonly string[] {
+    return this.#names;
+  }
+
+  /** The current trust window in ms (`Infinity` while a watcher invalidates). */
+  get revalidateMs(): number {
+    return this.#revalidateMs;
+  }
+
   /** Trust entries forever (a watcher will invalidate) or for `ms` again. */
   setRevalidateMs(ms: number): void {
     this.#revalidateMs = ms;

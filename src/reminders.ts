@@ -52,3 +52,46 @@ export function sessionResumeDiff(input: ResumeDiffInput): string {
 export function formatMtime(mtimeMs: number): string {
   return String(Math.floor(mtimeMs));
 }
+
+/** A changed instruction file, as `session.refresh()` reports it. */
+export interface UpdatedFile {
+  path: string;
+  mtimeMs: number;
+}
+
+/**
+ * Update notice for admitted files that changed on disk (paths mode); "" when none.
+ * @example agentsUpdated([{ path: "/repo/feature/AGENTS.md", mtimeMs: 1738971000000 }])
+ */
+export function agentsUpdated(files: readonly UpdatedFile[]): string {
+  if (files.length === 0) return "";
+  return systemReminder(
+    "agents.updated",
+    [
+      "These AGENTS.md files changed since you read them:",
+      ...files.map((file) => `- ${file.path} (mtime: ${formatMtime(file.mtimeMs)})`),
+      "Read them again; the current version replaces the one you had.",
+    ].join("\n"),
+  );
+}
+
+/**
+ * Update notice carrying the new bodies (inline mode); `rendered` is the preset's inline rendering
+ * of the changed files. "" when it is empty.
+ */
+export function agentsUpdatedInline(rendered: string): string {
+  if (rendered === "") return "";
+  return systemReminder("agents.updated", `These AGENTS.md files changed; the current version below replaces the one you had:\n${rendered}`);
+}
+
+/**
+ * Removal notice for admitted files that were deleted; "" when none.
+ * @example agentsRemoved(["/repo/feature/AGENTS.md"])
+ */
+export function agentsRemoved(paths: readonly string[]): string {
+  if (paths.length === 0) return "";
+  return systemReminder(
+    "agents.removed",
+    ["These AGENTS.md files were deleted:", ...paths.map((path) => `- ${path} no longer applies`), "Stop following the instructions they gave."].join("\n"),
+  );
+}

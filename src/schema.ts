@@ -149,6 +149,10 @@ export const SystemReminderTypeSchema = z.enum([
   "session.resume.diff",
   "tool.output.trimmed",
   "permission.decision",
+  /** Admitted instruction files changed on disk (`session.refresh()`). */
+  "agents.updated",
+  /** Admitted instruction files deleted (`session.refresh()`). */
+  "agents.removed",
 ]);
 
 export type SystemReminderType = z.infer<typeof SystemReminderTypeSchema>;

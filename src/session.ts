@@ -12,7 +12,9 @@ import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "./i
 import { DiagnosticSink, groupsFor, selectFiles, type NameGroups } from "./discover.js";
 import { absolute, chain, isInside, nameOf, parentOf } from "./paths.js";
 import { getRenderer, type Renderer } from "./render.js";
-import { agentsResolvePaths, sessionResumeDiff } from "./reminders.js";
+import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline, sessionResumeDiff } from "./reminders.js";
+import { buildCompactionContext, type CompactionContext, type CompactionContextOptions, type CompactionFile } from "./compaction.js";
+import type { WatchOptions } from "./watch.js";
 import { readInstruction } from "./read.js";
 import { importContextOf, readInstructionExpanded } from "./imports.js";
 import { isBlank } from "./budget.js";
@@ -46,6 +48,35 @@ export interface SessionOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** File system to use (inject faults, count calls). @default nodeFileSystem */
   fs?: FileSystem;
+  /**
+   * Watch the instruction files and scanned directories (chokidar, loaded on demand) so the cache
+   * can trust its entries until a change is seen; `session.close()` stops it. @default false
+   */
+  watch?: boolean | WatchOptions;
+}
+
+/** A changed admitted file found by `session.refresh()`. */
+export interface RefreshedFile {
+  path: string;
+  layer: Layer;
+  /** The version on disk now. */
+  mtimeMs: number;
+  sizeBytes: number;
+  /** The version the model has. */
+  previousMtimeMs: number;
+}
+
+export interface RefreshOptions extends AdmitOptions {
+  /** Also read the changed files' bodies (`blocks`), for an inline update notice. @default false */
+  inline?: boolean;
+}
+
+/** What `session.refresh()` found: admitted files that changed or disappeared since admission. */
+export interface RefreshResult {
+  changed: RefreshedFile[];
+  deleted: Array<{ path: string; layer: Layer; mtimeMs: number }>;
+  /** Bodies of the changed files (with `inline: true`), in the order of `changed`. */
+  blocks: InlineBlock[];
 }
 
 export interface AdmitOptions {
@@ -124,6 +155,8 @@ export class AgentsSession {
   readonly #chains = new Map<string, readonly string[]>();
   #lazy = { files: 0, bytes: 0, capped: false };
   #closed: Promise<void> | undefined;
+  readonly #closers: Array<() => Promise<void> | void> = [];
+  #scanListeners: Array<(dirs: readonly string[]) => void> | undefined;
   #initialLoad: InitialLoad | undefined;
 
   /** @internal use createSession / restoreSession */
@@ -247,10 +280,10 @@ export class AgentsSession {
         if (pickedPaths.has(found.path) || !this.#isNew(found.path, found.info.mtimeMs)) continue;
         pickedPaths.add(found.path);
         picked.push(found);
+        // Claim at once (the next target is awaited) so a concurrent touch cannot pick it too.
+        this.#claims.set(found.path, found.info.mtimeMs);
       }
     }
-    // Claim before reading so a concurrent touch cannot pick the same files.
-    for (const found of picked) this.#claims.set(found.path, found.info.mtimeMs);
     const blocks: InlineBlock[] = [];
     try {
       for (const found of picked) {
@@ -319,6 +352,135 @@ export class AgentsSession {
     for (const file of files) if (this.#claims.get(file.path) === file.mtimeMs) this.#claims.delete(file.path);
   }
 
+  /** Every admitted file with the version the model has and the layer it entered by. */
+  admitted(): Array<{ path: string; mtimeMs: number; layer: Layer }> {
+    return [...this.#loaded].map(([path, version]) => ({ path, mtimeMs: version.mtimeMs, layer: version.layer }));
+  }
+
+  /**
+   * Drops files from the admitted set (a removal notice was delivered, or the host knows the model
+   * lost them), so they are offered again if they apply later.
+   * @example session.forget(result.deleted);
+   */
+  forget(files: ReadonlyArray<{ path: string } | string>): void {
+    const dropped = new Set<string>();
+    for (const file of files) {
+      const path = typeof file === "string" ? file : file.path;
+      if (this.#loaded.delete(path)) dropped.add(parentOf(path));
+    }
+    if (dropped.size === 0) return;
+    for (const path of this.#loaded.keys()) dropped.delete(parentOf(path));
+    for (const dir of dropped) this.#covered.delete(dir);
+  }
+
+  /**
+   * Turn-boundary check (seed 003's context epochs): compares every admitted file with the disk.
+   * `changed` holds files whose mtime moved, `deleted` files that are gone (or no longer regular
+   * files). By default both are admitted at once (changed at their new version, deleted
+   * forgotten); with `{admit:false}` the changed files are only claimed: call `admit(changed)`
+   * and `forget(deleted)` once the notice is delivered, or `release(changed)`.
+   * The initial message never changes.
+   * @example
+   * const result = await session.refresh();
+   * const notice = session.refreshNotice(result); // "" or update/removal reminders
+   */
+  async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    const fs = this.#cache.fs;
+    const result: RefreshResult = { changed: [], deleted: [], blocks: [] };
+    const entries = this.admitted();
+    const infos = await Promise.all(
+      entries.map((entry) =>
+        fs.stat(entry.path).catch((error: unknown) => {
+          reportReadError(this.#sink, entry.path, error);
+          return undefined;
+        }),
+      ),
+    );
+    entries.forEach((entry, index) => {
+      const info = infos[index];
+      if (info === undefined) return; // unreadable: neither changed nor deleted
+      this.#cache.invalidate(entry.path);
+      this.#cache.invalidateDir(parentOf(entry.path));
+      if (info === null || info.kind !== "file") result.deleted.push(entry);
+      else if (info.mtimeMs !== entry.mtimeMs && this.#claims.get(entry.path) !== info.mtimeMs) {
+        result.changed.push({ path: entry.path, layer: entry.layer, mtimeMs: info.mtimeMs, sizeBytes: info.size, previousMtimeMs: entry.mtimeMs });
+      }
+    });
+    for (const file of result.changed) this.#claims.set(file.path, file.mtimeMs);
+    if (options.inline) {
+      for (const file of result.changed) {
+        try {
+          const text = await readInstruction(fs, file.path, this.config.lazy.maxBytes, "utf8-with-note");
+          if (text) result.blocks.push({ path: file.path, layer: file.layer, mtimeMs: text.mtimeMs, sizeBytes: text.sizeBytes, content: text.content, truncated: text.truncated });
+        } catch (error) {
+          reportReadError(this.#sink, file.path, error);
+        }
+      }
+    }
+    if (options.admit !== false) {
+      this.admit(result.changed);
+      this.forget(result.deleted);
+    }
+    return result;
+  }
+
+  /** Renders a refresh result: the update notice (paths + mtime, or bodies when `blocks` are there) and the removal notice. "" when nothing changed. */
+  refreshNotice(result: RefreshResult): string {
+    const update = result.blocks.length > 0 ? agentsUpdatedInline(this.renderInline(result.blocks)) : agentsUpdated(result.changed);
+    return [update, agentsRemoved(result.deleted.map((file) => file.path))].filter((text) => text !== "").join("\n");
+  }
+
+  /**
+   * The instruction files in force, for a compaction summary (seed 002): the initial files plus
+   * the admitted path-layer files, read now, most specific kept first, rendered root first, cut to
+   * `maxTokens` (default 1000, counted by `countTokens`, default ceil(bytes / 4)) with a visible
+   * line naming the files to read again. Deleted files are left out.
+   * @example output.context.push((await session.compactionContext({ maxTokens: 1000 })).text);
+   */
+  async compactionContext(options: CompactionContextOptions = {}): Promise<CompactionContext> {
+    const fs = this.#cache.fs;
+    const files: CompactionFile[] = [];
+    for (const entry of this.admitted()) {
+      try {
+        const read = await fs.read(entry.path, COMPACTION_READ_BYTES);
+        const content = new TextDecoder("utf-8", { fatal: false }).decode(read.bytes);
+        if (!isBlank(content)) files.push({ path: entry.path, layer: entry.layer, content });
+      } catch (error) {
+        reportReadError(this.#sink, entry.path, error);
+      }
+    }
+    return buildCompactionContext(files, options);
+  }
+
+  /**
+   * Call after the host compacted the conversation: path-layer files become unadmitted, so the
+   * next resolve/touch presents them again. Returns the paths dropped.
+   */
+  compacted(): string[] {
+    const dropped = this.admitted()
+      .filter((entry) => entry.layer === "path")
+      .map((entry) => entry.path);
+    this.forget(dropped);
+    return dropped;
+  }
+
+  /**
+   * Subscribes to the directory chains the session scans (watchers use it). Returns the unsubscribe function.
+   * @example const stop = session.onScan((dirs) => watcher.add(dirs));
+   */
+  onScan(listener: (dirs: readonly string[]) => void): () => void {
+    (this.#scanListeners ??= []).push(listener);
+    return () => {
+      this.#scanListeners = this.#scanListeners?.filter((each) => each !== listener);
+      if (this.#scanListeners?.length === 0) this.#scanListeners = undefined;
+    };
+  }
+
+  /** Runs `fn` when the session closes (watchers register here). */
+  onClose(fn: () => Promise<void> | void): void {
+    this.#closers.push(fn);
+  }
+
   /** True when `target`'s directory is covered (already resolved). */
   isCovered(target: string): boolean {
     return this.#covered.has(parentOf(this.absolute(target))) || this.#covered.has(this.absolute(target));
@@ -347,6 +509,7 @@ export class AgentsSession {
   /** Releases resources (watchers). Idempotent. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
+      for (const fn of this.#closers.splice(0)) await fn();
       this.#cache.clear();
     })();
     return this.#closed;
@@ -426,6 +589,7 @@ export class AgentsSession {
       ).root;
     }
     let dirs = this.#chainTo(root, dir);
+    if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs);
     if (mode.lazy) {
       dirs = this.#withoutExcluded(dirs, root);
       for (const each of dirs) this.#seen.add(each);
@@ -553,7 +717,18 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     sink: parts.sink,
   });
   const message = getRenderer(parts.preset.renderer).initial({ cwd: parts.options.cwd, root: parts.root, blocks: load.blocks });
-  return new AgentsSession(parts, { files: load.files, message, load });
+  const session = new AgentsSession(parts, { files: load.files, message, load });
+  await startWatch(session, options.watch);
+  return session;
+}
+
+/** Largest instruction file read for a compaction context. */
+const COMPACTION_READ_BYTES = 1024 * 1024;
+
+async function startWatch(session: AgentsSession, watch: SessionOptions["watch"]): Promise<void> {
+  if (!watch) return;
+  const { watchSession } = await import("./watch.js");
+  await watchSession(session, watch === true ? {} : watch);
 }
 
 /** Validates a state document; throws StateError naming what is wrong. */
@@ -600,5 +775,6 @@ export async function restoreSession(state: unknown, options: RestoreOptions = {
     recheck,
   });
   if (options.admit !== false) session.admit(recheck);
+  await startWatch(session, options.watch);
   return { session, diff };
 }
