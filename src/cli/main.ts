@@ -2,12 +2,15 @@
  * The CLI as a function: `main(argv, io)` returns the exit code; the bin is a shim.
  */
 import { Command, CommanderError } from "commander";
-import { AgentsMdError } from "../errors.js";
+import { AgentsMdError, ConfigError } from "../errors.js";
+import { nodeFileSystem } from "../file-system.js";
+import { absolute } from "../paths.js";
 import { presetNames } from "../presets.js";
 import { createContext } from "./context.js";
 import { EXIT, type CliIo } from "./io.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerState } from "./commands/state.js";
+import { registerHook } from "./commands/hook.js";
 
 export const VERSION = "0.1.0";
 
@@ -26,8 +29,17 @@ function buildProgram(io: CliIo): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
     .exitOverride();
+  // A --cwd that is not a directory is a problem in the input, not an empty project.
+  program.hook("preAction", async (_program, action) => {
+    const cwd = (action.optsWithGlobals() as { cwd?: string }).cwd;
+    if (cwd === undefined) return;
+    const path = absolute(cwd, io.cwd);
+    const info = await nodeFileSystem.stat(path).catch(() => null);
+    if (info?.kind !== "directory") throw new ConfigError(`--cwd ${path} is not an existing directory`, { path, fix: "pass an existing directory to --cwd" });
+  });
   registerInspect(program, context);
   registerState(program, context);
+  registerHook(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   return program;
 }
