@@ -204,6 +204,11 @@ export const SessionStateSchema = z
     lazyLoadedFiles: z.number().int().nonnegative(),
     lazyLoadedBytes: z.number().int().nonnegative(),
     lazyCapped: z.boolean(),
+    /** Initial-scope files the budget left out, at the version seen then (a resume does not report them as changed). */
+    leftOut: z
+      .array(z.object({ path: z.string(), mtimeMs: z.number().nonnegative() }).strict())
+      .max(MAX_STATE_ENTRIES)
+      .optional(),
   })
   .strict();
 export type SessionState = z.infer<typeof SessionStateSchema>;

@@ -152,6 +152,8 @@ export class AgentsSession {
   readonly #claims = new Map<string, number>();
   readonly #covered = new Set<string>();
   readonly #seen = new Set<string>();
+  /** Initial-scope files the budget left out, at the version seen then (never delivered: the resolver offers them). */
+  readonly #leftOut = new Map<string, number>();
   readonly #chains = new Map<string, readonly string[]>();
   #lazy = { files: 0, bytes: 0, capped: false };
   #closed: Promise<void> | undefined;
@@ -180,6 +182,7 @@ export class AgentsSession {
     this.#initialLoad = initial.load;
     for (const file of this.initialFiles) this.#markLoaded(file.path, file.mtimeMs, file.layer);
     for (const file of initial.load?.blank ?? []) this.#markLoaded(file.path, file.mtimeMs, "project");
+    for (const file of initial.load?.leftOut ?? []) this.#leftOut.set(file.path, file.mtimeMs);
   }
 
   /** Non-fatal problems met so far (unreadable files, skipped FIFOs, truncations...). */
@@ -237,7 +240,7 @@ export class AgentsSession {
     const candidates = await this.#applicable(target);
     const out: ResolvedFile[] = [];
     for (const found of candidates) {
-      if (!this.#isNew(found.path, found.info.mtimeMs)) continue;
+      if (!this.#isNew(found.path, found.info.mtimeMs) || this.#isEmpty(found.info.size)) continue;
       out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
       if (out.length >= this.config.resolver.maxFilesPerResolve) break;
     }
@@ -503,6 +506,7 @@ export class AgentsSession {
       lazyLoadedFiles: this.#lazy.files,
       lazyLoadedBytes: this.#lazy.bytes,
       lazyCapped: this.#lazy.capped,
+      leftOut: [...this.#leftOut].map(([path, mtimeMs]) => ({ path, mtimeMs })),
     };
   }
 
@@ -521,14 +525,19 @@ export class AgentsSession {
     for (const dir of state.coveredDirs) this.#covered.add(dir);
     for (const dir of state.seenDirs) this.#seen.add(dir);
     this.#lazy = { files: state.lazyLoadedFiles, bytes: state.lazyLoadedBytes, capped: state.lazyCapped };
+    for (const entry of state.leftOut ?? []) this.#leftOut.set(entry.path, entry.mtimeMs);
   }
 
-  /** Files of the current initial scope (root -> cwd) that the model does not have at their current version. */
+  /**
+   * Files of the current initial scope (root -> cwd) that are new or changed: the model does not
+   * have them at their current version, and they are not the unchanged files the budget left out.
+   */
   async initialScopeChanges(): Promise<ResolvedFile[]> {
     const out: ResolvedFile[] = [];
     for (const dir of initialDirs(this.hasProject ? this.root : null, this.cwd, this.preset.initial.dirs)) {
       for (const found of selectFiles(await this.#cache.probeDir(dir), this.#groups, this.#sink)) {
-        if (this.#isNew(found.path, found.info.mtimeMs)) out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
+        if (!this.#isNew(found.path, found.info.mtimeMs) || this.#isEmpty(found.info.size) || this.#leftOut.get(found.path) === found.info.mtimeMs) continue;
+        out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
       }
     }
     return out;
@@ -551,6 +560,11 @@ export class AgentsSession {
   #markLoaded(path: string, mtimeMs: number, layer: Layer): void {
     this.#loaded.set(path, { mtimeMs, layer });
     this.#covered.add(parentOf(path));
+  }
+
+  /** An empty file has nothing to apply: skipped like the initial load skips it (metadata only, no read). */
+  #isEmpty(sizeBytes: number): boolean {
+    return sizeBytes === 0 && this.preset.initial.skipBlank;
   }
 
   #isNew(path: string, mtimeMs: number): boolean {
@@ -647,7 +661,8 @@ function deepestFirst(candidates: readonly Found[]): Found[] {
 async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): Promise<Parts> {
   const env = options.env ?? process.env;
   const cwd = absolute(options.cwd ?? process.cwd(), process.cwd());
-  const home = options.home ?? env.HOME ?? homedir();
+  // Normalised: stopAtFsRoot compares it with the lexical ancestors of cwd.
+  const home = absolute(options.home ?? (env.HOME || homedir()), cwd);
   const fs = options.fs ?? nodeFileSystem;
   const resolved = await resolveConfig({
     cwd,

@@ -66,6 +66,16 @@ describe("CLI", () => {
       expect(run.stderr).toMatch(/fix: /);
     });
 
+    it.each(["root", "list", "show", "paths"])("%s exits 1 naming --cwd when it is not an existing directory", async (command) => {
+      const tree = await repo();
+      for (const cwd of [tree.path("repo/missing"), tree.path("repo/AGENTS.md")]) {
+        const run = await cli(tree, cwd, [command]);
+        expect(run.code).toBe(1);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toContain(cwd);
+      }
+    });
+
     it("warns on stderr, not stdout, when the override is not an ancestor of cwd", async () => {
       const tree = await repo();
       const run = await cli(tree, tree.path("repo/pkg"), ["--root", tree.path("repo/lib"), "root"]);

@@ -217,6 +217,15 @@ Read and apply these files before editing files in this scope.
     expect(await session.resolve(target)).toEqual({ files: [{ path: tree.path("repo/a/AGENTS.md"), mtimeMs: 1_800_000_000_000, sizeBytes: 4 }] });
   });
 
+  it("does not offer an empty AGENTS.md, and offers it once it has content", async () => {
+    const tree = await deepTree();
+    await tree.add({ "repo/empty/AGENTS.md": "" });
+    const session = await openSession(tree, { cwd: tree.path("repo"), config: { cache: { revalidateMs: 0 } } });
+    expect(await session.resolve(tree.path("repo/empty/x.ts"))).toEqual({ files: [] });
+    await tree.write("repo/empty/AGENTS.md", "now with rules");
+    expect(paths(await session.resolve(tree.path("repo/empty/x.ts")))).toEqual([tree.path("repo/empty/AGENTS.md")]);
+  });
+
   it("returns nothing when the resolver or the whole feature is disabled", async () => {
     const tree = await deepTree();
     for (const config of [{ resolver: { enabled: false } }, { enabled: false }]) {

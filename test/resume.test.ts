@@ -53,6 +53,26 @@ Re-check AGENTS.md for current scope:
     expect(resumed.initialMessage).toBe(session.initialMessage);
   });
 
+  it("returns an empty diff for a file the initial budget left out, when nothing changed", async () => {
+    const tree = await repo();
+    const session = await openSession(tree, { cwd: tree.path("repo/a"), config: { initial: { maxFiles: 1 } } });
+    expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("repo/a/AGENTS.md")]);
+    const state = JSON.parse(JSON.stringify(session.snapshot()));
+    expect((await restore(tree, state, tree.path("repo/a"))).diff).toBe("");
+    // Still not delivered: the resolver offers it, as it would have without the resume.
+    const { session: resumed } = await restoreSession(state, { cwd: tree.path("repo/a"), home: tree.home, env: {} });
+    expect((await resumed.resolve(tree.path("repo/a/x.ts"))).files.map((file) => file.path)).toEqual([tree.path("repo/AGENTS.md")]);
+    await resumed.close();
+  });
+
+  it("lists a file the initial budget left out once it changes", async () => {
+    const tree = await repo();
+    const session = await openSession(tree, { cwd: tree.path("repo/a"), config: { initial: { maxFiles: 1 } } });
+    const state = session.snapshot();
+    await tree.setMtime("repo/AGENTS.md", 1_738_999_000);
+    expect((await restore(tree, state, tree.path("repo/a"))).diff).toContain(`- ${tree.path("repo/AGENTS.md")} (mtime: 1738999000000)`);
+  });
+
   it("lists AGENTS.md of the current scope that changed on disk since the snapshot", async () => {
     const tree = await repo();
     const session = await openSession(tree, { cwd: tree.path("repo/a") });

@@ -99,6 +99,14 @@ describe("root estimation", () => {
       expect(session.root).toBe(tree.path("home/proj"));
     });
 
+    it("false: honours a home path given with dot segments or a trailing slash", async () => {
+      const tree = await createTree(spec);
+      for (const home of [`${tree.path("home")}/`, `${tree.path("home/proj")}/..`, `${tree.root}/./home`]) {
+        const session = await openSession(tree, { cwd: tree.path("home/proj/src"), home, config: { root: { stopAtFsRoot: false } } });
+        expect(session.root).toBe(tree.path("home/proj/src"));
+      }
+    });
+
     it("true: walks up through home", async () => {
       const tree = await createTree(spec);
       const session = await openSession(tree, { cwd: tree.path("home/proj/src"), home: tree.path("home"), config: { root: { stopAtFsRoot: true } } });
