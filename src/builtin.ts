@@ -4,4 +4,5 @@
  */
 import "./presets.js";
 import "./presets/hygge.js";
+import "./presets/gemini.js";
 import "./presets/claude.js";

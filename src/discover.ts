@@ -72,6 +72,31 @@ export function blockingError(probe: DirProbe, dir: string, names: readonly stri
   return undefined;
 }
 
+/** The identity of a file: device and inode. */
+export function identityKey(info: { dev: number; ino: number }): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/**
+ * Keeps the first of the files that share a device + inode (hard links, case-insensitive file
+ * systems), in order; each dropped one names the kept path it duplicates.
+ * @example dedupeByIdentity(found).duplicates // [{ found: <agents.md>, sameAs: "/r/AGENTS.md" }]
+ */
+export function dedupeByIdentity(found: readonly Found[]): { kept: Found[]; duplicates: Array<{ found: Found; sameAs: string }> } {
+  const first = new Map<string, string>();
+  const kept: Found[] = [];
+  const duplicates: Array<{ found: Found; sameAs: string }> = [];
+  for (const each of found) {
+    const key = identityKey(each.info);
+    const sameAs = first.get(key);
+    if (sameAs === undefined) {
+      first.set(key, each.path);
+      kept.push(each);
+    } else duplicates.push({ found: each, sameAs });
+  }
+  return { kept, duplicates };
+}
+
 /** Instruction files of `dir`, cached. */
 export async function dirFiles(cache: StatCache, dir: string, groups: NameGroups, sink: DiagnosticSink): Promise<Found[]> {
   return selectFiles(await cache.probeDir(dir), groups, sink);

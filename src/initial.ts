@@ -8,7 +8,7 @@ import type { Diagnostic, InitialFile } from "./schema.js";
 import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
 import { claimOrder, isBlank, trimText } from "./budget.js";
-import { blockingError, groupsFor, loadUserLayers, selectFiles, type DiagnosticSink } from "./discover.js";
+import { blockingError, dedupeByIdentity, groupsFor, loadUserLayers, selectFiles, type DiagnosticSink } from "./discover.js";
 import type { InstructionText } from "./read.js";
 import { expandInMemory, importContextOf, readInstructionExpanded, type ImportRecord } from "./imports.js";
 import { FsError } from "./errors.js";
@@ -33,6 +33,8 @@ export interface InitialLoad {
   candidates: CandidateFile[];
   /** The `@path` imports expanded into each loaded file that had some (for `explain`). */
   imports: Map<string, ImportRecord[]>;
+  /** Files skipped as the same file (device + inode) as an earlier candidate (`files.dedupe: "identity"`). */
+  duplicates: Array<CandidateFile & { sameAs: string }>;
 }
 
 export interface InitialContext {
@@ -66,7 +68,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const { cache, config, preset, sink } = context;
   const fs = cache.fs;
   const keepBom = preset.initial.cut === "byte";
-  const user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env }), sink, keepBom);
+  const user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env, names: config.files.names }), sink, keepBom);
   const imports = importContextOf(config, preset, context.root, context.home);
   const report = (diagnostic: Diagnostic) => sink.add(diagnostic);
   const expanded = new Map<string, ImportRecord[]>();
@@ -110,9 +112,20 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
       perDir = [];
     }
   }
-  const candidates: CandidateFile[] = perDir.flat().map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
+  let chosen = perDir.flat();
+  let duplicates: ReturnType<typeof dedupeByIdentity>["duplicates"] = [];
+  if (preset.files.dedupe === "identity") ({ kept: chosen, duplicates } = dedupeByIdentity(chosen));
+  const candidates: CandidateFile[] = chosen.map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
 
-  const result: InitialLoad = { files, blocks, leftOut: [], blank: [], candidates, imports: expanded };
+  const result: InitialLoad = {
+    files,
+    blocks,
+    leftOut: [],
+    blank: [],
+    candidates,
+    imports: expanded,
+    duplicates: duplicates.map(({ found, sameAs }) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size, sameAs })),
+  };
   if (!config.enabled || config.initial.maxBytes === 0) {
     result.leftOut = candidates.map((file) => ({ ...file, reason: "disabled" }));
     return result;
@@ -168,7 +181,8 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
     }
   }
   // Render root-first whatever order the budget was claimed in.
-  for (const index of [...kept.keys()].sort((a, b) => a - b)) {
+  const byPath = (a: number, b: number) => (candidates[a]!.path < candidates[b]!.path ? -1 : candidates[a]!.path > candidates[b]!.path ? 1 : 0);
+  for (const index of [...kept.keys()].sort(preset.initial.order === "path" ? byPath : (a, b) => a - b)) {
     const { file, content } = kept.get(index)!;
     files.push(file);
     blocks.push({ path: file.path, layer: "project", content });

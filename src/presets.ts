@@ -26,6 +26,8 @@ export interface UserLayer {
 export interface PresetEnv {
   home: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** The session's configured file names (`files.names`), for presets whose user layer follows them (gemini). */
+  names?: readonly string[];
 }
 
 export interface Preset {
@@ -43,6 +45,11 @@ export interface Preset {
     names: readonly string[];
     /** `first`: first candidate that is a regular file wins; `all`: every candidate present. */
     select: "first" | "all";
+    /**
+     * Files are one file when their path is (`path`), or when their device + inode are (`identity`:
+     * hard links, case-insensitive file systems; Gemini CLI). @default "path"
+     */
+    dedupe?: "path" | "identity";
   };
   initial: {
     maxFiles: number;
@@ -57,6 +64,8 @@ export interface Preset {
     dirs?: "chain" | "root";
     /** Trim each file's text (hygge trims). @default false */
     trim?: boolean;
+    /** Project files in chain order (root first), or sorted as plain strings (Gemini CLI). @default "chain" */
+    order?: "chain" | "path";
     /**
      * A candidate that cannot be probed (EACCES, ELOOP...) before any file is chosen in its
      * directory: skip it with a diagnostic, or drop every project file (Codex). @default "skip"

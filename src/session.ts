@@ -9,7 +9,7 @@ import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import type { Preset, PreparedGroups } from "./presets.js";
 import { findProjectRoot, type RootReason } from "./root.js";
 import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "./initial.js";
-import { DiagnosticSink, groupsFor, selectFiles, type NameGroups } from "./discover.js";
+import { DiagnosticSink, groupsFor, identityKey, selectFiles, type NameGroups } from "./discover.js";
 import { absolute, chain, isInside, nameOf, parentOf } from "./paths.js";
 import { getRenderer, type Renderer } from "./render.js";
 import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline, sessionResumeDiff } from "./reminders.js";
@@ -155,6 +155,8 @@ export class AgentsSession {
   /** Initial-scope files the budget left out, at the version seen then (never delivered: the resolver offers them). */
   readonly #leftOut = new Map<string, number>();
   readonly #chains = new Map<string, readonly string[]>();
+  /** path -> device:inode of loaded files (`files.dedupe: "identity"`). */
+  readonly #identities = new Map<string, string>();
   #lazy = { files: 0, bytes: 0, capped: false };
   #closed: Promise<void> | undefined;
   readonly #closers: Array<() => Promise<void> | void> = [];
@@ -620,7 +622,32 @@ export class AgentsSession {
     const groups = mode.lazy ? this.#lazyGroups : this.#groups;
     const out: Found[] = [];
     for (const probe of probes) for (const found of selectFiles(probe, groups, this.#sink)) out.push(found);
-    return out;
+    return this.preset.files.dedupe === "identity" ? this.#withoutAliases(out) : out;
+  }
+
+  /**
+   * `files.dedupe: "identity"` (Gemini CLI): drops a file whose device + inode is already loaded
+   * under another path, or appears earlier in `found`.
+   */
+  async #withoutAliases(found: Found[]): Promise<Found[]> {
+    if (found.length === 0) return found;
+    const loaded = new Set<string>();
+    for (const path of this.#loaded.keys()) {
+      let key = this.#identities.get(path);
+      if (key === undefined) {
+        const entry = await this.#cache.statEntry(path);
+        key = entry.info ? identityKey(entry.info) : "";
+        this.#identities.set(path, key);
+      }
+      if (key !== "") loaded.add(key);
+    }
+    const seen = new Set<string>();
+    return found.filter((each) => {
+      const key = identityKey(each.info);
+      const keep = this.#loaded.has(each.path) || (!loaded.has(key) && !seen.has(key));
+      seen.add(key);
+      return keep;
+    });
   }
 
   /** chain(root, dir), memoised for the session root (hot path: no string work on a warm resolve). */

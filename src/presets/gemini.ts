@@ -1,0 +1,132 @@
+/**
+ * Preset `gemini`: what Gemini CLI (≥ 0.44, tiered JIT loader; checked against
+ * `@google/gemini-cli-core` 0.61.0) loads by itself, peers §4.1.
+ *
+ * - names: `GEMINI.md` plus the configured ones, put in front of it (`files.names` plays the part
+ *   of `context.fileName`; GEMINI.md cannot be removed); every name present in a directory loads;
+ * - global files `~/.gemini/<name>` (`$GEMINI_CLI_HOME` replaces the home directory);
+ * - at startup every directory from the nearest `.git` (`memoryBoundaryMarkers`) down to cwd, or cwd
+ *   alone without one; files de-duplicated by identity (device + inode) and sorted as plain
+ *   strings, as Gemini CLI does (a child can sort before its parent);
+ * - just in time: when a tool touches a path, the files from the root down to that path not yet
+ *   loaded (by identity), framed `--- Newly Discovered Project Context ---`; no ignore rules and
+ *   no byte or file limit;
+ * - `@path` imports expanded with Gemini's `<!-- Imported from: P -->` markers.
+ *
+ * Not modelled: folder trust (an untrusted folder gets no workspace files), extension context,
+ * private project memory, include directories, the walk stopping at `~/.gemini`, `importFormat:
+ * "flat"`; a file edited after loading is offered again (Gemini CLI waits for `/memory reload`).
+ */
+import { registerPreset, type Preset } from "../presets.js";
+import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
+import { join, parentOf } from "../paths.js";
+import { trimText } from "../budget.js";
+
+export const GEMINI_MD = "GEMINI.md";
+
+/** The text Gemini CLI puts before just-in-time files (after the tool output and a blank line). */
+export const GEMINI_JIT_HEADER = "--- Newly Discovered Project Context ---";
+export const GEMINI_JIT_FOOTER = "--- End Project Context ---";
+
+/** `~/.gemini`, or `$GEMINI_CLI_HOME/.gemini`. */
+export function geminiDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  const override = env.GEMINI_CLI_HOME;
+  return join(override && override.length > 0 ? override : home, ".gemini");
+}
+
+/** Configured names in front of GEMINI.md, which always stays (Gemini CLI ≥ 0.44). */
+export function geminiNames(configured: readonly string[] | undefined): string[] {
+  return [...new Set([...(configured ?? []), GEMINI_MD])];
+}
+
+/**
+ * Gemini's `concatenateInstructions`: each non-blank file trimmed between `--- Context from: P ---`
+ * lines, joined by a blank line.
+ * @example geminiContext([{ path: "/r/GEMINI.md", layer: "project", content: "Hi\n" }])
+ * // "--- Context from: /r/GEMINI.md ---\nHi\n--- End of Context from: /r/GEMINI.md ---"
+ */
+export function geminiContext(blocks: readonly RenderBlock[]): string {
+  return blocks
+    .map((block) => {
+      const text = trimText(block.content);
+      return text === "" ? null : `--- Context from: ${block.path} ---\n${text}\n--- End of Context from: ${block.path} ---`;
+    })
+    .filter((text): text is string => text !== null)
+    .join("\n\n");
+}
+
+/**
+ * The global tier as Gemini CLI appends it to the system instruction (`renderUserMemory`): ""
+ * without global files.
+ */
+export function geminiSystemMemory(blocks: readonly RenderBlock[]): string {
+  const global = geminiContext(blocks.filter((block) => block.layer === "user"));
+  return global === "" ? "" : `\n---\n\n<loaded_context>\n<global_context>\n${global}\n</global_context>\n</loaded_context>`;
+}
+
+/**
+ * The project tier as Gemini CLI puts it in the first user message, inside `<session_context>`
+ * (`getSessionMemory`): "" without project files.
+ */
+export function geminiSessionMemory(blocks: readonly RenderBlock[]): string {
+  const project = geminiContext(blocks.filter((block) => block.layer !== "user"));
+  return project === "" ? "" : `\n<loaded_context>\n<project_context>\n${project}\n</project_context>\n</loaded_context>`;
+}
+
+function depth(path: string): number {
+  return parentOf(path).split("/").length;
+}
+
+/**
+ * One message holding both tiers (`<global_context>` then `<project_context>` inside
+ * `<loaded_context>`); a host that places them as Gemini CLI does uses {@link geminiSystemMemory}
+ * and {@link geminiSessionMemory}. Inline: the JIT block Gemini CLI appends to a tool's output
+ * (the host adds it after a blank line), files root to leaf.
+ */
+export const geminiRenderer: Renderer = {
+  initial({ blocks }) {
+    const sections: string[] = [];
+    const global = geminiContext(blocks.filter((block) => block.layer === "user"));
+    const project = geminiContext(blocks.filter((block) => block.layer !== "user"));
+    if (global !== "") sections.push(`<global_context>\n${global}\n</global_context>`);
+    if (project !== "") sections.push(`<project_context>\n${project}\n</project_context>`);
+    return sections.length === 0 ? "" : `<loaded_context>\n${sections.join("\n")}\n</loaded_context>`;
+  },
+  inline(blocks) {
+    // touch delivers the nearest directory first; Gemini walks root to leaf (stable within a directory).
+    const ordered = blocks.map((block, index) => ({ block, index })).sort((a, b) => depth(a.block.path) - depth(b.block.path) || a.index - b.index);
+    const text = geminiContext(ordered.map((entry) => entry.block));
+    return text === "" ? "" : `${GEMINI_JIT_HEADER}\n${text}\n${GEMINI_JIT_FOOTER}`;
+  },
+};
+
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
+export const geminiPreset: Preset = {
+  name: "gemini",
+  description: "Gemini CLI: GEMINI.md (+ configured names) from the git root to cwd, ~/.gemini globals, JIT files on touch, no budget",
+  root: { markers: [".git"], stopAtFsRoot: true },
+  files: { names: [GEMINI_MD], select: "all", dedupe: "identity" },
+  initial: {
+    maxFiles: UNLIMITED,
+    maxBytes: UNLIMITED,
+    keep: "root-first",
+    cut: "utf8-with-note",
+    skipBlank: true,
+    trim: true,
+    order: "path",
+  },
+  resolver: { enabled: true, maxFilesPerResolve: 8 },
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [] },
+  renderer: "gemini",
+  imports: { enabled: true, marker: "gemini" },
+  userLayers: ({ home, env, names }) => [
+    { candidates: geminiNames(names).map((name) => join(geminiDir(home, env), name)), select: "all", trim: true },
+  ],
+  adapt(config, raw) {
+    config.files.names = geminiNames(raw.files?.names);
+  },
+};
+
+registerRenderer("gemini", geminiRenderer);
+registerPreset(geminiPreset);
