@@ -11,6 +11,7 @@ import { EXIT, type CliIo } from "./io.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerState } from "./commands/state.js";
 import { registerHook } from "./commands/hook.js";
+import { registerInstall } from "./commands/install.js";
 
 export const VERSION = "0.1.0";
 
@@ -40,6 +41,7 @@ function buildProgram(io: CliIo): Command {
   registerInspect(program, context);
   registerState(program, context);
   registerHook(program, context);
+  registerInstall(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   return program;
 }

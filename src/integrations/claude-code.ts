@@ -563,3 +563,6 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOpti
   });
 }
 
+
+export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, isAgentsmdHandler, CLAUDE_HOOK_EVENTS } from "./claude-code-install.js";
+export type { InstallScope, InstallResult } from "./claude-code-install.js";
