@@ -189,3 +189,14 @@ describe("spec §9 acceptance criteria", () => {
     expect(await session.resolve(target)).toEqual({ files: [] });
   });
 });
+
+describe("spec §8 prompt guidance", () => {
+  it("is exported as PROMPT_GUIDANCE from the package entry, covering the five rules", async () => {
+    const { PROMPT_GUIDANCE } = await import("../src/index.js");
+    const rules = PROMPT_GUIDANCE.split("\n").filter((line) => /^\d\. /.test(line));
+    expect(rules).toHaveLength(5);
+    expect(PROMPT_GUIDANCE).toMatch(/every turn/);
+    expect(PROMPT_GUIDANCE).toContain('<system-reminder type="agents.resolve.paths">');
+    expect(PROMPT_GUIDANCE).toContain('<system-reminder type="session.resume.diff">');
+  });
+});

@@ -2,7 +2,7 @@
  * The CLI contract (DESIGN.md): exit codes 0/1/2, --json shapes, schema output, config errors,
  * state files (created on first use, replaced atomically, refused and left untouched when bad).
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { configJsonSchema, ResolvedAgentsSchema, SessionStateSchema } from "../src/schema.js";
 import { createTree, openSession, runCli, type Tree } from "./helpers/tree.js";
@@ -357,6 +357,62 @@ Re-check AGENTS.md for current scope:
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(tree.path("missing.json"));
       expect(await readdir(tree.root)).not.toContain("missing.json");
+    });
+  });
+
+  describe("output contract", () => {
+    it("--json prints exactly one JSON document on stdout for every command", async () => {
+      const tree = await repo();
+      const state = tree.path("s.json");
+      const commands = [["root"], ["list"], ["show"], ["paths"], ["schema"], ["resolve", tree.path("repo/lib/x.ts"), "--state", state], ["touch", tree.path("repo/pkg/src/y.ts"), "--state", state], ["resume", "--state", state]];
+      for (const command of commands) {
+        const run = await cli(tree, tree.path("repo/pkg/src"), ["--json", ...command]);
+        expect(run.code, command.join(" ")).toBe(0);
+        expect(() => JSON.parse(run.stdout), command.join(" ")).not.toThrow();
+        expect(run.stdout.endsWith("\n")).toBe(true);
+      }
+    });
+
+    it("prints absolute paths when --cwd is relative", async () => {
+      const tree = await repo();
+      const run = await runCli(["--home", tree.home, "--cwd", "repo/pkg/src", "--json", "list"], { cwd: tree.root, env: {} });
+      const doc = JSON.parse(run.stdout);
+      expect(doc.cwd).toBe(tree.path("repo/pkg/src"));
+      expect(doc.root).toBe(tree.path("repo"));
+      for (const file of doc.files) expect(file.path.startsWith("/")).toBe(true);
+      const root = await runCli(["--home", tree.home, "--cwd", "repo/pkg/../lib", "root"], { cwd: tree.root, env: {} });
+      expect(root.stdout).toBe(`${tree.path("repo")}\n`);
+    });
+  });
+
+  describe("state file safety", () => {
+    it("replaces the state file by rename, never rewriting it in place", async () => {
+      const tree = await repo();
+      const state = tree.path("s.json");
+      await cli(tree, tree.path("repo"), ["resolve", tree.path("repo/lib/x.ts"), "--state", state]);
+      const before = await stat(state);
+      await cli(tree, tree.path("repo"), ["resolve", tree.path("repo/pkg/x.ts"), "--state", state]);
+      const after = await stat(state);
+      expect(after.ino).not.toBe(before.ino);
+    });
+
+    it("breaks a lock left behind by a dead process", async () => {
+      const tree = await repo();
+      const state = tree.path("s.json");
+      await writeFile(`${state}.lock`, "2147483646\n");
+      const run = await cli(tree, tree.path("repo"), ["--json", "resolve", tree.path("repo/lib/x.ts"), "--state", state]);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).files).toHaveLength(1);
+      expect(await readdir(tree.root)).not.toContain("s.json.lock");
+    });
+
+    it("keeps the session across runs: a file delivered by one run is not offered by the next, from another path", async () => {
+      const tree = await repo();
+      const state = tree.path("s.json");
+      const first = await cli(tree, tree.path("repo"), ["--json", "resolve", tree.path("repo/lib/deep/x.ts"), "--state", state]);
+      expect(JSON.parse(first.stdout).files).toHaveLength(2);
+      const second = await cli(tree, tree.path("repo"), ["--json", "resolve", tree.path("repo/lib/other.ts"), "--state", state]);
+      expect(JSON.parse(second.stdout)).toEqual({ files: [] });
     });
   });
 
