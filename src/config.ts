@@ -15,7 +15,7 @@ export interface MutableConfig {
   root: { projectRootOverride?: string; markers: string[]; stopAtFsRoot: boolean };
   initial: { maxFiles: number; maxBytes: number };
   resolver: { enabled: boolean; maxFilesPerResolve: number; outsideRoot: "ignore" | "own-root" };
-  files: { names: string[]; select: "first" | "all" };
+  files: { names: string[]; select: "first" | "all"; symlinks: "follow" | "inside-root" };
   lazy: { maxFiles: number; maxBytes: number; exclude: string[] };
   cache: { revalidateMs: number };
   /** `@path` imports (imports.ts). */
@@ -135,7 +135,27 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
       ...(resolverEnabled ? { enabled: envBool(resolverEnabled[0], resolverEnabled[1]) } : {}),
       ...(perResolve ? { maxFilesPerResolve: envInt(perResolve[0], perResolve[1]) } : {}),
     };
-  return parseConfig(out, "environment variables");
+  const result = AgentsConfigSchema.safeParse(out);
+  if (result.success) return result.data;
+  // Name the variable each problem came from, with its value.
+  const sources: Record<string, [string, string] | undefined> = {
+    "root.projectRootOverride": root,
+    "root.markers": markers,
+    enabled,
+    "initial.maxFiles": maxFiles,
+    "initial.maxBytes": maxBytes,
+    "resolver.enabled": resolverEnabled,
+    "resolver.maxFilesPerResolve": perResolve,
+  };
+  const named = result.error.issues.map((issue) => {
+    const source = sources[issue.path.filter((part) => typeof part === "string").join(".")];
+    return { name: source?.[0], line: `${source ? `${source[0]}=${JSON.stringify(source[1])}` : issue.path.join(".")}: ${issue.message}` };
+  });
+  throw new ConfigError(`invalid environment variable:\n${named.map((each) => each.line).join("\n")}`, {
+    ...(named[0]?.name ? { path: named[0].name } : {}),
+    cause: result.error,
+    fix: "fix or unset the variable; see `agentsmd schema` for the accepted values",
+  });
 }
 
 type Plain = Record<string, unknown>;
@@ -213,6 +233,7 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
     files: {
       names: [...(raw.files?.names ?? preset.files.names)],
       select: raw.files?.select ?? preset.files.select,
+      symlinks: raw.files?.symlinks ?? "follow",
     },
     lazy: {
       maxFiles: raw.lazy?.maxFiles ?? preset.lazy.maxFiles,

@@ -175,6 +175,20 @@ describe("CLI", () => {
       expect(run.stderr).toContain("CODELIA_AGENTS_INITIAL_MAX_FILES");
     });
 
+    it.each<[Record<string, string>, string]>([
+      [{ CODELIA_AGENTS_MARKERS: ".git,/abs/marker" }, "CODELIA_AGENTS_MARKERS"],
+      [{ AGENTSMD_MARKERS: "../up" }, "AGENTSMD_MARKERS"],
+      [{ CODELIA_AGENTS_INITIAL_MAX_BYTES: "0" }, "CODELIA_AGENTS_INITIAL_MAX_BYTES"],
+      [{ AGENTSMD_MAX_FILES_PER_RESOLVE: "0" }, "AGENTSMD_MAX_FILES_PER_RESOLVE"],
+      [{ CODELIA_AGENTS_ENABLED: "maybe" }, "CODELIA_AGENTS_ENABLED"],
+    ])("an env var whose value the schema refuses exits 1 naming the variable (%o)", async (env, name) => {
+      const tree = await repo();
+      const run = await cli(tree, tree.path("repo"), ["root"], { env });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(name);
+    });
+
     it("an unknown preset exits 1 listing the known ones", async () => {
       const tree = await repo();
       const run = await cli(tree, tree.path("repo"), ["--preset", "nonesuch", "show"]);

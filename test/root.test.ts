@@ -36,6 +36,12 @@ describe("root estimation", () => {
     expect(session.rootReason).toBe("marker");
   });
 
+  it("takes the AGENTSMD_ alias over the CODELIA_ name when both are set, as documented", async () => {
+    const tree = await createTree({ ".git/": null, "a/b/": null });
+    const session = await openSession(tree, { cwd: tree.path("a/b"), env: { CODELIA_AGENTS_ROOT: tree.path("a/b"), AGENTSMD_ROOT: tree.path("a") } });
+    expect(session.root).toBe(tree.path("a"));
+  });
+
   it("finds a marker that is a directory", async () => {
     const tree = await createTree({ "repo/.jj/": null, "repo/src/": null });
     const session = await openSession(tree, { cwd: tree.path("repo/src") });
