@@ -12,6 +12,7 @@ import { registerInspect } from "./commands/inspect.js";
 import { registerState } from "./commands/state.js";
 import { registerHook } from "./commands/hook.js";
 import { registerInstall } from "./commands/install.js";
+import { registerMcp } from "./commands/mcp.js";
 
 export const VERSION = "0.1.0";
 
@@ -42,6 +43,7 @@ function buildProgram(io: CliIo): Command {
   registerState(program, context);
   registerHook(program, context);
   registerInstall(program, context);
+  registerMcp(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   return program;
 }

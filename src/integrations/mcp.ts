@@ -1,0 +1,270 @@
+/**
+ * `agentsmd mcp`: an MCP server (stdio) that gives any MCP host path-aware AGENTS.md loading.
+ *
+ * - tool `agents_resolve {path}`: the instruction files that apply to `path` and are new or changed
+ *   for this connection, metadata only;
+ * - tool `agents_context {path}`: the bodies of the files not yet given through this tool,
+ *   rendered in the preset's inline format;
+ * - resource `agentsmd://initial`: the initial bundle (root -> cwd) of each workspace root;
+ * - workspace roots: the client's `roots/list` when it offers roots (re-read when they change),
+ *   else `--cwd`; a path outside every root is a tool error, never a protocol error.
+ *
+ * One connection = one set of sessions (one per root). The SDK loads only when a server starts.
+ *
+ * @example
+ * import { createAgentsMcpServer } from "agentsmd/mcp";
+ * const { server } = await createAgentsMcpServer({ cwd: process.cwd() });
+ * await server.connect(transport);
+ */
+import { fileURLToPath } from "node:url";
+import { homedir } from "node:os";
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createSession, type AgentsSession, type SessionOptions } from "../session.js";
+import { absolute, isInside } from "../paths.js";
+import { PROMPT_GUIDANCE } from "../guidance.js";
+import { VERSION } from "../cli/main.js";
+
+export interface AgentsMcpOptions extends Omit<SessionOptions, "cwd"> {
+  /** Workspace used when the client offers no roots. @default process.cwd() */
+  cwd?: string;
+  /** Server name announced to clients. @default "agentsmd" */
+  name?: string;
+}
+
+/** One file of an `agents_resolve` answer. */
+export const McpResolvedFileSchema = z.object({
+  path: z.string(),
+  mtime_ms: z.number(),
+  size_bytes: z.number().int(),
+  reason: z.enum(["new", "updated"]),
+});
+
+/** The `agents_resolve` answer (structured content). */
+export const McpResolveResultSchema = z.object({
+  target_path: z.string(),
+  resolved_path: z.string(),
+  count: z.number().int(),
+  files: z.array(McpResolvedFileSchema),
+});
+export type McpResolveResult = z.infer<typeof McpResolveResultSchema>;
+
+export const RESOLVE_DESCRIPTION = `Lists the AGENTS.md instruction files that apply to a file or directory and that you have not been given in this session yet (new, or changed since). Metadata only (path, mtime, size, reason): read the listed files before editing in that scope. Call it with the path you are about to read or edit when you work in a directory you have not worked in yet.
+
+${PROMPT_GUIDANCE}`;
+
+export const CONTEXT_DESCRIPTION = `Returns the text of the AGENTS.md instruction files that apply to a file or directory and that this tool has not returned yet in this session (new, or changed since). Call it before reading or editing files in a directory you have not worked in yet, and apply what it returns; an empty answer means nothing new applies.
+
+${PROMPT_GUIDANCE}`;
+
+export const SERVER_INSTRUCTIONS = `agentsmd serves AGENTS.md instructions for paths in this workspace. Before reading or editing files in a directory you have not worked in yet, call agents_context (file bodies) or agents_resolve (paths only) with that path.
+
+${PROMPT_GUIDANCE}`;
+
+interface Workspace {
+  root: string;
+  /** Metadata track (agents_resolve) and body track (agents_context): each reports what it has not reported. */
+  resolve: Promise<AgentsSession>;
+  context: Promise<AgentsSession>;
+}
+
+/** The sessions of one connection, one workspace per root. */
+class Workspaces {
+  readonly #options: AgentsMcpOptions;
+  readonly #byRoot = new Map<string, Workspace>();
+  #roots: Promise<string[]> | undefined;
+  #listRoots: (() => Promise<string[] | undefined>) | undefined;
+
+  constructor(options: AgentsMcpOptions) {
+    this.#options = options;
+  }
+
+  /** Supplies the client's roots (undefined: the client offers none). */
+  useClientRoots(list: () => Promise<string[] | undefined>): void {
+    this.#listRoots = list;
+    this.#roots = undefined;
+  }
+
+  rootsChanged(): void {
+    this.#roots = undefined;
+  }
+
+  get fallbackCwd(): string {
+    return absolute(this.#options.cwd ?? process.cwd(), process.cwd());
+  }
+
+  roots(): Promise<string[]> {
+    this.#roots ??= (async () => {
+      const fromClient = await this.#listRoots?.().catch(() => undefined);
+      return fromClient && fromClient.length > 0 ? fromClient : [this.fallbackCwd];
+    })();
+    return this.#roots;
+  }
+
+  workspace(root: string): Workspace {
+    let workspace = this.#byRoot.get(root);
+    if (!workspace) {
+      const options: SessionOptions = { ...this.#options, cwd: root };
+      delete (options as { name?: string }).name;
+      workspace = { root, resolve: createSession(options), context: createSession(options) };
+      // A failed creation is retried on the next call.
+      workspace.resolve.catch(() => this.#byRoot.delete(root));
+      workspace.context.catch(() => this.#byRoot.delete(root));
+      this.#byRoot.set(root, workspace);
+    }
+    return workspace;
+  }
+
+  /** The workspace whose root holds `path` (the deepest one), or an error text. */
+  async locate(path: string): Promise<{ workspace: Workspace; resolved: string } | { error: string }> {
+    const roots = await this.roots();
+    const resolved = absolute(path, roots[0]!);
+    const holders = roots.filter((root) => isInside(resolved, root)).sort((a, b) => b.length - a.length);
+    if (holders.length === 0) {
+      return { error: `${resolved} is outside the workspace roots (${roots.join(", ")}); agentsmd only answers for paths inside them. Pass a path inside a workspace root.` };
+    }
+    return { workspace: this.workspace(holders[0]!), resolved };
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#byRoot.values()];
+    this.#byRoot.clear();
+    await Promise.all(all.flatMap((workspace) => [workspace.resolve, workspace.context].map((session) => session.then((each) => each.close()).catch(() => undefined))));
+  }
+}
+
+function rootPath(uri: string): string | undefined {
+  try {
+    return uri.startsWith("file:") ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorResult(text: string) {
+  return { isError: true, content: [{ type: "text" as const, text }] };
+}
+
+/**
+ * Builds the server for one connection (not yet connected).
+ * @example
+ * const { server, close } = await createAgentsMcpServer({ cwd: "/repo", preset: "codex" });
+ * await server.connect(new StdioServerTransport());
+ */
+export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Promise<{ server: McpServer; close(): Promise<void> }> {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const { RootsListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const env = options.env ?? process.env;
+  const workspaces = new Workspaces({ ...options, env, home: options.home ?? env.HOME ?? homedir() });
+  const server = new McpServer(
+    { name: options.name ?? "agentsmd", version: VERSION },
+    { capabilities: { tools: {}, resources: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+
+  server.server.oninitialized = () => {
+    if (!server.server.getClientCapabilities()?.roots) return;
+    workspaces.useClientRoots(async () => {
+      const { roots } = await server.server.listRoots(undefined, { timeout: 10_000 });
+      return roots.map((root) => rootPath(root.uri)).filter((path): path is string => path !== undefined);
+    });
+  };
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => workspaces.rootsChanged());
+
+  const pathInput = { path: z.string().min(1).describe("The file or directory you are about to read or edit (absolute, or relative to the workspace root).") };
+
+  server.registerTool(
+    "agents_resolve",
+    {
+      title: "AGENTS.md files for a path",
+      description: RESOLVE_DESCRIPTION,
+      inputSchema: pathInput,
+      outputSchema: McpResolveResultSchema.shape,
+      annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false, title: "AGENTS.md files for a path" },
+    },
+    async ({ path }) => {
+      const located = await workspaces.locate(path);
+      if ("error" in located) return errorResult(located.error);
+      const session = await located.workspace.resolve;
+      const found = await session.resolve(located.resolved, { admit: false });
+      const result: McpResolveResult = {
+        target_path: path,
+        resolved_path: located.resolved,
+        count: found.files.length,
+        files: found.files.map((file) => ({
+          path: file.path,
+          mtime_ms: file.mtimeMs,
+          size_bytes: file.sizeBytes,
+          reason: session.loadedVersion(file.path) ? "updated" : "new",
+        })),
+      };
+      session.admit(found.files);
+      return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result };
+    },
+  );
+
+  server.registerTool(
+    "agents_context",
+    {
+      title: "AGENTS.md instructions for a path",
+      description: CONTEXT_DESCRIPTION,
+      inputSchema: pathInput,
+      annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false, title: "AGENTS.md instructions for a path" },
+    },
+    async ({ path }) => {
+      const located = await workspaces.locate(path);
+      if ("error" in located) return errorResult(located.error);
+      const session = await located.workspace.context;
+      const blocks = await session.touch([located.resolved], { admit: false });
+      const text = session.renderInline(blocks);
+      session.admit(blocks);
+      return {
+        content: [{ type: "text" as const, text: text === "" ? `No AGENTS.md instructions apply to ${located.resolved} beyond those already given in this session.` : text }],
+      };
+    },
+  );
+
+  server.registerResource(
+    "initial-bundle",
+    "agentsmd://initial",
+    {
+      title: "Initial AGENTS.md bundle",
+      description: "The AGENTS.md files from the project root to the working directory of each workspace root, rendered as the preset injects them at session start.",
+      mimeType: "text/plain",
+    },
+    async (uri) => {
+      const roots = await workspaces.roots();
+      const contents = [];
+      for (const root of roots) {
+        const session = await workspaces.workspace(root).resolve;
+        contents.push({ uri: roots.length === 1 ? uri.href : `${uri.href}?root=${encodeURIComponent(root)}`, mimeType: "text/plain", text: session.initialMessage });
+      }
+      return { contents };
+    },
+  );
+
+  return {
+    server,
+    close: async () => {
+      await workspaces.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Serves MCP on stdin/stdout until the client disconnects.
+ * @example await runMcpStdio({ cwd: process.cwd() });
+ */
+export async function runMcpStdio(options: AgentsMcpOptions = {}): Promise<void> {
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { server, close } = await createAgentsMcpServer(options);
+  const transport = new StdioServerTransport();
+  let done: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (done = resolve));
+  process.stdin.once("end", () => done());
+  process.stdin.once("close", () => done());
+  await server.connect(transport);
+  server.server.onclose = () => done();
+  await closed;
+  await close();
+}
