@@ -168,7 +168,10 @@ export function resolveImportPath(path: string, from: string, home: string): str
 
 /** How an expanded import is framed. */
 export type ImportMarker =
-  /** `<!-- Imported from: /abs/path -->` ... `<!-- End of import from: /abs/path -->` */
+  /**
+   * `[agentsmd: imported from /abs/path]` ... `[agentsmd: end of import from /abs/path]`: plain text,
+   * so renderers that drop HTML comments (claude) keep it.
+   */
   | "agentsmd"
   /** Gemini CLI's tree format: the same comments naming the path as written, content untouched. */
   | "gemini";
@@ -311,7 +314,7 @@ async function expandOne(walk: Walk, token: ImportToken, from: string, chain: re
   if (walk.options.marker === "gemini") {
     return `<!-- Imported from: ${token.path} -->\n${body}\n<!-- End of import from: ${token.path} -->`;
   }
-  return `<!-- Imported from: ${target} -->\n${body.replace(/\n$/, "")}\n<!-- End of import from: ${target} -->`;
+  return `[agentsmd: imported from ${target}]\n${body.replace(/\n$/, "")}\n[agentsmd: end of import from ${target}]`;
 }
 
 /** What the budgeted readers need to expand imports. */

@@ -118,6 +118,8 @@ export interface PreparedGroups {
   groups: ReadonlyArray<readonly string[]>;
   /** Groups for directories reached by `touch`. @default `groups` */
   lazyGroups?: ReadonlyArray<readonly string[]>;
+  /** Why these groups, in a sentence (shown by `explain`). */
+  reason?: string;
 }
 
 export const DEFAULT_EXCLUDES: readonly string[] = [".git", "node_modules", "vendor", ".venv", "__pycache__", "dist", "target", "bin", "build"];

@@ -148,6 +148,7 @@ export class AgentsSession {
   /** Name groups for the initial scope and `resolve`, and for directories reached by `touch`. */
   readonly #groups: NameGroups;
   readonly #lazyGroups: NameGroups;
+  readonly #groupsReason: string | undefined;
   readonly #loaded = new Map<string, Version>();
   readonly #claims = new Map<string, number>();
   readonly #covered = new Set<string>();
@@ -178,6 +179,7 @@ export class AgentsSession {
     this.#cache = parts.cache;
     this.#groups = parts.prepared?.groups ?? groupsFor(parts.config.files.names, parts.config.files.select);
     this.#lazyGroups = parts.prepared?.lazyGroups ?? parts.prepared?.groups ?? parts.preset.lazy.groups ?? this.#groups;
+    this.#groupsReason = parts.prepared?.reason;
     this.renderer = getRenderer(parts.preset.renderer);
     this.initialFiles = Object.freeze(initial.files.map((file) => Object.freeze({ ...file })));
     this.initialMessage = initial.message;
@@ -200,6 +202,14 @@ export class AgentsSession {
   /** The stat cache (watchers invalidate it). */
   get cache(): StatCache {
     return this.#cache;
+  }
+
+  /**
+   * The name groups files are selected by (at startup and for `resolve`; for `touch`), and why,
+   * when the preset decided them for this session (`Preset.prepare`). For `explain`.
+   */
+  get nameGroups(): { initial: NameGroups; lazy: NameGroups; reason?: string } {
+    return { initial: this.#groups, lazy: this.#lazyGroups, ...(this.#groupsReason ? { reason: this.#groupsReason } : {}) };
   }
 
   /** Directories whose instruction files are resolved (spec §5.3). */

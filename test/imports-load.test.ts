@@ -13,7 +13,7 @@ describe("imports in the initial load and in touch", () => {
     const tree = await createTree({ ".git/": null, "AGENTS.md": "Rules: @docs/rules.md", "docs/rules.md": "No tabs." });
     const session = await openSession(tree, { config: { imports: { enabled: true } } });
     const rules = tree.path("docs/rules.md");
-    expect(session.initialMessage).toContain(`Rules: <!-- Imported from: ${rules} -->\nNo tabs.\n<!-- End of import from: ${rules} -->`);
+    expect(session.initialMessage).toContain(`Rules: [agentsmd: imported from ${rules}]\nNo tabs.\n[agentsmd: end of import from ${rules}]`);
     const file = session.initialFiles[0]!;
     expect(file.sizeBytes).toBe(21);
     expect(file.includedBytes).toBeGreaterThan(21 + 8);
@@ -29,6 +29,14 @@ describe("imports in the initial load and in touch", () => {
     const session = await openSession(tree, { config: { imports: { enabled: true } } });
     expect(session.initialMessage).toContain("See @docs/gone.md");
     expect(session.diagnostics).toContainEqual(expect.objectContaining({ code: "import-missing", path: tree.path("AGENTS.md") }));
+  });
+
+  it("are on in claude: an @AGENTS.md shim in CLAUDE.md brings AGENTS.md in", async () => {
+    const tree = await createTree({ ".git/": null, "CLAUDE.md": "@AGENTS.md", "AGENTS.md": "Shared rules." });
+    const session = await openSession(tree, { preset: "claude" });
+    expect(session.initialMessage).toContain(`[agentsmd: imported from ${tree.path("AGENTS.md")}]\nShared rules.\n`);
+    const off = await openSession(tree, { preset: "claude", config: { imports: { enabled: false } } });
+    expect(off.initialMessage).not.toContain("Shared rules.");
   });
 
   it("stay off in codex even when configured, with a warning", async () => {

@@ -70,7 +70,7 @@ describe("expandImports", () => {
     const tree = await createTree({ "AGENTS.md": "x", "docs/rules.md": "Rule one.\n" });
     const result = await expandImports("Before @docs/rules.md after", tree.path("AGENTS.md"), options(tree));
     const target = tree.path("docs/rules.md");
-    expect(result.content).toBe(`Before <!-- Imported from: ${target} -->\nRule one.\n<!-- End of import from: ${target} --> after`);
+    expect(result.content).toBe(`Before [agentsmd: imported from ${target}]\nRule one.\n[agentsmd: end of import from ${target}] after`);
     expect(result.imports).toEqual([{ path: target, from: tree.path("AGENTS.md"), depth: 1, bytes: 10 }]);
     expect(result.diagnostics).toEqual([]);
   });
@@ -82,7 +82,7 @@ describe("expandImports", () => {
       [tree.path("a/b/one.md"), 1],
       [tree.path("a/b/two.md"), 2],
     ]);
-    expect(result.content).toContain("one <!-- Imported from:");
+    expect(result.content).toContain("one [agentsmd: imported from");
     expect(result.content).toContain("\ntwo\n");
   });
 
@@ -183,7 +183,7 @@ describe("expandImports", () => {
   it("leaves an import literal when it does not fit the byte budget", async () => {
     const tree = await createTree({ "big.md": "x".repeat(100), "small.md": "y" });
     const result = await expandImports("@big.md @small.md", tree.path("AGENTS.md"), options(tree, { maxBytes: 50 }));
-    expect(result.content).toMatch(/^@big\.md <!-- Imported from/);
+    expect(result.content).toMatch(/^@big\.md \[agentsmd: imported from/);
     expect(result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["import-over-budget"]);
   });
 
@@ -209,7 +209,7 @@ describe("readInstructionExpanded", () => {
     const cut = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 150, "byte", context(tree), (d) => diagnostics.push(d));
     expect(cut!.truncated).toBe(true);
     expect(cut!.chargedBytes).toBe(150);
-    expect(cut!.content).toContain("head <!-- Imported from:");
+    expect(cut!.content).toContain("head [agentsmd: imported from");
 
     // An import bigger than what the budget has left is not half-expanded: it stays literal.
     const literal = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 60, "byte", context(tree), (d) => diagnostics.push(d));

@@ -11,7 +11,8 @@
  *   ancestor (nested: `AGENTS.md` in a directory without CLAUDE files), or always with
  *   `instructionFiles: "claude-md-and-agents-md"`, never with `"claude-md"`.
  *
- * Not modelled: `.claude/rules/`, `@path` imports, auto memory, the 4 MiB skip, managed-only mode.
+ * `@path` imports expand (imports.ts; on by default, `imports.enabled` switches them).
+ * Not modelled: `.claude/rules/`, auto memory, the 4 MiB skip, managed-only mode.
  */
 import { registerPreset, type PrepareContext, type PreparedGroups, type Preset } from "../presets.js";
 import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
@@ -122,10 +123,11 @@ export async function builtinAgentsMd(context: { fs: FileSystem; cwd: string; ho
 /** The name groups Claude Code uses for a session (see `Preset.prepare`). */
 export async function claudeGroups(context: PrepareContext): Promise<PreparedGroups> {
   const builtin = await builtinAgentsMd(context);
-  if (!builtin.active) return { groups: [CLAUDE_MD_NAMES] };
-  if (builtin.mode === "claude-md-and-agents-md") return { groups: [[...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES]], lazyGroups: [[...CLAUDE_MD_NAMES, "AGENTS.md"]] };
+  if (!builtin.active) return { groups: [CLAUDE_MD_NAMES], reason: `AGENTS.md is not read: ${builtin.reason}` };
+  if (builtin.mode === "claude-md-and-agents-md")
+    return { groups: [[...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES]], lazyGroups: [[...CLAUDE_MD_NAMES, "AGENTS.md"]], reason: `AGENTS.md is read beside CLAUDE.md: ${builtin.reason}` };
   // No CLAUDE file at or above cwd: AGENTS.md there; below, a directory's CLAUDE files beat its AGENTS.md.
-  return { groups: [CLAUDE_MD_NAMES, CLAUDE_AGENTS_NAMES], lazyGroups: [CLAUDE_MD_NAMES, ["AGENTS.md"]] };
+  return { groups: [CLAUDE_MD_NAMES, CLAUDE_AGENTS_NAMES], lazyGroups: [CLAUDE_MD_NAMES, ["AGENTS.md"]], reason: `AGENTS.md is read: ${builtin.reason}` };
 }
 
 /**
@@ -209,6 +211,7 @@ export const claudePreset: Preset = {
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: { maxFiles: BIG, maxBytes: BIG, exclude: [], groups: [CLAUDE_MD_NAMES, ["AGENTS.md"]] },
   renderer: "claude",
+  imports: { enabled: true },
   userLayers: ({ home, env }) => [
     { candidates: [join(managedDir(), "CLAUDE.md")], select: "all", trim: false },
     { candidates: [join(claudeConfigDir(home, env), "CLAUDE.md")], select: "all", trim: false },
