@@ -350,3 +350,37 @@ export function hookSettings(command: string, events: Record<string, string | un
   }
   return { hooks };
 }
+
+/** The transcript (`~/.claude/projects/<slug>/<session>.jsonl`) of a session, one parsed object a line. */
+export function readTranscript(fixture: ClaudeFixture, sessionId: string): any[] {
+  const projects = path.join(fixture.home, ".claude", "projects");
+  for (const slug of fs.existsSync(projects) ? fs.readdirSync(projects) : []) {
+    const file = path.join(projects, slug, `${sessionId}.jsonl`);
+    if (fs.existsSync(file)) {
+      return fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+    }
+  }
+  throw new Error(`no transcript for session ${sessionId} under ${projects}`);
+}
+
+export interface HookRun {
+  /** e.g. `hook_success`; any other `hook_*` attachment type except `hook_additional_context` is a failure. */
+  type: string;
+  hookName: string;
+  command?: string;
+  exitCode?: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+/** Every command-hook run recorded in a transcript (Claude Code logs each with exit code and stderr). */
+export function hookRuns(transcript: any[]): HookRun[] {
+  return transcript
+    .map((entry) => entry?.attachment)
+    .filter((a) => a && typeof a.type === "string" && a.type.startsWith("hook_") && a.type !== "hook_additional_context")
+    .map((a) => ({ type: a.type, hookName: a.hookName, command: a.command, exitCode: a.exitCode, stdout: a.stdout, stderr: a.stderr }));
+}
