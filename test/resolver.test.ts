@@ -226,6 +226,14 @@ Read and apply these files before editing files in this scope.
     expect(paths(await session.resolve(tree.path("repo/empty/x.ts")))).toEqual([tree.path("repo/empty/AGENTS.md")]);
   });
 
+  it("reports paths with spaces and non-ASCII characters verbatim", async () => {
+    const tree = await createTree({ "repo/.git/": null, "repo/my dir/ünï cødé/AGENTS.md": "x", "repo/my dir/ünï cødé/f.ts": "" });
+    await tree.setMtime("repo/my dir/ünï cødé/AGENTS.md", 1_700_000_000);
+    const session = await openSession(tree, { cwd: tree.path("repo") });
+    const text = await session.afterToolCall({ tool: "edit", path: tree.path("repo/my dir/ünï cødé/f.ts") });
+    expect(text).toContain(`\n- ${tree.path("repo/my dir/ünï cødé/AGENTS.md")} (mtime: 1700000000000)\n`);
+  });
+
   it("returns nothing when the resolver or the whole feature is disabled", async () => {
     const tree = await deepTree();
     for (const config of [{ resolver: { enabled: false } }, { enabled: false }]) {
