@@ -38,7 +38,7 @@ export interface Preset {
     /** false: stop the upward walk at the home directory (home itself not searched). */
     stopAtFsRoot: boolean;
     /** Without a marker: the root is cwd (spec), or there is no project at all (hygge). @default "cwd" */
-    noMarker?: "cwd" | "none";
+    noMarker?: "cwd" | "none" | "fs-root";
   };
   files: {
     /** Instruction file names tried in each directory, in order. */
@@ -83,6 +83,12 @@ export interface Preset {
      * or one group of all names ("all")
      */
     groups?: ReadonlyArray<readonly string[]>;
+    /**
+     * Which directories of the chain root -> target `touch` and `resolve` consider: all of them, or
+     * only those strictly below cwd, with nothing for targets outside cwd (OpenCode's nested files).
+     * @default "root"
+     */
+    scope?: "root" | "below-cwd";
   };
   /** Name of a renderer in render.ts. */
   renderer: RendererName | (string & {});

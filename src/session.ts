@@ -616,6 +616,11 @@ export class AgentsSession {
     }
     let dirs = this.#chainTo(root, dir);
     if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs);
+    if (this.preset.lazy.scope === "below-cwd") {
+      // Only directories strictly below cwd; targets outside cwd get nothing.
+      if (dir === this.cwd || !isInside(dir, this.cwd)) return [];
+      dirs = dirs.slice(dirs.indexOf(this.cwd) + 1);
+    }
     if (mode.lazy) {
       dirs = this.#withoutExcluded(dirs, root);
       for (const each of dirs) this.#seen.add(each);
@@ -720,6 +725,7 @@ async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): 
     fs,
   });
   sink.addAll(rootResult.diagnostics);
+  if (rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "fs-root") rootResult.root = fsRootOf(cwd);
   const project = !(rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "none");
   // Probe the union of every name the session may select, so one probe per directory serves all.
   const prepared =
@@ -772,6 +778,13 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
   const session = new AgentsSession(parts, { files: load.files, message, load });
   await startWatch(session, options.watch);
   return session;
+}
+
+/** The file-system root above `dir` ("/" on POSIX). */
+function fsRootOf(dir: string): string {
+  let current = dir;
+  for (let parent = parentOf(current); parent !== current; parent = parentOf(current)) current = parent;
+  return current;
 }
 
 /** Largest instruction file read for a compaction context. */

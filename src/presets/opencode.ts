@@ -1,0 +1,157 @@
+/**
+ * Preset `opencode`: OpenCode 1.x, V1 engine (published 1.18.33; peers §3.1 and §3.2).
+ *
+ * - Global: exactly one file, the first existing of `<config dir>/AGENTS.md`
+ *   (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`) and `~/.claude/CLAUDE.md`.
+ * - Project: for each name in the order AGENTS.md, CLAUDE.md, CONTEXT.md, every match from cwd up
+ *   to the worktree (the git root; `/` without one); the first name with any match wins and the
+ *   other names are skipped entirely. Rendered nearest first, `Instructions from: <path>\n<body>`.
+ * - Nested on read (`touch`): from the file's directory up to but not including cwd, the first
+ *   existing of AGENTS.md, CLAUDE.md, CONTEXT.md per directory, deepest first, inside a
+ *   `<system-reminder>`; nothing for files outside cwd; no size limit.
+ * - `OPENCODE_DISABLE_CLAUDE_CODE` / `OPENCODE_DISABLE_CLAUDE_CODE_PROMPT` drop every CLAUDE.md;
+ *   `OPENCODE_DISABLE_PROJECT_CONFIG` drops the project files.
+ *
+ * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
+ * (see src/integrations/opencode.ts).
+ */
+import { registerPreset, DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "../presets.js";
+import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
+import type { FileSystem } from "../file-system.js";
+import { chain, isInside, join } from "../paths.js";
+
+/** OpenCode's instruction file names, in priority order (1.18.33). */
+export const OPENCODE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
+
+/** OpenCode's flag parsing: "true" or "1". */
+function flag(env: PresetEnv["env"], name: string): boolean {
+  const value = env[name]?.toLowerCase();
+  return value === "true" || value === "1";
+}
+
+function claudeDisabled(env: PresetEnv["env"]): boolean {
+  return flag(env, "OPENCODE_DISABLE_CLAUDE_CODE") || flag(env, "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT");
+}
+
+/** The names OpenCode looks for under `env`. */
+export function opencodeNames(env: PresetEnv["env"]): string[] {
+  return OPENCODE_NAMES.filter((name) => name !== "CLAUDE.md" || !claudeDisabled(env));
+}
+
+/** OpenCode's global config directory (`Global.Path.config`). */
+export function opencodeConfigDir({ home, env }: PresetEnv): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg && xdg.length > 0 ? join(xdg, "opencode") : join(join(home, ".config"), "opencode");
+}
+
+/** Candidates of the global layer, in order (the first existing one is used). */
+export function opencodeGlobalCandidates(context: PresetEnv): string[] {
+  const candidates = [join(opencodeConfigDir(context), "AGENTS.md")];
+  if (!claudeDisabled(context.env)) candidates.push(join(join(context.home, ".claude"), "CLAUDE.md"));
+  return candidates;
+}
+
+/** The project chain OpenCode walks: cwd up to and including the worktree. */
+function projectDirs(cwd: string, worktree: string): string[] {
+  return isInside(cwd, worktree) ? chain(worktree, cwd) : [cwd];
+}
+
+/** True when something (of any kind) exists at `path`, as OpenCode's `existsSafe`. */
+async function exists(fs: FileSystem, path: string): Promise<boolean> {
+  return (await fs.stat(path).catch(() => null)) !== null;
+}
+
+/** The project name OpenCode uses: the first name with a match anywhere on the chain. */
+async function chosenName(fs: FileSystem, dirs: readonly string[], names: readonly string[]): Promise<string | undefined> {
+  for (const name of names) {
+    const hits = await Promise.all(dirs.map((dir) => exists(fs, join(dir, name))));
+    if (hits.some(Boolean)) return name;
+  }
+  return undefined;
+}
+
+/**
+ * The files OpenCode puts in its system prompt right now (recomputed every step by OpenCode):
+ * the global file, then the project files nearest first. Config `instructions` are not included.
+ * @example const paths = await opencodeSystemPaths({ cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
+ */
+export async function opencodeSystemPaths(input: { cwd: string; worktree: string; home: string; env: PresetEnv["env"]; fs: FileSystem }): Promise<string[]> {
+  const out: string[] = [];
+  for (const candidate of opencodeGlobalCandidates(input)) {
+    if (await exists(input.fs, candidate)) {
+      out.push(candidate);
+      break;
+    }
+  }
+  if (flag(input.env, "OPENCODE_DISABLE_PROJECT_CONFIG")) return out;
+  const dirs = projectDirs(input.cwd, input.worktree);
+  const name = await chosenName(input.fs, dirs, opencodeNames(input.env));
+  if (name === undefined) return out;
+  const nearestFirst = [...dirs].reverse();
+  const hits = await Promise.all(nearestFirst.map((dir) => exists(input.fs, join(dir, name))));
+  nearestFirst.forEach((dir, index) => {
+    if (hits[index]) out.push(join(dir, name));
+  });
+  return out;
+}
+
+function instructionsFrom(blocks: readonly RenderBlock[]): string[] {
+  // OpenCode drops files whose text is empty (whitespace-only text is kept).
+  return blocks.filter((block) => block.content !== "").map((block) => `Instructions from: ${block.path}\n${block.content}`);
+}
+
+/**
+ * OpenCode's framing: the system-prompt entries joined by a newline (global first, then the
+ * project nearest first), and the `<system-reminder>` a read gets for nested files.
+ */
+export const opencodeRenderer: Renderer = {
+  initial({ blocks }) {
+    const user = blocks.filter((block) => block.layer === "user");
+    const project = blocks.filter((block) => block.layer !== "user").reverse();
+    return instructionsFrom([...user, ...project]).join("\n");
+  },
+  inline(blocks) {
+    const entries = instructionsFrom(blocks);
+    if (entries.length === 0) return "";
+    return `<system-reminder>\n${entries.join("\n\n")}\n</system-reminder>`;
+  },
+};
+
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
+export const opencodePreset: Preset = {
+  name: "opencode",
+  description: "OpenCode 1.x (V1): global file + first name type with any match from cwd up to the worktree; nested files on read below cwd",
+  root: { markers: [".git"], stopAtFsRoot: true, noMarker: "fs-root" },
+  files: { names: OPENCODE_NAMES, select: "first" },
+  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, keep: "root-first", cut: "utf8-with-note", skipBlank: false },
+  resolver: { enabled: true, maxFilesPerResolve: UNLIMITED },
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [], scope: "below-cwd" },
+  renderer: "opencode",
+  userLayers: (context) => [{ candidates: opencodeGlobalCandidates(context), select: "first-non-empty", trim: false, keepEmpty: true }],
+  async prepare({ cwd, root, env, fs }) {
+    const names = opencodeNames(env);
+    const lazyGroups = names.map((name) => [name]);
+    if (flag(env, "OPENCODE_DISABLE_PROJECT_CONFIG")) return { groups: [], lazyGroups };
+    const name = await chosenName(fs, projectDirs(cwd, root), names);
+    return { groups: [[name ?? names[0]!]], lazyGroups };
+  },
+};
+
+/**
+ * What `agentsmd/opencode` resolves with inside OpenCode: OpenCode's names per directory with
+ * `AGENTS.override.md` first, from the root down to any touched path (reads outside cwd
+ * included), common build directories excluded. The plugin itself skips what OpenCode loads.
+ */
+export const opencodePluginPreset: Preset = {
+  ...opencodePreset,
+  name: "opencode-plugin",
+  description: "agentsmd/opencode: AGENTS.override.md, AGENTS.md, CLAUDE.md, CONTEXT.md per directory, root to any touched path",
+  files: { names: ["AGENTS.override.md", ...OPENCODE_NAMES], select: "first" },
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: DEFAULT_EXCLUDES, scope: "root" },
+  prepare: undefined,
+};
+
+registerRenderer("opencode", opencodeRenderer);
+registerPreset(opencodePreset);
+registerPreset(opencodePluginPreset);
