@@ -30,6 +30,11 @@ export interface AgentsMcpOptions extends Omit<SessionOptions, "cwd"> {
   cwd?: string;
   /** Server name announced to clients. @default "agentsmd" */
   name?: string;
+  /**
+   * The host does not load the initial chain (root -> cwd) itself: the tools then return those
+   * files too. @default false (the host loaded them, as Codex does with preset codex)
+   */
+  deliverInitial?: boolean;
 }
 
 /** One file of an `agents_resolve` answer. */
@@ -104,9 +109,14 @@ class Workspaces {
   workspace(root: string): Workspace {
     let workspace = this.#byRoot.get(root);
     if (!workspace) {
-      const options: SessionOptions = { ...this.#options, cwd: root };
-      delete (options as { name?: string }).name;
-      workspace = { root, resolve: createSession(options), context: createSession(options) };
+      const { name: _name, deliverInitial, ...rest } = this.#options;
+      const options: SessionOptions = { ...rest, cwd: root };
+      const open = async () => {
+        const session = await createSession(options);
+        if (deliverInitial) session.forget(session.initialFiles.filter((file) => file.layer !== "user"));
+        return session;
+      };
+      workspace = { root, resolve: open(), context: open() };
       // A failed creation is retried on the next call.
       workspace.resolve.catch(() => this.#byRoot.delete(root));
       workspace.context.catch(() => this.#byRoot.delete(root));

@@ -114,6 +114,16 @@ describe("agentsmd mcp", () => {
     await mcp.close();
   });
 
+  it("--deliver-initial: the tools also return the initial chain, for hosts that do not load AGENTS.md", async () => {
+    const tree = await createTree(REPO);
+    const mcp = await connect(tree, { deliverInitial: true });
+    const text = (await mcp.call("agents_context", { path: tree.path("r/pkg/api/src/x.ts") })).content[0]!.text;
+    for (const marker of ["ROOT-AGENTS", "PKG-AGENTS", "API-AGENTS"]) expect(text).toContain(marker);
+    const resolved = McpResolveResultSchema.parse((await mcp.call("agents_resolve", { path: tree.path("r/x.ts") })).structuredContent);
+    expect(resolved.files.map((file) => file.path)).toEqual([tree.path("r/AGENTS.md")]);
+    await mcp.close();
+  });
+
   it("serves the initial bundle as a resource", async () => {
     const tree = await createTree(REPO);
     const mcp = await connect(tree, { preset: "codex" });

@@ -9,8 +9,9 @@ export function registerMcp(program: Command, context: CommandContext): void {
   program
     .command("mcp")
     .description("MCP server on stdio: tools agents_resolve / agents_context, resource agentsmd://initial (workspace: the client's roots, else --cwd)")
-    .action(async (_options, command: Command) => {
+    .option("--deliver-initial", "the host does not load AGENTS.md itself: the tools also return the files from the root to the workspace root")
+    .action(async (options: { deliverInitial?: boolean }, command: Command) => {
       const { runMcpStdio } = await import("../../integrations/mcp.js");
-      await runMcpStdio(context.sessionOptions(command));
+      await runMcpStdio({ ...context.sessionOptions(command), deliverInitial: options.deliverInitial === true });
     });
 }
