@@ -97,6 +97,37 @@ export function dedupeByIdentity(found: readonly Found[]): { kept: Found[]; dupl
   return { kept, duplicates };
 }
 
+/** What a directory contributes under a selection rule, and why (`explain`, `doctor`). */
+export interface DirChoice {
+  /** The files that load: every regular file of the first group that has one (what `selectFiles` returns). */
+  selected: Found[];
+  /** Regular files of a later group, hidden by the winning group's first file. */
+  shadowed: Array<{ found: Found; by: Found }>;
+  /** Regular files whose name is in no group: the rule never reads them. */
+  ignored: Found[];
+  /** Candidates that exist but are not regular files (skipped). */
+  irregular: Found[];
+}
+
+/**
+ * The decision `selectFiles` makes, with what it left aside.
+ * @example chooseFiles(await cache.probeDir(dir), groupsFor(["AGENTS.override.md", "AGENTS.md"], "first")).shadowed
+ */
+export function chooseFiles(probe: DirProbe, groups: NameGroups): DirChoice {
+  const choice: DirChoice = { selected: [], shadowed: [], ignored: [], irregular: [...probe.irregular] };
+  let winner = -1;
+  groups.forEach((group, index) => {
+    const hits = probe.files.filter((found) => group.includes(found.name));
+    if (hits.length === 0) return;
+    if (winner === -1) {
+      winner = index;
+      choice.selected = hits;
+    } else for (const found of hits) choice.shadowed.push({ found, by: choice.selected[0]! });
+  });
+  choice.ignored = probe.files.filter((found) => !groups.some((group) => group.includes(found.name)));
+  return choice;
+}
+
 /** Instruction files of `dir`, cached. */
 export async function dirFiles(cache: StatCache, dir: string, groups: NameGroups, sink: DiagnosticSink): Promise<Found[]> {
   return selectFiles(await cache.probeDir(dir), groups, sink);

@@ -13,6 +13,7 @@ import { registerState } from "./commands/state.js";
 import { registerHook } from "./commands/hook.js";
 import { registerInstall } from "./commands/install.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerExplain } from "./commands/explain.js";
 
 export const VERSION = "0.1.0";
 
@@ -44,6 +45,7 @@ function buildProgram(io: CliIo): Command {
   registerHook(program, context);
   registerInstall(program, context);
   registerMcp(program, context);
+  registerExplain(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   return program;
 }
