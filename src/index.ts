@@ -22,3 +22,9 @@ export { getRenderer, registerRenderer, codeliaRenderer, codexRenderer } from ".
 export type { Renderer, RenderBlock } from "./render.js";
 export { readStateFile, writeStateFile, withLock } from "./state-store.js";
 export { StatCache } from "./cache.js";
+export type { RefreshOptions, RefreshResult, RefreshedFile } from "./session.js";
+export { buildCompactionContext, estimateTokens, compactionTruncationLine, DEFAULT_COMPACTION_TOKENS } from "./compaction.js";
+export type { CompactionContext, CompactionContextOptions, CompactionFile, TokenCounter } from "./compaction.js";
+export { agentsUpdated, agentsUpdatedInline, agentsRemoved } from "./reminders.js";
+// agentsmd/watch holds watchSession (chokidar loads on demand); only its types are re-exported here.
+export type { WatchOptions, SessionWatcher } from "./watch.js";
