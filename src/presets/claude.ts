@@ -194,8 +194,9 @@ export const claudeRenderer: Renderer = {
     const entries = blocks.map((block) => `Contents of ${block.path}${claudeDescription(block)}:\n\n${trimEndText(stripBlockComments(block.content))}`);
     return `<system-reminder>\n${CLAUDE_MD_PREAMBLE}\n\n${entries.join("\n\n")}\n</system-reminder>`;
   },
+  // A nested file keeps its trailing newline (observed: "<body>\n\n</system-reminder>" for a body ending in one).
   inline(blocks) {
-    return blocks.map((block) => `<system-reminder>\nContents of ${block.path}:\n\n${trimEndText(stripBlockComments(block.content))}\n</system-reminder>`).join("\n\n");
+    return blocks.map((block) => `<system-reminder>\nContents of ${block.path}:\n\n${stripBlockComments(block.content)}\n</system-reminder>`).join("\n\n");
   },
 };
 

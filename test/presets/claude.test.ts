@@ -58,7 +58,7 @@ describe("preset claude", () => {
     await tree.add({ "r/a/b/c/CLAUDE.md": "c\n", "r/a/b/c/AGENTS.md": "c agents\n", "r/a/b/d/AGENTS.md": "d agents\n" });
     const blocks = await session.touch([tree.path("r/a/b/c/x.ts"), tree.path("r/a/b/d/y.ts")]);
     expect(blocks.map((block) => block.path)).toEqual([tree.path("r/a/b/c/CLAUDE.md")]);
-    expect(session.renderInline(blocks)).toBe(`<system-reminder>\nContents of ${tree.path("r/a/b/c/CLAUDE.md")}:\n\nc\n</system-reminder>`);
+    expect(session.renderInline(blocks)).toBe(`<system-reminder>\nContents of ${tree.path("r/a/b/c/CLAUDE.md")}:\n\nc\n\n</system-reminder>`);
   });
 
   it("loads AGENTS.md and .claude/AGENTS.md when no CLAUDE file exists at or above cwd; nested AGENTS.md only where no CLAUDE file is", async () => {
