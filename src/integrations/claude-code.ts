@@ -339,8 +339,24 @@ async function saveState(path: string, state: HookState): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(state)}\n`);
 }
 
+/**
+ * Session caps for the hook: each answer is bounded by the character budget (what does not fit is
+ * named), so the per-session inline caps only guard memory. A config given by the user wins.
+ */
+export const HOOK_LAZY_CAPS = { maxFiles: 10_000, maxBytes: 16 * 1024 * 1024 };
+
 function sessionOptions(input: ClaudeHookInput, context: Context, cwd = input.cwd): SessionOptions {
-  return { ...context.options.session, cwd, home: context.home, env: context.env };
+  const own = context.options.session ?? {};
+  const config = own.config ?? (own.configFile === undefined ? { lazy: HOOK_LAZY_CAPS } : undefined);
+  return { ...own, ...(config !== undefined ? { config } : {}), cwd, home: context.home, env: context.env };
+}
+
+/** Last guard for Claude Code's limit: cut at a line end and say so. */
+function fit(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  const note = "\n[agentsmd: cut here to stay under Claude Code's hook output limit]";
+  const cut = text.lastIndexOf("\n", budget - note.length);
+  return `${text.slice(0, cut > 0 ? cut : budget - note.length)}${note}`;
 }
 
 /** The initial files of a fresh session with their text (user layer and project chain). */
@@ -556,7 +572,7 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOpti
           ? await onUserPromptSubmit(input, stored, context)
           : await onPostToolUse(input, target!, stored, context);
     const output: ClaudeHookOutput | null =
-      result.text === "" ? null : { hookSpecificOutput: { hookEventName: event as ClaudeHookOutput["hookSpecificOutput"]["hookEventName"], additionalContext: result.text } };
+      result.text === "" ? null : { hookSpecificOutput: { hookEventName: event as ClaudeHookOutput["hookSpecificOutput"]["hookEventName"], additionalContext: fit(result.text, context.budget) } };
     await options.deliver?.(output);
     if (result.state) await saveState(path, result.state);
     return output;

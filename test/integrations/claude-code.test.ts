@@ -220,6 +220,44 @@ describe("hook claude-code: events", () => {
   });
 });
 
+describe("hook claude-code: large trees", () => {
+  it("a file too large to show is named, and later files still arrive", async () => {
+    const tree = await createTree({
+      "r/.git/": null,
+      "r/CLAUDE.md": "c\n",
+      "r/huge/AGENTS.md": `HUGE\n${"h".repeat(300 * 1024)}\n`,
+      "r/huge/f.ts": "",
+      "r/small/AGENTS.md": "SMALL-AGENTS\n",
+      "r/small/g.ts": "",
+    });
+    const h = hooks(tree);
+    await h.start();
+    const huge = await h.read("r/huge/f.ts");
+    expect(huge.length).toBeLessThan(CLAUDE_CONTEXT_LIMIT);
+    expect(huge).toContain(`- ${tree.path("r/huge/AGENTS.md")}`);
+    expect(await h.read("r/small/g.ts")).toContain("SMALL-AGENTS");
+  });
+
+  it("a resume notice about many files stays under the limit", async () => {
+    const spec: Record<string, string | null> = { "r/.git/": null, "r/CLAUDE.md": "c\n" };
+    let rel = "r";
+    for (let depth = 0; depth < 120; depth++) {
+      rel += `/directory-with-a-long-name-${depth}`;
+      spec[`${rel}/AGENTS.md`] = `level ${depth}\n`;
+    }
+    const tree = await createTree(spec);
+    const h = hooks(tree, rel, { budget: 4_000 });
+    await h.start();
+    for (let depth = 0, dir = "r"; depth < 120; depth++) {
+      dir += `/directory-with-a-long-name-${depth}`;
+      await tree.setMtime(`${dir}/AGENTS.md`, 2_000_000_000);
+    }
+    const resumed = await h.start("resume");
+    expect(resumed.length).toBeLessThanOrEqual(4_000);
+    expect(resumed).toContain("cut here");
+  });
+});
+
 describe("hook claude-code: packing", () => {
   it("never exceeds the budget, shows whole files in the order given, names the rest", () => {
     fc.assert(
