@@ -143,7 +143,7 @@ export function parseHookInput(text: string): ClaudeHookInput {
   } catch (error) {
     throw new HookInputError(`hook input is not JSON (${(error as Error).message})`, { fix: "run this command as a Claude Code hook: it reads the event JSON on stdin" });
   }
-  const result = ClaudeHookInputSchema.safeParse(data);
+  const result = ClaudeHookInputSchema.safeParse(normalizeHookInput(data));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new HookInputError(`hook input is not a Claude Code hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`, {
@@ -170,13 +170,39 @@ export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent
   return join(dir, `${safeName(input.session_id)}${input.agent_id ? `.agent-${safeName(input.agent_id)}` : ""}.json`);
 }
 
-/** The path a tool event is about, absolute, or undefined. */
-export function toolTarget(input: ClaudeHookInput): string | undefined {
-  if (!input.tool_name || !CLAUDE_FILE_TOOLS.has(input.tool_name)) return undefined;
-  const args = input.tool_input ?? {};
-  const value = input.tool_name === "Grep" || input.tool_name === "Glob" ? args.path : input.tool_name === "NotebookEdit" ? (args.notebook_path ?? args.file_path) : args.file_path;
+function usablePath(value: unknown, cwd: string): string | undefined {
   if (typeof value !== "string" || value.length === 0 || value.includes("\0")) return undefined;
-  return absolute(value, input.cwd);
+  return absolute(value, cwd);
+}
+
+/** The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path). */
+export function toolTargets(input: ClaudeHookInput): string[] {
+  const args = input.tool_input ?? {};
+  if (input.tool_name === "editFiles" && Array.isArray(args.files)) {
+    // VS Code agent hooks (peers §9.4) send the same hook files with this tool.
+    return args.files.map((file) => usablePath(file, input.cwd)).filter((path): path is string => path !== undefined);
+  }
+  if (!input.tool_name || !CLAUDE_FILE_TOOLS.has(input.tool_name)) return [];
+  const value = input.tool_name === "Grep" || input.tool_name === "Glob" ? args.path : input.tool_name === "NotebookEdit" ? (args.notebook_path ?? args.file_path) : args.file_path;
+  const path = usablePath(value, input.cwd);
+  return path === undefined ? [] : [path];
+}
+
+/**
+ * VS Code's agent hooks read the same settings files and send camelCase fields (`sessionId`,
+ * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
+ */
+export function normalizeHookInput(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const data = raw as Record<string, unknown>;
+  if (data.session_id !== undefined || data.hook_event_name !== undefined) return raw;
+  if (data.sessionId === undefined && data.hookEventName === undefined) return raw;
+  const out: Record<string, unknown> = { ...data, session_id: data.sessionId, hook_event_name: data.hookEventName };
+  for (const [from, to] of [["transcriptPath", "transcript_path"], ["toolName", "tool_name"], ["toolInput", "tool_input"], ["toolResponse", "tool_response"]] as const) {
+    if (out[to] === undefined && data[from] !== undefined) out[to] = data[from];
+  }
+  if (out.source === "new") out.source = "startup";
+  return out;
 }
 
 function compareVersions(a: string, b: string): number {
@@ -454,7 +480,7 @@ async function onSessionStart(input: ClaudeHookInput, stored: HookState | null, 
   }
 }
 
-async function onPostToolUse(input: ClaudeHookInput, target: string, stored: HookState | null, context: Context): Promise<{ text: string; state: HookState }> {
+async function onPostToolUse(input: ClaudeHookInput, targets: readonly string[], stored: HookState | null, context: Context): Promise<{ text: string; state: HookState }> {
   let session: AgentsSession;
   let state: HookState;
   let initial: Piece[] = [];
@@ -469,15 +495,16 @@ async function onPostToolUse(input: ClaudeHookInput, target: string, stored: Hoo
   try {
     const response = input.tool_response as { type?: unknown; file?: { numLines?: unknown; totalLines?: unknown } } | undefined;
     const textRead = input.tool_name === "Read" && (response?.type === undefined || response.type === "text");
+    const target = targets[0]!;
     if (textRead && session.config.files.names.includes(nameOf(target))) {
       // The model read an instruction file itself: it has that version.
       const whole = response?.file?.numLines === undefined || response.file.numLines === response.file.totalLines;
       const info = whole ? await context.fs.stat(target).catch(() => null) : null;
       if (info && info.kind === "file") session.admit([{ path: target, mtimeMs: info.mtimeMs }]);
     }
-    const blocks = await session.touch([target], { admit: false });
+    const blocks = await session.touch(targets, { admit: false });
     // Claude Code's own AGENTS.md support attaches nested files on a text Read only.
-    const delivery = await deliver(HEADERS.tool(target), [...withPolicy(blocks, textRead ? "admit" : "skip"), ...withPolicy(initial, "admit")], state, context);
+    const delivery = await deliver(HEADERS.tool(targets.length === 1 ? target : targets.join(", ")), [...withPolicy(blocks, textRead ? "admit" : "skip"), ...withPolicy(initial, "admit")], state, context);
     return { text: delivery.text, state: { ...state, session: apply(session, state, delivery) } };
   } finally {
     await session.close();
@@ -548,14 +575,14 @@ async function collectGarbage(context: Context, input: ClaudeHookInput): Promise
  * const output = await handleClaudeCodeHook({ session_id: "s1", hook_event_name: "SessionStart", cwd: "/repo", source: "startup" });
  */
 export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutput | null> {
-  const parsed = ClaudeHookInputSchema.safeParse(raw);
+  const parsed = ClaudeHookInputSchema.safeParse(normalizeHookInput(raw));
   if (!parsed.success) throw new HookInputError(`hook input is not a Claude Code hook event: ${parsed.error.issues[0]?.path.join(".") ?? ""} ${parsed.error.issues[0]?.message ?? ""}`.trim());
   const input = { ...parsed.data, cwd: absolute(parsed.data.cwd, "/") };
   const env = options.env ?? process.env;
   const context: Context = { env, home: options.home ?? env.HOME ?? homedir(), fs: options.session?.fs ?? nodeFileSystem, options, budget: Math.min(options.budget ?? DEFAULT_CONTEXT_BUDGET, CLAUDE_CONTEXT_LIMIT - 1) };
   const event = input.hook_event_name;
-  const target = event === "PostToolUse" ? toolTarget(input) : undefined;
-  const handled = event === "SessionStart" || event === "UserPromptSubmit" || (event === "PostToolUse" && target !== undefined);
+  const targets = event === "PostToolUse" ? toolTargets(input) : [];
+  const handled = event === "SessionStart" || event === "UserPromptSubmit" || (event === "PostToolUse" && targets.length > 0);
   if (!handled) {
     await options.deliver?.(null);
     return null;
@@ -570,7 +597,7 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOpti
         ? await onSessionStart(input, stored, context)
         : event === "UserPromptSubmit"
           ? await onUserPromptSubmit(input, stored, context)
-          : await onPostToolUse(input, target!, stored, context);
+          : await onPostToolUse(input, targets, stored, context);
     const output: ClaudeHookOutput | null =
       result.text === "" ? null : { hookSpecificOutput: { hookEventName: event as ClaudeHookOutput["hookSpecificOutput"]["hookEventName"], additionalContext: fit(result.text, context.budget) } };
     await options.deliver?.(output);

@@ -220,6 +220,22 @@ describe("hook claude-code: events", () => {
   });
 });
 
+describe("hook claude-code: VS Code agent hooks", () => {
+  it("accepts the camelCase payload and editFiles with several files", async () => {
+    const tree = await createTree(MIXED);
+    const options = { home: tree.home, env: { HOME: tree.home, XDG_STATE_HOME: tree.path("state") } };
+    const base = { sessionId: "vs-1", cwd: tree.path("r"), timestamp: "2026-11-22T00:00:00Z", transcript_path: tree.path("t.json") };
+    const start = await handleClaudeCodeHook({ ...base, hookEventName: "SessionStart", source: "new" }, options);
+    expect(start?.hookSpecificOutput.additionalContext).toContain("ROOT-AGENTS");
+    const edit = await handleClaudeCodeHook(
+      { ...base, hookEventName: "PostToolUse", tool_name: "editFiles", tool_input: { files: [tree.path("r/docs/a.md"), tree.path("r/nb/n.ipynb")] } },
+      options,
+    );
+    expect(edit?.hookSpecificOutput.additionalContext).toContain("DOCS-AGENTS");
+    expect(edit?.hookSpecificOutput.additionalContext).toContain("NB-AGENTS");
+  });
+});
+
 describe("hook claude-code: large trees", () => {
   it("a file too large to show is named, and later files still arrive", async () => {
     const tree = await createTree({
