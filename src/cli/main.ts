@@ -14,6 +14,7 @@ import { registerHook } from "./commands/hook.js";
 import { registerInstall } from "./commands/install.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerExplain } from "./commands/explain.js";
+import { registerDoctor } from "./commands/doctor.js";
 
 export const VERSION = "0.1.0";
 
@@ -46,6 +47,7 @@ function buildProgram(io: CliIo): Command {
   registerInstall(program, context);
   registerMcp(program, context);
   registerExplain(program, context);
+  registerDoctor(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   return program;
 }

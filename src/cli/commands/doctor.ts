@@ -1,0 +1,26 @@
+/**
+ * `agentsmd doctor [DIR]`: problems in a tree of instruction files, with a fix for each. Exit 1
+ * when any finding is an error.
+ */
+import type { Command } from "commander";
+import { doctor, formatReport } from "../../doctor.js";
+import { AgentsMdError } from "../../errors.js";
+import type { CommandContext } from "../context.js";
+
+export function registerDoctor(program: Command, context: CommandContext): void {
+  program
+    .command("doctor")
+    .description("scan a tree for instruction-file problems (truncation, shadowing, agents that disagree, imports, encoding...); exit 1 on any error")
+    .argument("[dir]", "directory to scan (default: --cwd or the current directory)")
+    .option("--no-gitignore", "enter directories that .gitignore ignores")
+    .action(async (dir: string | undefined, options: { gitignore?: boolean }, command: Command) => {
+      const { cwd, preset: _preset, ...session } = context.sessionOptions(command);
+      const root = dir === undefined ? cwd! : context.path(dir);
+      const report = await doctor({ root, session, ...(options.gitignore === false ? { gitignore: false } : {}) });
+      if (context.globals(command).json) context.json(report);
+      else context.out(formatReport(report));
+      if (report.counts.error > 0) {
+        throw new AgentsMdError(`doctor found ${report.counts.error} error${report.counts.error === 1 ? "" : "s"} in ${root}`, { path: root, fix: "see the fix line of each error above" });
+      }
+    });
+}

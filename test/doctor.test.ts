@@ -1,0 +1,140 @@
+import { link } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { doctor, firstInvalidUtf8, formatReport, type DoctorReport } from "../src/doctor.js";
+import { createTree, makeSymlink, runCli, type Tree } from "./helpers/tree.js";
+
+const run = (tree: Tree, presets?: string[], root = tree.root) => doctor({ root, session: { home: tree.home, env: {} }, ...(presets ? { presets } : {}) });
+const codes = (report: DoctorReport) => report.findings.map((finding) => finding.code);
+const find = (report: DoctorReport, code: string) => report.findings.filter((finding) => finding.code === code);
+
+describe("doctor findings", () => {
+  it("reports a file an agent's budget cuts, naming the agent and its limit", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "r".repeat(40_000), "pkg/AGENTS.md": "p" });
+    const report = await run(tree, ["codex", "codelia"]);
+    const [cut] = find(report, "truncated");
+    expect(cut).toMatchObject({ severity: "warning", path: tree.path("AGENTS.md"), agents: ["codex"] });
+    expect(cut!.message).toContain("codex cuts");
+    expect(cut!.message).toContain("to 32768 of 40000 bytes (its budget: 32 KiB for the whole chain, root-first)");
+    const [out] = find(report, "left-out");
+    expect(out).toMatchObject({ path: tree.path("pkg/AGENTS.md"), agents: ["codex"] });
+  });
+
+  it("reports a file over Claude Code's 4 MiB per-file limit", async () => {
+    const tree = await createTree({ "CLAUDE.md": "c".repeat(4 * 1024 * 1024 + 1) });
+    const report = await run(tree, ["claude"]);
+    expect(find(report, "truncated")).toEqual([expect.objectContaining({ agents: ["claude"], message: expect.stringContaining("is 4194305 bytes: Claude Code skips the whole file over 4 MiB") })]);
+  });
+
+  it("reports an empty override hiding a file as an error", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.override.md": "\n", "AGENTS.md": "real rules" });
+    const report = await run(tree, ["codex", "codelia"]);
+    const [hidden] = find(report, "empty-override");
+    expect(hidden).toMatchObject({ severity: "error", path: tree.path("AGENTS.override.md"), agents: ["codex"], paths: [tree.path("AGENTS.override.md"), tree.path("AGENTS.md")] });
+    expect(hidden!.fix).toContain("delete the empty AGENTS.override.md");
+    expect(report.counts.error).toBe(1);
+  });
+
+  it("reports a CLAUDE.md that makes Claude Code ignore the AGENTS.md beside and below it", async () => {
+    const tree = await createTree({ "pkg/CLAUDE.md": "claude", "pkg/AGENTS.md": "agents", "pkg/sub/AGENTS.md": "sub", "other/AGENTS.md": "other" });
+    const report = await run(tree, ["claude"]);
+    const [finding] = find(report, "claude-ignores-agents");
+    expect(finding).toMatchObject({ path: tree.path("pkg/CLAUDE.md"), paths: [tree.path("pkg/CLAUDE.md"), tree.path("pkg/AGENTS.md"), tree.path("pkg/sub/AGENTS.md")] });
+    expect(finding!.message).toContain("the AGENTS.md beside it and 1 more below never load there");
+  });
+
+  it("does not report a CLAUDE.md that imports AGENTS.md or is a link to it", async () => {
+    const tree = await createTree({ "a/CLAUDE.md": "Read @AGENTS.md first.", "a/AGENTS.md": "agents", "b/AGENTS.md": "b agents" });
+    await makeSymlink(tree, "b/CLAUDE.md", "AGENTS.md");
+    const report = await run(tree, ["claude"]);
+    expect(find(report, "claude-ignores-agents")).toEqual([]);
+  });
+
+  it("reports files some presets read and others never will", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "a", "pkg/GEMINI.md": "g" });
+    const report = await run(tree, ["codex", "gemini"]);
+    const findings = find(report, "agents-disagree");
+    expect(findings.map((finding) => [finding.path, finding.agents])).toEqual([
+      [tree.path("AGENTS.md"), ["gemini"]],
+      [tree.path("pkg/GEMINI.md"), ["codex"]],
+    ]);
+    expect(findings[0]!.fix).toContain("context.fileName");
+  });
+
+  it("reports instruction files under excluded directories", async () => {
+    const tree = await createTree({ "dist/AGENTS.md": "generated?" });
+    const report = await run(tree, ["codelia"]);
+    expect(find(report, "excluded-dir")).toEqual([expect.objectContaining({ path: tree.path("dist/AGENTS.md"), agents: ["codelia"] })]);
+  });
+
+  it("reports symlinks leaving the root (error) and dangling ones (warning)", async () => {
+    const outside = await createTree({ "shared.md": "outside text" });
+    const tree = await createTree({ "AGENTS.md": "x" });
+    await makeSymlink(tree, "pkg/AGENTS.md", outside.path("shared.md"));
+    await makeSymlink(tree, "gone/AGENTS.md", tree.path("missing.md"));
+    const report = await run(tree, ["codelia"]);
+    expect(find(report, "symlink-outside-root")).toEqual([expect.objectContaining({ severity: "error", path: tree.path("pkg/AGENTS.md") })]);
+    expect(find(report, "symlink-broken")).toEqual([expect.objectContaining({ severity: "warning", path: tree.path("gone/AGENTS.md") })]);
+  });
+
+  it("reports broken and cyclic imports as errors", async () => {
+    const tree = await createTree({ "CLAUDE.md": "See @docs/missing.md and @a.md", "a.md": "@b.md", "b.md": "@a.md" });
+    const report = await run(tree, ["claude"]);
+    expect(find(report, "import-missing")).toEqual([expect.objectContaining({ severity: "error", path: tree.path("CLAUDE.md"), agents: ["claude"] })]);
+    expect(find(report, "import-cycle")).toEqual([expect.objectContaining({ severity: "error", path: tree.path("b.md") })]);
+    expect(find(report, "import-missing")[0]!.fix).toContain("fix the path");
+  });
+
+  it("reports invalid UTF-8 with the offset of the first bad byte", async () => {
+    const tree = await createTree({ "AGENTS.md": new Uint8Array([0x61, 0x62, 0xff, 0x63]) });
+    const report = await run(tree, ["codelia"]);
+    expect(find(report, "invalid-utf8")).toEqual([expect.objectContaining({ severity: "error", message: expect.stringContaining("offset 2") })]);
+    expect(firstInvalidUtf8(new Uint8Array([0xe2, 0x82]))).toBe(0);
+    expect(firstInvalidUtf8(new TextEncoder().encode("héllo"))).toBe(-1);
+  });
+
+  it("reports identical copies, but not hard links of one file", async () => {
+    const tree = await createTree({ "a/AGENTS.md": "same text", "b/AGENTS.md": "same text", "c/AGENTS.md": "other" });
+    await link(tree.path("c/AGENTS.md"), tree.path("d.md"));
+    await link(tree.path("c/AGENTS.md"), tree.path("AGENTS.md"));
+    const report = await run(tree, ["codelia"]);
+    expect(find(report, "identical-copies")).toEqual([expect.objectContaining({ paths: [tree.path("a/AGENTS.md"), tree.path("b/AGENTS.md")] })]);
+  });
+
+  it("skips gitignored directories", async () => {
+    const tree = await createTree({ ".gitignore": "vendored/\n", "vendored/AGENTS.md": new Uint8Array([0xff]), "AGENTS.md": "ok" });
+    const report = await run(tree, ["codelia"]);
+    expect(codes(report)).toEqual([]);
+    expect(report.scanned.ignoredDirs).toBe(1);
+  });
+
+  it("finds nothing in a clean tree", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "root", "pkg/AGENTS.md": "pkg" });
+    const report = await run(tree, ["codelia", "codex"]);
+    expect(report.findings).toEqual([]);
+    expect(formatReport(report)).toContain("0 errors, 0 warnings, 0 info in 2 instruction files");
+  });
+});
+
+describe("agentsmd doctor", () => {
+  it("exits 1 when a finding is an error, 0 otherwise, and prints one JSON document with --json", async () => {
+    const bad = await createTree({ ".git/": null, "AGENTS.override.md": "", "AGENTS.md": "text" });
+    const failed = await runCli(["--home", bad.home, "doctor", bad.root]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain("error    empty-override");
+    expect(failed.stderr).toContain("doctor found 1 error");
+
+    const fine = await createTree({ ".git/": null, "AGENTS.md": "text" });
+    const ok = await runCli(["--home", fine.home, "--json", "doctor", fine.root]);
+    expect(ok.code).toBe(0);
+    const report = JSON.parse(ok.stdout) as DoctorReport;
+    expect(report.root).toBe(fine.root);
+    expect(report.counts.error).toBe(0);
+  });
+
+  it("enters gitignored directories with --no-gitignore", async () => {
+    const tree = await createTree({ ".gitignore": "vendored/\n", "vendored/AGENTS.md": new Uint8Array([0xff]) });
+    const run1 = await runCli(["--home", tree.home, "doctor", "--no-gitignore", tree.root]);
+    expect(run1.code).toBe(1);
+    expect(run1.stdout).toContain("invalid-utf8");
+  });
+});
