@@ -16,7 +16,16 @@ import { createTree, dir, type BuiltTree } from "../lib/tree.js";
 import { codexEntry, CODEX_VERSION, FRAGMENT_PREFIX } from "../codex/oracle.js";
 
 function mcpServerConfig(args: string[]): string {
-  return [`[mcp_servers.agentsmd]`, `command = ${JSON.stringify(process.execPath)}`, `args = ${JSON.stringify([AGENTSMD_BIN, ...args])}`, ``].join("\n");
+  // required: Codex waits for the server (and fails loudly if it cannot start) instead of starting
+  // the first turn without its tools on a slow machine.
+  return [
+    `[mcp_servers.agentsmd]`,
+    `command = ${JSON.stringify(process.execPath)}`,
+    `args = ${JSON.stringify([AGENTSMD_BIN, ...args])}`,
+    `required = true`,
+    `startup_timeout_sec = 60`,
+    ``,
+  ].join("\n");
 }
 
 /** The `output` text of the function_call_output item answering `callId` in a request's input. */
