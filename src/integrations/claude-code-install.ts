@@ -34,7 +34,10 @@ interface Handler {
   timeout: number;
 }
 
-/** True for a hook handler that agentsmd added. */
+/**
+ * True for a hook handler that agentsmd added.
+ * @example isAgentsmdHandler({ type: "command", command: "npx agentsmd hook claude-code" }) // true
+ */
 export function isAgentsmdHandler(handler: unknown): boolean {
   return (
     typeof handler === "object" &&
@@ -45,7 +48,10 @@ export function isAgentsmdHandler(handler: unknown): boolean {
   );
 }
 
-/** The settings file of a scope. */
+/**
+ * The settings file of a scope.
+ * @example settingsPath("local", { projectDir: "/repo", home: "/home/me", env: {} }) // "/repo/.claude/settings.local.json"
+ */
 export function settingsPath(scope: InstallScope, context: { projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> }): string {
   if (scope === "user") return join(claudeConfigDir(context.home, context.env), "settings.json");
   return join(join(context.projectDir, ".claude"), scope === "project" ? "settings.json" : "settings.local.json");
@@ -58,6 +64,7 @@ function quote(word: string): string {
 /**
  * The command a hook runs: the project's own `node_modules/.bin/agentsmd` for project and local
  * scope when it is installed there (portable across machines), else this very CLI by absolute path.
+ * @example await defaultHookCommand("project", "/repo") // '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agentsmd hook claude-code'
  */
 export async function defaultHookCommand(scope: InstallScope, projectDir: string): Promise<string> {
   if (scope !== "user") {
@@ -122,6 +129,7 @@ export function addClaudeHooks(input: unknown, command: string, file = "settings
 /**
  * Removes every agentsmd hook handler; matcher groups, events and the `hooks` key that this
  * leaves empty are removed too. Nothing else changes.
+ * @example removeClaudeHooks(JSON.parse(text)).settings
  */
 export function removeClaudeHooks(input: unknown, file = "settings.json"): { settings: Json; changed: boolean } {
   const settings = structuredClone(asObject(input, file));
@@ -186,7 +194,10 @@ export async function installClaudeCode(options: {
   return { file, scope: options.scope, changed: changed || current === undefined, command };
 }
 
-/** Removes the agentsmd hooks from the settings file of `scope`. */
+/**
+ * Removes the agentsmd hooks from the settings file of `scope`.
+ * @example await uninstallClaudeCode({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
+ */
 export async function uninstallClaudeCode(options: { scope: InstallScope; projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> }): Promise<InstallResult> {
   const file = settingsPath(options.scope, options);
   const current = await readSettings(file);

@@ -153,7 +153,10 @@ export function parseHookInput(text: string): ClaudeHookInput {
   return result.data;
 }
 
-/** The directory of the per-session state files. */
+/**
+ * The directory of the per-session state files.
+ * @example hookStateDir({ CLAUDE_PLUGIN_DATA: "/data" }, "/home/me") // "/data/sessions"
+ */
 export function hookStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   if (env.CLAUDE_PLUGIN_DATA) return join(env.CLAUDE_PLUGIN_DATA, "sessions");
   const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith("/") ? env.XDG_STATE_HOME : join(home, ".local/state");
@@ -165,7 +168,10 @@ function safeName(id: string): string {
   return clean === id && !clean.startsWith(".") ? clean : `${clean.replace(/^\.+/, "_")}-${createHash("sha256").update(id).digest("hex").slice(0, 12)}`;
 }
 
-/** The state file of one conversation (a subagent has its own context, so its own file). */
+/**
+ * The state file of one conversation (a subagent has its own context, so its own file).
+ * @example hookStatePath({ session_id: "abc", agent_id: "a1" }, "/s") // "/s/abc.agent-a1.json"
+ */
 export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent_id">, dir: string): string {
   return join(dir, `${safeName(input.session_id)}${input.agent_id ? `.agent-${safeName(input.agent_id)}` : ""}.json`);
 }
@@ -175,7 +181,10 @@ function usablePath(value: unknown, cwd: string): string | undefined {
   return absolute(value, cwd);
 }
 
-/** The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path). */
+/**
+ * The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path).
+ * @example toolTargets({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Grep", tool_input: { pattern: "x", path: "src" } }) // ["/r/src"]
+ */
 export function toolTargets(input: ClaudeHookInput): string[] {
   const args = input.tool_input ?? {};
   if (input.tool_name === "editFiles" && Array.isArray(args.files)) {
@@ -191,6 +200,7 @@ export function toolTargets(input: ClaudeHookInput): string[] {
 /**
  * VS Code's agent hooks read the same settings files and send camelCase fields (`sessionId`,
  * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
+ * @example normalizeHookInput({ sessionId: "s", hookEventName: "SessionStart", source: "new", cwd: "/r" }) // { ..., session_id: "s", hook_event_name: "SessionStart", source: "startup" }
  */
 export function normalizeHookInput(raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
@@ -247,6 +257,7 @@ function isClaudeFile(path: string): boolean {
 /**
  * True when a CLAUDE file of the same directory is this file (symlink, hard link) or imports it
  * with `@path`: Claude Code then loads its text already.
+ * @example await coveredByClaudeFile(nodeFileSystem, "/repo/AGENTS.md") // true when /repo/CLAUDE.md says "@AGENTS.md"
  */
 export async function coveredByClaudeFile(fs: FileSystem, path: string): Promise<boolean> {
   const dir = parentOf(path);
@@ -274,12 +285,18 @@ function depth(path: string): number {
   return path.split("/").length;
 }
 
-/** Most specific first: deeper directories first, then by path. */
+/**
+ * Most specific first: deeper directories first, then by path.
+ * @example nearestFirst([{ path: "/r/AGENTS.md" }, { path: "/r/a/AGENTS.md" }]) // [{ path: "/r/a/AGENTS.md" }, { path: "/r/AGENTS.md" }]
+ */
 export function nearestFirst<T extends { path: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => depth(b.path) - depth(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** How one file is shown: a factual heading, then its text. */
+/**
+ * How one file is shown: a factual heading, then its text.
+ * @example renderPiece({ path: "/r/a/AGENTS.md", content: "Use tabs.\n" }) // "Contents of /r/a/AGENTS.md (AGENTS.md instructions for /r/a and everything below it):\n\nUse tabs."
+ */
 export function renderPiece(piece: Pick<Piece, "path" | "content">): string {
   return `Contents of ${piece.path} (AGENTS.md instructions for ${parentOf(piece.path)} and everything below it):\n\n${trimEndText(piece.content)}`;
 }

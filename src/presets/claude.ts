@@ -39,7 +39,10 @@ function managedDir(): string {
   return "/etc/claude-code";
 }
 
-/** `~/.claude`, or `$CLAUDE_CONFIG_DIR`. */
+/**
+ * `~/.claude`, or `$CLAUDE_CONFIG_DIR`.
+ * @example claudeConfigDir("/home/me", {}) // "/home/me/.claude"
+ */
 export function claudeConfigDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const dir = env.CLAUDE_CONFIG_DIR;
   return dir && dir.length > 0 ? dir : join(home, ".claude");
@@ -81,6 +84,7 @@ export async function instructionFilesMode(fs: FileSystem, home: string, env: Re
 /**
  * The first `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` in `cwd` or an ancestor (nearest
  * first), or null. A symlink counts (it is what Claude Code sees). `~/.claude/CLAUDE.md` does not.
+ * @example await claudeMdAtOrAbove(nodeFileSystem, "/repo/pkg") // "/repo/CLAUDE.md"
  */
 export async function claudeMdAtOrAbove(fs: FileSystem, cwd: string): Promise<string | null> {
   const dirs = ancestors(cwd);
@@ -120,7 +124,10 @@ export async function builtinAgentsMd(context: { fs: FileSystem; cwd: string; ho
     : { active: true, mode, claudeMd, reason: `no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md at or above ${context.cwd}` };
 }
 
-/** The name groups Claude Code uses for a session (see `Preset.prepare`). */
+/**
+ * The name groups Claude Code uses for a session (see `Preset.prepare`).
+ * @example (await claudeGroups({ cwd, root: "/", home, env, fs: nodeFileSystem })).groups
+ */
 export async function claudeGroups(context: PrepareContext): Promise<PreparedGroups> {
   const builtin = await builtinAgentsMd(context);
   if (!builtin.active) return { groups: [CLAUDE_MD_NAMES], reason: `AGENTS.md is not read: ${builtin.reason}` };
@@ -172,7 +179,10 @@ export function stripBlockComments(text: string): string {
   return out.join("\n");
 }
 
-/** The description Claude Code appends to a file's path in the `claudeMd` block (peers §2.2). */
+/**
+ * The description Claude Code appends to a file's path in the `claudeMd` block (peers §2.2).
+ * @example claudeDescription({ path: "/r/CLAUDE.local.md", layer: "project" }) // " (user's private project instructions, not checked in)"
+ */
 export function claudeDescription(block: Pick<RenderBlock, "path" | "layer">): string {
   if (block.layer === "user") return " (user's private global instructions for all projects)";
   if (nameOf(block.path) === "CLAUDE.local.md") return " (user's private project instructions, not checked in)";
