@@ -14,15 +14,16 @@ import { createSession, countingFileSystem, nodeFileSystem, type AgentsSession, 
 import { readFileSync, writeFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";
-import type { FsCounts } from "./lib/fs-count.js";
+import { addCounts, patchNodeFs, zeroCounts, type FsCounts } from "./lib/fs-count.js";
+import { watchSession, type SessionWatcher } from "../src/watch.js";
 import type { TreeInfo } from "./generate-tree.js";
 import { summarize } from "./lib/measure.js";
 
 const LIFTED_CAPS: AgentsConfig = { lazy: { maxFiles: 1_000_000, maxBytes: 1_000_000_000 } };
 
 /** A FileSystem adding to bench counts (probes = stat + lstat, opens = read). */
-function countingInto(counts: FsCounts): FileSystem {
-  const { fs, counters } = countingFileSystem(nodeFileSystem);
+function countingInto(counts: FsCounts, inner: FileSystem = nodeFileSystem): FileSystem {
+  const { fs, counters } = countingFileSystem(inner);
   let last = { ...counters };
   const sync = () => {
     counts.probes += counters.stat - last.stat + (counters.lstat - last.lstat);
@@ -68,26 +69,67 @@ function countingInto(counts: FsCounts): FileSystem {
 
 export interface AgentsmdLoader extends Loader {
   readonly session: AgentsSession | undefined;
+  /** Waits for background watcher work (no-op without a watcher). */
+  settled(): Promise<void>;
 }
 
-function makeLoader(name: string, mode: "resolve" | "touch", counts?: FsCounts, config?: AgentsConfig): AgentsmdLoader {
-  const fs = counts ? countingInto(counts) : undefined;
+interface LoaderOptions {
+  mode: "resolve" | "touch";
+  counts?: FsCounts | undefined;
+  config?: AgentsConfig;
+  base?: FileSystem;
+  /** start a watcher (`watchSession`, what `createSession({ watch: true })` does) */
+  watch?: boolean;
+}
+
+function makeLoader(name: string, o: LoaderOptions): AgentsmdLoader {
+  const counts = o.counts;
+  const fs = counts ? countingInto(counts, o.base) : o.base;
   let session: AgentsSession | undefined;
+  let watcher: SessionWatcher | undefined;
+  /**
+   * Counting mode: calls made outside the injected FileSystem (chokidar) are counted by patching
+   * node:fs and node:fs/promises, minus what the FileSystem itself saw; background watcher work a
+   * call starts is waited for (`settled()`) so it is charged to that call.
+   */
+  const around = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (!counts) return fn();
+    const raw = zeroCounts();
+    const inside = { ...counts };
+    const restore = patchNodeFs(raw);
+    try {
+      const value = await fn();
+      await watcher?.settled();
+      return value;
+    } finally {
+      restore();
+      const seen = { ...counts, watches: 0 };
+      addCounts(seen, inside, -1);
+      addCounts(raw, seen, -1);
+      raw.bytesRead = 0; // reads outside the FileSystem are not sized; agentsmd reads go through it
+      counts.external ??= zeroCounts();
+      addCounts(counts.external, raw);
+    }
+  };
   return {
     name,
     get session() {
       return session;
     },
-    async initial(_root, cwd) {
-      await session?.close();
-      session = await createSession({ cwd, env: {}, ...(fs ? { fs } : {}), ...(config ? { config } : {}) });
-      return session.initialFiles.filter((f) => f.layer === "project").map((f) => ({ path: f.path, bytes: f.includedBytes }));
-    },
-    async resolve(_root, target): Promise<LoadedFile[]> {
-      if (!session) throw new Error("agentsmd loader: initial() first");
-      if (mode === "resolve") return (await session.resolve(target)).files.map((f) => ({ path: f.path, bytes: 0 }));
-      return (await session.touch([target])).map((b) => ({ path: b.path, bytes: Buffer.byteLength(b.content) }));
-    },
+    settled: async () => void (await watcher?.settled()),
+    initial: (_root, cwd) =>
+      around(async () => {
+        await session?.close();
+        session = await createSession({ cwd, env: {}, ...(fs ? { fs } : {}), ...(o.config ? { config: o.config } : {}) });
+        watcher = o.watch ? await watchSession(session, {}) : undefined;
+        return session.initialFiles.filter((f) => f.layer === "project").map((f) => ({ path: f.path, bytes: f.includedBytes }));
+      }),
+    resolve: (_root, target) =>
+      around(async (): Promise<LoadedFile[]> => {
+        if (!session) throw new Error("agentsmd loader: initial() first");
+        if (o.mode === "resolve") return (await session.resolve(target)).files.map((f) => ({ path: f.path, bytes: 0 }));
+        return (await session.touch([target])).map((b) => ({ path: b.path, bytes: Buffer.byteLength(b.content) }));
+      }),
     reset() {
       void session?.close();
       session = undefined;
@@ -103,7 +145,16 @@ export const agentsmdImplementation: Implementation = {
   name: "agentsmd",
   family: "agentsmd",
   delivers: "metadata",
-  create: async (counts) => makeLoader("agentsmd", "resolve", counts),
+  create: async (counts) => makeLoader("agentsmd", { mode: "resolve", counts }),
+};
+
+/** `createSession({ watch: true })`: chokidar invalidates the cache, entries are trusted until then. */
+export const agentsmdWatchImplementation: Implementation = {
+  name: "agentsmd watch",
+  family: "agentsmd",
+  delivers: "metadata",
+  cases: ["initial", "first-resolve", "seen-resolve", "seen-resolve-idle", "touch-10k", "heap"],
+  create: async (counts) => makeLoader("agentsmd watch", { mode: "resolve", counts, watch: true }),
 };
 
 export const agentsmdTouchImplementation: Implementation & { cases: string[] } = {
@@ -111,11 +162,25 @@ export const agentsmdTouchImplementation: Implementation & { cases: string[] } =
   family: "agentsmd",
   delivers: "bodies",
   cases: ["first-resolve", "seen-resolve", "touch-10k"],
-  create: async (counts) => makeLoader("agentsmd touch", "touch", counts, LIFTED_CAPS),
+  create: async (counts) => makeLoader("agentsmd touch", { mode: "touch", counts, config: LIFTED_CAPS }),
 };
 
 export async function implementations(): Promise<Implementation[]> {
-  return [agentsmdImplementation, agentsmdTouchImplementation];
+  return [agentsmdImplementation, agentsmdWatchImplementation, agentsmdTouchImplementation];
+}
+
+/** `--experiments`: rows measuring proposed changes without touching src (see bench/experiments/). */
+export async function experimentalImplementations(): Promise<Implementation[]> {
+  const { syncFileSystem } = await import("./experiments/sync-fs.js");
+  return [
+    {
+      name: "agentsmd sync-fs",
+      family: "agentsmd",
+      delivers: "metadata",
+      cases: ["initial", "first-resolve", "seen-resolve-idle", "touch-10k"],
+      create: async (counts) => makeLoader("agentsmd sync-fs", { mode: "resolve", counts, base: syncFileSystem }),
+    },
+  ];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -128,8 +193,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * - create: a new AGENTS.md in a covered directory -> resolve returns it
  * - delete: remove that file -> the directory's probe no longer lists it
  */
-export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }) {
-  const rounds = o.quick ? 5 : 20;
+async function changeLatency(tree: TreeInfo, rounds: number, watch: boolean) {
   const editFile = tree.deepChainFiles[Math.floor(tree.deepChainFiles.length / 2)]!;
   const chainDirs: string[] = [];
   for (let d = tree.deepDir; d.startsWith(tree.root); d = dirname(d)) {
@@ -141,10 +205,12 @@ export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s:
   const original = readFileSync(editFile);
   const samples = { edit: [] as number[], create: [] as number[], delete: [] as number[] };
   const session = await createSession({ cwd: tree.root, env: {} });
+  const watcher = watch ? await watchSession(session, {}) : undefined;
   const returns = async (path: string) => (await session.resolve(tree.deepFile)).files.some((f) => f.path === path);
   const timeout = 2_000;
   try {
     await session.resolve(tree.deepFile);
+    await watcher?.settled();
     for (let i = 0; i < rounds; i++) {
       await sleep(5 + (i % 7) * 9); // vary the phase against the revalidation window
       let t0 = performance.now();
@@ -169,7 +235,7 @@ export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s:
       rmSync(createFile);
       for (;;) {
         await session.resolve(tree.deepFile);
-        const probe = await session.cache.probeDir(createDir);
+        const probe = session.cache.peekDir(createDir, session.cache.now()) ?? (await session.cache.probeDir(createDir));
         if (!probe.files.some((f) => f.path === createFile)) break;
         if (performance.now() - t0 > timeout) throw new Error(`deletion of ${createFile} not visible after ${timeout} ms`);
         await sleep(1);
@@ -182,21 +248,40 @@ export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s:
     await session.close();
   }
   const all = [...samples.edit, ...samples.create, ...samples.delete];
-  const timing = summarize(all);
-  const kinds = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
-  o.log(
-    `  watch          agentsmd         edit/create/delete visible: median ${timing.median.toFixed(1)} ms, p95 ${timing.p95.toFixed(1)} ms, max ${Math.max(...all).toFixed(1)} ms (${all.length} changes)`,
-  );
+  return { timing: summarize(all), max: Math.max(...all), kinds: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])) };
+}
+
+/**
+ * Edit-to-visible latency. A change is made at t0; `resolve` of a path below it is polled every
+ * ~1 ms until the change shows.
+ * - edit:   append to an AGENTS.md the session has loaded -> resolve returns it again
+ * - create: a new AGENTS.md in a covered directory -> resolve returns it
+ * - delete: remove that file -> the directory's cached probe no longer lists it
+ * Rows: the default configuration (no watcher: `cache.revalidateMs` = 50 ms), and `watch: true`.
+ */
+export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }) {
+  const rounds = o.quick ? 5 : 20;
+  const rows: Array<Record<string, unknown>> = [];
+  for (const [name, watch] of [["agentsmd", false], ["agentsmd watch", true]] as const) {
+    try {
+      const r = await changeLatency(tree, rounds, watch);
+      o.log(
+        `  watch          ${name.padEnd(16)} edit/create/delete visible: median ${r.timing.median.toFixed(1)} ms, p95 ${r.timing.p95.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${r.timing.samples} changes)`,
+      );
+      rows.push({ impl: name, family: "agentsmd", delivers: "metadata", timing: r.timing, kinds: r.kinds, note: watch ? "chokidar watcher" : "no watcher: 50 ms revalidation window" });
+    } catch (error) {
+      rows.push({ impl: name, family: "agentsmd", delivers: "metadata", error: error instanceof Error ? error.message : String(error) });
+      o.log(`  watch          ${name.padEnd(16)} ERROR ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  rows.push({ impl: "naive", family: "naive", delivers: "bodies", note: "immediate: re-reads everything on every call" });
+  rows.push({ impl: "gemini", family: "gemini", delivers: "bodies", note: "never in a session: each file once until /memory reload" });
   return {
     id: "watch",
-    title: "edit-to-visible latency, default configuration (50 ms revalidation window; no watcher landed yet)",
-    target: "agentsmd <= 100 ms",
+    title: "edit-to-visible latency: edit, creation, deletion of an AGENTS.md on the chain",
+    target: "agentsmd <= 100 ms (default configuration)",
     minimum: null,
-    rows: [
-      { impl: "agentsmd", family: "agentsmd", delivers: "metadata", timing, kinds, note: "watching not landed: revalidation window measured" },
-      { impl: "naive", family: "naive", delivers: "bodies", note: "immediate: re-reads everything on every call" },
-      { impl: "gemini", family: "gemini", delivers: "bodies", note: "never in a session: each file once until /memory reload" },
-    ],
+    rows,
     ratios: {},
   };
 }

@@ -5,11 +5,12 @@
  * back to back on the same generated tree, so ratios are measured pair by pair. Each case has a
  * timing pass (no instrumentation) and a separate counting pass (fs calls next to the minimum).
  *
- * Options: --quick (under a minute), --only id,id  --impl name,name  --no-verify
+ * Options: --quick (under a minute), --only id,id  --impl name,name  --no-verify  --experiments
  *          --dirs N  --seed S  --out FILE (default bench/results/latest.json; --quick writes
  *          bench/results/quick.json unless --out is given)
  */
-import { cpus, totalmem, platform, arch, release } from "node:os";
+import { cpus, totalmem, platform, arch, release, loadavg } from "node:os";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
 import { generateTree, BENCH_DIR, type TreeInfo } from "./generate-tree.js";
@@ -17,7 +18,7 @@ import { naiveImplementation } from "./naive-loader.js";
 import { geminiImplementation, geminiAvailability } from "./gemini-jit.js";
 import { verify } from "./verify.js";
 import { measure, summarize, type Timing } from "./lib/measure.js";
-import { zeroCounts, diffCounts, totalCalls, scaleCounts, type FsCounts } from "./lib/fs-count.js";
+import { zeroCounts, diffCounts, totalCalls, scaleCounts, copyCounts, type FsCounts } from "./lib/fs-count.js";
 import type { Implementation, Loader } from "./lib/loader.js";
 
 // ---------------------------------------------------------------- options
@@ -27,18 +28,20 @@ interface Args {
   only: Set<string> | null;
   impl: Set<string> | null;
   verify: boolean;
+  experiments: boolean;
   dirs: number | undefined;
   seed: number | undefined;
   out: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { quick: false, only: null, impl: null, verify: true, dirs: undefined, seed: undefined, out: undefined };
+  const a: Args = { quick: false, only: null, impl: null, verify: true, experiments: false, dirs: undefined, seed: undefined, out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i];
     const v = argv[i + 1];
     if (x === "--quick") a.quick = true;
     else if (x === "--no-verify") a.verify = false;
+    else if (x === "--experiments") a.experiments = true;
     else if (x === "--only") (a.only = new Set(String(v).split(","))), i++;
     else if (x === "--impl") (a.impl = new Set(String(v).split(","))), i++;
     else if (x === "--dirs") (a.dirs = Number(v)), i++;
@@ -70,6 +73,11 @@ function fmtCounts(c: FsCounts | null): string {
   const parts = [`${c.probes} st`, `${c.opens} op`];
   if (c.readdirs) parts.push(`${c.readdirs} rd`);
   if (c.other) parts.push(`${c.other} oth`);
+  const e = c.external;
+  if (e && (e.probes || e.opens || e.readdirs || e.other || e.watches)) {
+    const ext = [e.probes && `${e.probes} st`, e.opens && `${e.opens} op`, e.readdirs && `${e.readdirs} rd`, e.other && `${e.other} oth`, e.watches && `${e.watches} fs.watch`].filter(Boolean);
+    parts.push(`+ watcher ${ext.join(" ")}`);
+  }
   return parts.join(" ");
 }
 
@@ -297,7 +305,7 @@ async function runCase(def: CaseDef, impls: Implementation[], ctx: CaseContext, 
       const counting = await impl.create(counts);
       await def.prep(counting, ctx);
       if (def.pause) await sleep(def.pause);
-      const before = { ...counts };
+      const before = copyCounts(counts);
       await def.op(counting, ctx);
       row.fs = diffCounts(counts, before);
       row.fsTotal = totalCalls(row.fs);
@@ -328,6 +336,7 @@ async function heapCase(impls: Implementation[], ctx: CaseContext, n: number, lo
   const rows: RowResult[] = [];
   const paths = ctx.tree.touchPaths.slice(0, n);
   for (const impl of impls) {
+    if (impl.cases && !impl.cases.includes("heap")) continue;
     const row: RowResult = { impl: impl.name, family: impl.family, delivers: impl.delivers };
     rows.push(row);
     try {
@@ -342,6 +351,7 @@ async function heapCase(impls: Implementation[], ctx: CaseContext, n: number, lo
       await loader.initial(ctx.tree.root, ctx.tree.root);
       const start = performance.now();
       for (const path of paths) await loader.resolve(ctx.tree.root, path);
+      await (loader as Loader & { settled?: () => Promise<void> }).settled?.();
       const elapsed = performance.now() - start;
       fullGc();
       row.heapBytes = process.memoryUsage().heapUsed - base;
@@ -369,6 +379,7 @@ async function heapCase(impls: Implementation[], ctx: CaseContext, n: number, lo
 
 interface AgentsmdModule {
   implementations(): Promise<Implementation[]>;
+  experimentalImplementations?(): Promise<Implementation[]>;
   watchLatency?(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }): Promise<CaseResult>;
 }
 
@@ -382,6 +393,8 @@ async function loadAgentsmd(): Promise<{ mod: AgentsmdModule | null; reason: str
 }
 
 // ---------------------------------------------------------------- verdicts and output
+
+let infoLines: string[] = [];
 
 function verdicts(cases: CaseResult[], quick: boolean): void {
   const get = (id: string) => cases.find((c) => c.id === id);
@@ -416,6 +429,14 @@ function verdicts(cases: CaseResult[], quick: boolean): void {
       met: heap.heapBytes <= 20 * 1024 * 1024,
       detail: `${fmtBytes(heap.heapBytes)} (target 20 MB)${quick ? "; quick mode: fewer resolves than the target's 10,000" : ""}`,
     };
+  const info: string[] = [];
+  for (const id of ["seen-resolve", "seen-resolve-idle", "first-resolve", "initial", "heap"]) {
+    const r = row(get(id), "agentsmd watch");
+    if (!r) continue;
+    if (id === "heap" && r.heapBytes !== undefined) info.push(`watch: true, heap: ${fmtBytes(r.heapBytes)} (target 20 MB)`);
+    else if (r.timing) info.push(`watch: true, ${id}: median ${fmtMs(r.timing.median)}, fs ${fmtCounts(r.fs ?? null)}`);
+  }
+  infoLines = info;
   const watch = get("watch");
   const w = row(watch);
   if (watch && w?.timing) watch.verdict = { met: w.timing.p95 <= 100, detail: `p95 ${fmtMs(w.timing.p95)}, median ${fmtMs(w.timing.median)} (target 100 ms)` };
@@ -437,12 +458,12 @@ function table(cases: CaseResult[]): string {
       }
       const t = r.timing!;
       const per = r.perPath;
-      const median = c.id === "heap" ? fmtBytes(r.heapBytes ?? 0) : per ? `${fmtMs(per.median)}/path (${fmtMs(t.median)} total)` : fmtMs(t.median);
+      const median = c.id === "heap" ? ((r.heapBytes ?? 0) < 64 * 1024 ? "~0 (noise)" : fmtBytes(r.heapBytes ?? 0)) : per ? `${fmtMs(per.median)}/path (${fmtMs(t.median)} total)` : fmtMs(t.median);
       const p95 = c.id === "heap" ? `${fmtMs(t.median)} total` : per ? `${fmtMs(per.p95)}/path` : fmtMs(t.p95);
       const ops = c.id === "heap" ? "" : t.opsPerSec >= 100 ? Math.round(t.opsPerSec).toLocaleString("en-US") : t.opsPerSec.toFixed(2);
       const min = c.minimum && r.family === "agentsmd" ? `${c.minimum.probes} st ${c.minimum.opens} op` : "";
-      const versus =
-        agent && r !== agent && c.id !== "heap" ? `${(t.median / agent.timing!.median).toFixed(1)}x slower` : agent && r !== agent && c.id === "heap" ? "" : "";
+      const factor = agent && r !== agent && c.id !== "heap" ? t.median / agent.timing!.median : 0;
+      const versus = !factor ? "" : factor >= 1 ? `${factor.toFixed(1)}x slower` : `${(1 / factor).toFixed(1)}x faster`;
       const heapVs =
         c.id === "heap" && r.impl !== "agentsmd"
           ? (() => {
@@ -458,6 +479,18 @@ function table(cases: CaseResult[]): string {
   return [fmt(header), "|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|", ...lines.map(fmt)].join("\n");
 }
 
+/** The commit measured, and whether src/ differs from it (the bench compiles the working tree). */
+function revision(): { commit: string; srcDirty: boolean } | null {
+  try {
+    const cwd = dirname(BENCH_DIR);
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd, encoding: "utf8" }).trim() !== "";
+    return { commit, srcDirty: dirty };
+  } catch {
+    return null;
+  }
+}
+
 function machine() {
   const cpu = cpus();
   return {
@@ -467,6 +500,7 @@ function machine() {
     node: process.version,
     platform: `${platform()} ${release()} ${arch()}`,
     uvThreadpoolSize: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
+    loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
   };
 }
 
@@ -499,6 +533,7 @@ export async function main(argv: string[]): Promise<number> {
   let impls: Implementation[] = [];
   const agentsmd = await loadAgentsmd();
   if (agentsmd.mod) impls.push(...(await agentsmd.mod.implementations()));
+  if (agentsmd.mod && args.experiments && agentsmd.mod.experimentalImplementations) impls.push(...(await agentsmd.mod.experimentalImplementations()));
   else notes.push(agentsmd.reason);
   impls.push(naiveImplementation);
   const gemini = geminiAvailability();
@@ -537,9 +572,11 @@ export async function main(argv: string[]): Promise<number> {
     date: new Date().toISOString(),
     mode: args.quick ? "quick" : "full",
     machine: machine(),
+    revision: revision(),
     tree: { ...treeSummary, instructionFiles: instructionFiles.length, touchPaths: touchPaths.length, deepChainFiles: deepChainFiles.length, touchPathsUsed: touchCount, heapResolves: heapCount },
     implementations: impls.map((i) => ({ name: i.name, family: i.family, delivers: i.delivers })),
     notes,
+    verdicts: cases.filter((c) => c.verdict).map((c) => ({ id: c.id, ...c.verdict })),
     cases: cases.map((c) => ({
       ...c,
       rows: c.rows.map((r) => ({ ...r, fsPerPath: r.fs && r.perPath ? scaleCounts(r.fs, ctx.touchPaths.length) : undefined })),
@@ -558,10 +595,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   log("");
   for (const c of cases) if (c.verdict) log(`${c.verdict.met ? "MET " : "MISS"} ${c.id}: ${c.verdict.detail}`);
+  for (const line of infoLines) log(`INFO ${line}`);
+  const load = loadavg()[0]!;
+  if (load > cpus().length) log(`WARNING: load average ${load.toFixed(1)} on ${cpus().length} cores during the run: absolute times are inflated; ratios within the run still compare like with like`);
   log(`\n${machine().cpu}, ${machine().cores} cores, Node ${process.version}; ${doc.elapsedSeconds} s; written ${out}`);
   return 0;
 }
 
 if (process.argv[1] && resolvePath(process.argv[1]).endsWith(join("bench", "run.js"))) {
-  process.exitCode = await main(process.argv.slice(2));
+  // agentsmd's watchSession awaits unref'd timers: without a live handle (a host always has one)
+  // the process would exit mid-await with code 13. Keep the loop alive for the run.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } finally {
+    clearInterval(keepAlive);
+  }
 }

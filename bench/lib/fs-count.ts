@@ -25,10 +25,19 @@ export interface FsCounts {
   bytesRead: number;
   readdirs: number;
   other: number;
+  /** fs.watch handles opened (watchers) */
+  watches?: number;
+  /** agentsmd only: calls made outside its FileSystem (the chokidar watcher), counted by patching */
+  external?: FsCounts;
 }
 
 export function zeroCounts(): FsCounts {
   return { probes: 0, opens: 0, bytesRead: 0, readdirs: 0, other: 0 };
+}
+
+/** Deep copy (counts hold a nested `external`). */
+export function copyCounts(c: FsCounts): FsCounts {
+  return { ...c, ...(c.external ? { external: { ...c.external } } : {}) };
 }
 
 /** Calls that cross into the thread pool at least once (bytes excluded). */
@@ -37,13 +46,26 @@ export function totalCalls(c: FsCounts): number {
 }
 
 export function diffCounts(after: FsCounts, before: FsCounts): FsCounts {
-  return {
+  const out: FsCounts = {
     probes: after.probes - before.probes,
     opens: after.opens - before.opens,
     bytesRead: after.bytesRead - before.bytesRead,
     readdirs: after.readdirs - before.readdirs,
     other: after.other - before.other,
   };
+  if (after.watches !== undefined || before.watches !== undefined) out.watches = (after.watches ?? 0) - (before.watches ?? 0);
+  if (after.external) out.external = diffCounts(after.external, before.external ?? zeroCounts());
+  return out;
+}
+
+/** Adds `b` into `a` (flat fields). */
+export function addCounts(a: FsCounts, b: FsCounts, sign = 1): void {
+  a.probes += sign * b.probes;
+  a.opens += sign * b.opens;
+  a.bytesRead += sign * b.bytesRead;
+  a.readdirs += sign * b.readdirs;
+  a.other += sign * b.other;
+  if (b.watches) a.watches = (a.watches ?? 0) + sign * b.watches;
 }
 
 export function scaleCounts(c: FsCounts, by: number): FsCounts {
@@ -86,5 +108,35 @@ export function patchFsPromises(counts: FsCounts): () => void {
   return () => {
     for (const [name, fn] of originals) fsp[name] = fn;
     syncBuiltinESMExports();
+  };
+}
+
+/**
+ * `patchFsPromises` plus the callback `node:fs` calls a watcher makes (stat, lstat, watch).
+ * Note: agentsmd's own nodeFileSystem also uses callback stat/lstat and fs.promises open/readdir/
+ * realpath, so callers subtract what the injected counting FileSystem saw.
+ */
+export function patchNodeFs(counts: FsCounts): () => void {
+  const restorePromises = patchFsPromises(counts);
+  const fs = require("node:fs") as Record<string, AnyFn>;
+  const originals = new Map<string, AnyFn>();
+  for (const name of ["stat", "lstat"]) {
+    const original = fs[name]!;
+    originals.set(name, original);
+    fs[name] = function (this: unknown, ...args: unknown[]) {
+      counts.probes++;
+      return original.apply(this, args);
+    };
+  }
+  const watch = fs.watch!;
+  originals.set("watch", watch);
+  fs.watch = function (this: unknown, ...args: unknown[]) {
+    counts.watches = (counts.watches ?? 0) + 1;
+    return watch.apply(this, args);
+  };
+  syncBuiltinESMExports();
+  return () => {
+    for (const [name, fn] of originals) fs[name] = fn;
+    restorePromises();
   };
 }
