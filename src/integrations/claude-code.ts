@@ -109,6 +109,8 @@ const HookStateSchema = z
     /** inject: agentsmd delivers AGENTS.md; native: Claude Code loads it itself. */
     mode: z.enum(["inject", "native"]),
     modeReason: z.string(),
+    /** native only: Claude Code loads an AGENTS.md even where its directory has a CLAUDE file ("claude-md-and-agents-md"). */
+    nativeBoth: z.boolean().optional(),
     /** Versions announced by an update notice (-1: deleted), so a notice is not repeated. */
     notified: z.record(z.string(), z.number()),
     /** Versions named (too large to show) and not shown, so the list is not repeated. */
@@ -238,7 +240,7 @@ async function claudeVersion(input: ClaudeHookInput, context: Context): Promise<
   }
 }
 
-async function decideMode(input: ClaudeHookInput, context: Context): Promise<{ mode: "inject" | "native"; reason: string }> {
+async function decideMode(input: ClaudeHookInput, context: Context): Promise<{ mode: "inject" | "native"; reason: string; both?: boolean }> {
   const forced = context.options.agentsMd ?? (context.env.AGENTSMD_CLAUDE_AGENTS_MD?.trim() as AgentsMdMode | undefined);
   if (forced === "inject" || forced === "native") return { mode: forced, reason: `forced (${forced})` };
   const version = await claudeVersion(input, context);
@@ -246,7 +248,7 @@ async function decideMode(input: ClaudeHookInput, context: Context): Promise<{ m
     return { mode: "inject", reason: `Claude Code ${version} has no built-in AGENTS.md loading (added in ${BUILTIN_AGENTS_MD_SINCE})` };
   }
   const builtin = await builtinAgentsMd({ fs: context.fs, cwd: input.cwd, home: context.home, env: context.env });
-  return { mode: builtin.active ? "native" : "inject", reason: builtin.reason };
+  return { mode: builtin.active ? "native" : "inject", reason: builtin.reason, both: builtin.mode === "claude-md-and-agents-md" };
 }
 
 function isClaudeFile(path: string): boolean {
@@ -420,13 +422,27 @@ interface Delivery {
 /** What to do with a file in native mode (Claude Code loads AGENTS.md itself): it has it, it does not have it yet, or show it anyway. */
 type NativePolicy = "admit" | "skip" | "show";
 
+/**
+ * Even with its AGENTS.md support on, Claude Code skips an AGENTS.md whose directory holds a CLAUDE
+ * file (default mode; peers §2.6); the hook delivers those, unless the CLAUDE file is that AGENTS.md.
+ */
+async function claudeSkipsIt(path: string, state: Pick<HookState, "nativeBoth">, context: Context): Promise<boolean> {
+  if (state.nativeBoth) return false;
+  const dir = parentOf(path);
+  for (const name of CLAUDE_MD_NAMES) {
+    const info = await context.fs.stat(join(dir, name)).catch(() => null);
+    if (info && info.kind === "file") return !(await coveredByClaudeFile(context.fs, path));
+  }
+  return false;
+}
+
 /** Splits pieces into what Claude Code has anyway and what to show, and packs the latter. */
-async function deliver(header: string, pieces: ReadonlyArray<Piece & { native: NativePolicy }>, state: Pick<HookState, "mode" | "named">, context: Context): Promise<Delivery> {
+async function deliver(header: string, pieces: ReadonlyArray<Piece & { native: NativePolicy }>, state: Pick<HookState, "mode" | "named" | "nativeBoth">, context: Context): Promise<Delivery> {
   const out: Delivery = { text: "", admit: [], withhold: [], named: [] };
   const show: Piece[] = [];
   for (const piece of pieces) {
     if (isClaudeFile(piece.path)) out.admit.push(piece);
-    else if (state.mode === "native" && piece.native !== "show") (piece.native === "admit" ? out.admit : out.withhold).push(piece);
+    else if (state.mode === "native" && piece.native !== "show" && !(await claudeSkipsIt(piece.path, state, context))) (piece.native === "admit" ? out.admit : out.withhold).push(piece);
     else if (state.mode === "inject" && (await coveredByClaudeFile(context.fs, piece.path))) out.admit.push(piece);
     else show.push(piece);
   }
@@ -462,9 +478,9 @@ const HEADERS = {
 };
 
 async function freshState(input: ClaudeHookInput, context: Context): Promise<{ session: AgentsSession; state: HookState }> {
-  const { mode, reason } = await decideMode(input, context);
+  const { mode, reason, both } = await decideMode(input, context);
   const session = await createSession(sessionOptions(input, context));
-  const state: HookState = { kind: "agentsmd/claude-code", version: 1, mode, modeReason: reason, notified: {}, named: {}, session: session.snapshot() };
+  const state: HookState = { kind: "agentsmd/claude-code", version: 1, mode, modeReason: reason, ...(both ? { nativeBoth: true } : {}), notified: {}, named: {}, session: session.snapshot() };
   return { session, state };
 }
 

@@ -181,6 +181,32 @@ describe("hook claude-code: events", () => {
     expect(await hooks(tree, "r", { env: { AGENTSMD_CLAUDE_AGENTS_MD: "native", AGENTSMD_CLAUDE_CODE_VERSION: "2.1.197" } }).start("startup", { session_id: "f-2" })).toBe("");
   });
 
+  it("with Claude Code's own AGENTS.md loading on, an AGENTS.md next to a nested CLAUDE.md is still delivered (Claude Code skips it)", async () => {
+    const tree = await createTree({
+      "r/.git/": null,
+      "r/AGENTS.md": "ROOT-AGENTS\n",
+      "r/n/AGENTS.md": "N-AGENTS\n",
+      "r/n/CLAUDE.md": "N-CLAUDE\n",
+      "r/n/f.ts": "",
+      "r/m/AGENTS.md": "M-AGENTS\n",
+      "r/m/f.ts": "",
+    });
+    const h = hooks(tree);
+    expect(await h.start()).toBe("");
+    const text = await h.read("r/n/f.ts");
+    expect(text).toContain("N-AGENTS");
+    expect(text).not.toContain("N-CLAUDE");
+    expect(await h.read("r/m/f.ts")).toBe("");
+    // "claude-md-and-agents-md": Claude Code loads both itself.
+    await tree.write(
+      ".test-home/.claude/settings.json",
+      JSON.stringify({ pluginConfigs: { "cc-plugin-agents-md@builtin": { options: { instructionFiles: "claude-md-and-agents-md" } } } }),
+    );
+    const both = hooks(tree);
+    expect(await both.start("startup", { session_id: "both-1" })).toBe("");
+    expect(await both.read("r/n/f.ts", { session_id: "both-1" })).toBe("");
+  });
+
   it("a subagent has its own state; its first tool call brings the chain", async () => {
     const tree = await createTree(MIXED);
     const h = hooks(tree);
