@@ -8,6 +8,8 @@ export interface CliIo {
   readStdin(): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** stdout is a terminal (colour allowed). @default false */
+  isTTY?: boolean;
 }
 
 /** Exit codes of the CLI contract. */
@@ -31,6 +33,7 @@ export function processIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    isTTY: process.stdout.isTTY === true,
     readStdin: () => readAll(process.stdin),
     env: process.env,
     cwd: process.cwd(),

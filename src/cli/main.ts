@@ -15,6 +15,7 @@ import { registerInstall } from "./commands/install.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerExplain } from "./commands/explain.js";
 import { registerDoctor } from "./commands/doctor.js";
+import { registerTree } from "./commands/tree.js";
 
 export const VERSION = "0.1.0";
 
@@ -48,6 +49,7 @@ function buildProgram(io: CliIo): Command {
   registerMcp(program, context);
   registerExplain(program, context);
   registerDoctor(program, context);
+  registerTree(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   return program;
 }

@@ -1,0 +1,161 @@
+/**
+ * `agentsmd tree [DIR]`: the scope map of a repository, the directory tree pruned to instruction
+ * files, each with its size, an estimated token count and the presets that load it at startup
+ * (for a session started in the directory it governs, as computed by real sessions).
+ */
+import type { FileSystem } from "./file-system.js";
+import { nodeFileSystem } from "./file-system.js";
+import { DEFAULT_EXCLUDES, presetNames } from "./presets.js";
+import { scanTree } from "./scan.js";
+import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
+import type { SessionOptions } from "./session.js";
+import { nameOf, parentOf, segmentsBelow } from "./paths.js";
+
+/** Rough token estimate used across agents' docs: four bytes a token. */
+export function estimateTokens(bytes: number): number {
+  return Math.ceil(bytes / 4);
+}
+
+export interface ScopeFile {
+  path: string;
+  /** The directory it governs. */
+  scope: string;
+  name: string;
+  sizeBytes: number;
+  tokens: number;
+  /** Presets that load it at startup in a session started in `scope`. */
+  startup: string[];
+  /** The excluded directory it lies under, if any. */
+  excludedBy?: string;
+  gitignored?: boolean;
+}
+
+export interface ScopeTree {
+  root: string;
+  presets: string[];
+  files: ScopeFile[];
+  dirs: number;
+}
+
+export interface ScopeTreeOptions {
+  root: string;
+  session?: Omit<SessionOptions, "cwd" | "preset">;
+  fs?: FileSystem;
+  presets?: readonly string[];
+  gitignore?: boolean;
+}
+
+/**
+ * Scans `root` and asks every preset what it loads at startup in each scope.
+ * @example const tree = await buildScopeTree({ root: "/repo", session: { home } });
+ */
+export async function buildScopeTree(options: ScopeTreeOptions): Promise<ScopeTree> {
+  const fs = memoFileSystem(options.fs ?? nodeFileSystem);
+  const presets = [...(options.presets ?? presetNames())];
+  const scan = await scanTree({
+    fs,
+    root: options.root,
+    names: knownInstructionNames(),
+    exclude: DEFAULT_EXCLUDES,
+    ...(options.gitignore !== undefined ? { gitignore: options.gitignore } : {}),
+  });
+  const scopes = [...new Set(scan.files.map((file) => file.scope))];
+  const loads = await startupLoads({ ...(options.session ?? {}), fs }, presets, scopes);
+  const files: ScopeFile[] = [];
+  for (const file of scan.files) {
+    const info = await fs.stat(file.path).catch(() => null);
+    const size = info?.size ?? 0;
+    files.push({
+      path: file.path,
+      scope: file.scope,
+      name: file.name,
+      sizeBytes: size,
+      tokens: estimateTokens(size),
+      startup: presets.filter((preset) => loads.get(preset)!.get(file.scope)!.files.some((loaded) => loaded.path === file.path)),
+      ...(file.excludedBy ? { excludedBy: file.excludedBy } : {}),
+      ...(file.gitignored ? { gitignored: true } : {}),
+    });
+  }
+  return { root: options.root, presets, files, dirs: scan.dirs };
+}
+
+interface Node {
+  label: string;
+  files: ScopeFile[];
+  children: Map<string, Node>;
+}
+
+/** Directories of the pruned tree, with chains of file-less single-child directories merged. */
+function buildNodes(tree: ScopeTree): Node {
+  const top: Node = { label: tree.root, files: [], children: new Map() };
+  for (const file of tree.files) {
+    let node = top;
+    for (const segment of segmentsBelow(parentOf(file.path), tree.root)) {
+      if (!node.children.has(segment)) node.children.set(segment, { label: segment, files: [], children: new Map() });
+      node = node.children.get(segment)!;
+    }
+    node.files.push(file);
+  }
+  const merge = (node: Node): Node => {
+    for (const [key, child] of node.children) node.children.set(key, merge(child));
+    if (node !== top && node.files.length === 0 && node.children.size === 1) {
+      const [only] = node.children.values();
+      return { ...only!, label: `${node.label}/${only!.label}` };
+    }
+    return node;
+  };
+  return merge(top);
+}
+
+const STYLES = { dir: "\u001b[1;34m", dim: "\u001b[2m", preset: "\u001b[32m", none: "\u001b[33m", reset: "\u001b[0m" } as const;
+
+/**
+ * The tree as text; `color` adds ANSI colours (the CLI turns them on for a terminal only).
+ * @example renderScopeTree(await buildScopeTree({ root }), { color: false })
+ */
+export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): string {
+  const paint = (style: keyof typeof STYLES, text: string) => (options.color ? `${STYLES[style]}${text}${STYLES.reset}` : text);
+  const rows: Array<{ left: string; leftWidth: number; file?: ScopeFile }> = [];
+  const walk = (node: Node, prefix: string) => {
+    const entries: Array<{ file?: ScopeFile; child?: Node }> = [
+      ...[...node.files].sort((a, b) => (nameOf(a.path) < nameOf(b.path) ? -1 : 1)).map((file) => ({ file })),
+      ...[...node.children.values()].sort((a, b) => (a.label < b.label ? -1 : 1)).map((child) => ({ child })),
+    ];
+    entries.forEach((entry, index) => {
+      const last = index === entries.length - 1;
+      const branch = `${prefix}${last ? "└── " : "├── "}`;
+      if (entry.file) {
+        const label = entry.file.path.slice(parentOf(entry.file.path).length + 1);
+        rows.push({ left: `${branch}${label}`, leftWidth: branch.length + label.length, file: entry.file });
+      } else {
+        const label = `${entry.child!.label}/`;
+        rows.push({ left: `${branch}${paint("dir", label)}`, leftWidth: branch.length + label.length });
+        walk(entry.child!, `${prefix}${last ? "    " : "│   "}`);
+      }
+    });
+  };
+  const top = buildNodes(tree);
+  walk(top, "");
+  const width = Math.max(0, ...rows.filter((row) => row.file).map((row) => row.leftWidth));
+  const sizeWidth = Math.max(0, ...tree.files.map((file) => String(file.sizeBytes).length));
+  const tokenWidth = Math.max(0, ...tree.files.map((file) => String(file.tokens).length));
+  const lines = [paint("dir", tree.root)];
+  for (const row of rows) {
+    if (!row.file) {
+      lines.push(row.left);
+      continue;
+    }
+    const file = row.file;
+    const size = paint("dim", `${String(file.sizeBytes).padStart(sizeWidth)} B  ${`~${file.tokens}`.padStart(tokenWidth + 1)} tok`);
+    const notes = [file.excludedBy ? `under excluded ${file.excludedBy}/` : "", file.gitignored ? "gitignored" : ""].filter(Boolean);
+    const who = file.startup.length > 0 ? paint("preset", file.startup.join(" ")) : paint("none", "no preset at startup");
+    lines.push(`${row.left}${" ".repeat(width - row.leftWidth)}  ${size}  ${who}${notes.length > 0 ? paint("dim", `  (${notes.join(", ")})`) : ""}`);
+  }
+  const total = tree.files.reduce((sum, file) => sum + file.sizeBytes, 0);
+  lines.push(
+    "",
+    `${tree.files.length} instruction file${tree.files.length === 1 ? "" : "s"}, ${total} bytes (~${estimateTokens(total)} tokens), ${tree.dirs} directories scanned; ` +
+      `presets listed load the file at startup in a session started in its directory`,
+  );
+  return lines.join("\n");
+}
