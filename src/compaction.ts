@@ -32,6 +32,8 @@ export interface CompactionContextOptions {
   countTokens?: TokenCounter;
   /** Layers to include. @default ["user", "project", "path"] */
   layers?: readonly Layer[];
+  /** Paths to leave out (the host keeps them in context itself). @default none */
+  exclude?: readonly string[];
 }
 
 export interface CompactionContext {
@@ -90,7 +92,8 @@ export function buildCompactionContext(files: readonly CompactionFile[], options
   const maxTokens = options.maxTokens ?? DEFAULT_COMPACTION_TOKENS;
   const count = options.countTokens ?? estimateTokens;
   const layers = new Set(options.layers ?? ["user", "project", "path"]);
-  const inForce = files.filter((file) => layers.has(file.layer));
+  const excluded = new Set(options.exclude ?? []);
+  const inForce = files.filter((file) => layers.has(file.layer) && !excluded.has(file.path));
   if (inForce.length === 0) return { text: "", tokens: 0, included: [], omitted: [] };
 
   const all = inForce.map((file) => ({ file, content: file.content }));

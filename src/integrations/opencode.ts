@@ -260,16 +260,18 @@ export class OpenCodeAgents {
     return opencodeSystemPaths({ cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: nodeFileSystem });
   }
 
-  async #admitCurrent(session: AgentsSession, paths: Iterable<string>): Promise<void> {
+  /** Admits `paths` at their version on disk now; returns those versions. */
+  async #admitCurrent(session: AgentsSession, paths: Iterable<string>): Promise<Map<string, number>> {
     const fs = session.cache.fs;
-    const files: Array<{ path: string; mtimeMs: number }> = [];
+    const current = new Map<string, number>();
     await Promise.all(
       [...new Set(paths)].map(async (path) => {
         const info = await fs.stat(path).catch(() => null);
-        if (info?.kind === "file" && session.loadedVersion(path)?.mtimeMs !== info.mtimeMs) files.push({ path, mtimeMs: info.mtimeMs });
+        if (info?.kind === "file") current.set(path, info.mtimeMs);
       }),
     );
-    session.admit(files);
+    session.admit([...current].filter(([path, mtimeMs]) => session.loadedVersion(path)?.mtimeMs !== mtimeMs).map(([path, mtimeMs]) => ({ path, mtimeMs })));
+    return current;
   }
 
   #save(sessionID: string, entry: SessionEntry): Promise<void> {
@@ -293,9 +295,11 @@ export class OpenCodeAgents {
     const system = await this.systemPaths();
     const native = tool === "read" ? nativeLoaded(output.metadata) : [];
     // What OpenCode gave the model is admitted at its current version before anything is picked.
-    const duplicates = native.filter((path) => entry.delivered.has(path) && session.loadedVersion(path)?.mtimeMs === entry.delivered.get(path));
     const readInstruction = tool === "read" && targets.length === 1 && names.has(nameOf(targets[0]!)) ? targets : [];
-    await this.#admitCurrent(session, [...system, ...native, ...readInstruction]);
+    const had = new Map(native.map((path) => [path, session.loadedVersion(path)?.mtimeMs]));
+    const current = await this.#admitCurrent(session, [...system, ...native, ...readInstruction]);
+    // A native attachment of a version the plugin already delivered (and the model still has) is a duplicate.
+    const duplicates = native.filter((path) => entry.delivered.get(path) !== undefined && entry.delivered.get(path) === had.get(path) && current.get(path) === had.get(path));
     const skip = new Set([...system, ...native, ...readInstruction]);
 
     let text = "";
@@ -334,7 +338,8 @@ export class OpenCodeAgents {
   /** `experimental.session.compacting`: the path-layer files in force, for the summary. */
   async compacting(input: { sessionID: string }, output: { context: string[] }): Promise<void> {
     const entry = await this.session(input.sessionID);
-    const context = await entry.session.compactionContext({ maxTokens: this.options.compactionTokens ?? 1000, layers: ["path"] });
+    // System-prompt files survive a compaction (OpenCode re-reads them every step).
+    const context = await entry.session.compactionContext({ maxTokens: this.options.compactionTokens ?? 1000, layers: ["path"], exclude: await this.systemPaths() });
     if (context.text !== "") output.context.push(context.text);
   }
 

@@ -164,6 +164,19 @@ describe("tool.execute.after", () => {
     expect((read.metadata as { loaded: string[] }).loaded).toEqual([tree.path("repo/pkg/api/AGENTS.md")]);
   });
 
+  it("keeps OpenCode's attachment of a version newer than the one the plugin delivered", async () => {
+    const tree = await repo();
+    const { hooks } = agents(tree, { config: { cache: { revalidateMs: 0 } } }, tree.path("repo/pkg"));
+    await after(hooks, "write", { filePath: tree.path("repo/pkg/api/new.ts") }, { output: "ok" });
+    await tree.write("repo/pkg/api/AGENTS.md", "API RULES v2\n");
+    await tree.setMtime("repo/pkg/api/AGENTS.md", 1_900_000_000);
+    const target = tree.path("repo/pkg/api/x.ts");
+    const native = [{ path: tree.path("repo/pkg/api/AGENTS.md"), body: "API RULES v2\n" }];
+    const read = await after(hooks, "read", { filePath: target }, readResult(target, native));
+    expect(read.output).toBe(readResult(target, native).output);
+    expect((await after(hooks, "edit", { filePath: target }, { output: "ok" })).output).toBe("ok");
+  });
+
   it("treats an explicit read of an instruction file as loaded", async () => {
     const tree = await repo();
     const { hooks } = agents(tree);
@@ -214,6 +227,7 @@ describe("compaction, events and persistence", () => {
     expect(output.context).toHaveLength(1);
     expect(output.context[0]).toContain(`Instructions from: ${tree.path("repo/other/AGENTS.md")}\nOTHER RULES`);
     expect(output.context[0]).not.toContain("ROOT RULES");
+    expect(output.context[0]).not.toContain("PKG RULES");
     const event: Parameters<EventHook>[0] = { event: { type: "session.compacted", properties: { sessionID: SESSION } } };
     await hooks.event!(event);
     expect((await after(hooks, "edit", { filePath: tree.path("repo/other/o.ts") }, { output: "ok" })).output).toContain("OTHER RULES");
