@@ -277,7 +277,7 @@ function addAside(
         layer,
         "shadowed",
         "never loaded here",
-        `shadowed by ${by.path}${blankWinner ? ", which is empty: this directory contributes nothing" : ""} (${describeGroups(groups)})`,
+        `hidden by ${by.path}${blankWinner ? ", which is empty: this directory contributes nothing" : ""} (${describeGroups(groups)})`,
       ),
     );
   }
@@ -366,7 +366,7 @@ export function formatExplanation(explanation: Explanation): string {
   }
   if (other.length > 0) {
     lines.push("", "Not loaded:");
-    for (const each of other) lines.push(`-  ${each.path}`, `   ${each.status}: ${each.fate}; ${each.reason}`);
+    for (const each of other) lines.push(`-  ${each.path}`, `   ${each.status}: ${each.fate.startsWith("never") ? "" : `${each.fate}; `}${each.reason}`);
   }
   if (explanation.alsoInContext.length > 0) {
     lines.push("", "Also in context (their scope does not cover this path):");

@@ -28,7 +28,7 @@ describe("explainPath", () => {
     expect(byPath(explanation, tree.path("AGENTS.override.md"))).toMatchObject({ order: 1, status: "loaded" });
     expect(byPath(explanation, tree.path("AGENTS.override.md")).reason).toContain("AGENTS.override.md > AGENTS.md");
     expect(byPath(explanation, tree.path("AGENTS.md"))).toMatchObject({ order: null, status: "shadowed" });
-    expect(byPath(explanation, tree.path("AGENTS.md")).reason).toContain(`shadowed by ${tree.path("AGENTS.override.md")}`);
+    expect(byPath(explanation, tree.path("AGENTS.md")).reason).toContain(`hidden by ${tree.path("AGENTS.override.md")}`);
   });
 
   it("says when an empty override hides its sibling", async () => {
