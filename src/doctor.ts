@@ -32,6 +32,7 @@ import { scanTree, type ScannedFile } from "./scan.js";
 import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
 import type { SessionOptions } from "./session.js";
 import { FsError } from "./errors.js";
+import { CLAUDE_AGENTS_NAMES, CLAUDE_MD_NAMES } from "./presets/claude.js";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -75,7 +76,6 @@ export const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; b
   { preset: "claude", agent: "Claude Code", bytes: 4 * 1024 * 1024, effect: "skips the whole file" },
 ];
 
-const CLAUDE_FILES = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
 const MAX_READ = 16 * 1024 * 1024;
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
@@ -183,7 +183,7 @@ async function readAll(fs: FileSystem, files: readonly ScannedFile[], rootReal: 
             severity: "error",
             path: scanned.path,
             message: `${scanned.path} is a symlink to ${real}, outside ${rootReal}: agents load text that is not in the repository (other clones lack it, and it may change without review)`,
-            fix: `copy the text into the repository or import it explicitly`,
+            fix: `copy the text into the repository or import it explicitly; sessions skip it with files.symlinks: "inside-root"`,
           });
         }
       }
@@ -296,9 +296,9 @@ function checkEmptyOverrides(
 
 function checkClaude(data: readonly FileData[], byScope: ReadonlyMap<string, FileData[]>, presets: readonly string[], home: string, add: (finding: Finding) => void): void {
   if (!presets.includes("claude")) return;
-  const agents = data.filter((file) => file.scanned.name === "AGENTS.md" || file.scanned.name === ".claude/AGENTS.md");
+  const agents = data.filter((file) => CLAUDE_AGENTS_NAMES.includes(file.scanned.name));
   for (const [scope, files] of byScope) {
-    const claude = files.filter((file) => CLAUDE_FILES.includes(file.scanned.name));
+    const claude = files.filter((file) => CLAUDE_MD_NAMES.includes(file.scanned.name));
     if (claude.length === 0) continue;
     // A CLAUDE file that imports AGENTS.md or is the same file keeps it.
     const kept = new Set<string>();

@@ -96,8 +96,11 @@ export async function explainPath(options: SessionOptions, target: string): Prom
   }
 }
 
-/** {@link explainPath} on an open session (its admitted state is left as it was). */
-export async function explainSession(session: AgentsSession, target: string): Promise<Explanation> {
+/**
+ * {@link explainPath} on a session of its own: claims made by the probing `touch` are released,
+ * but a lazy cap it reaches stays, so never pass a session that is in use.
+ */
+async function explainSession(session: AgentsSession, target: string): Promise<Explanation> {
   const path = session.absolute(target);
   const targetDir = await session.targetDir(path);
   const load = session.initialLoad;
