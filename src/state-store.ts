@@ -2,6 +2,8 @@
  * Persisted sessions: read/validate a state file, write it atomically, and a cross-process lock
  * (exclusive lock file, stale-lock recovery) so concurrent processes never lose an update.
  */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { StateError } from "./errors.js";
 import { ageMs, createExclusive, ensureDir, readTextFile, removeFile, writeFileAtomic } from "./file-system.js";
@@ -60,24 +62,70 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** What a lock file holds: the owner's pid, host and a token unique to this acquisition. */
+function lockContent(): string {
+  return `${process.pid}\n${hostname()}\n${randomBytes(8).toString("hex")}\n`;
+}
+
 /**
- * Runs `fn` while holding `<path>.lock`. Stale locks (dead owner, or older than `staleMs`) are
- * broken.
+ * True when the lock at `lock` was left by a process that is gone (same host, pid not running) or
+ * is older than `staleMs`. A missing lock is not stale (there is nothing to break).
+ */
+async function isStale(lock: string, staleMs: number): Promise<boolean> {
+  const text = await readTextFile(lock, 256).catch(() => null);
+  if (text === null) return false;
+  const [pidLine = "", host = ""] = text.split("\n");
+  const owner = Number.parseInt(pidLine.trim(), 10);
+  // A pid from another host (a shared state directory) says nothing about liveness here.
+  const sameHost = host === "" || host === hostname();
+  if (sameHost && Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) return true;
+  const age = await ageMs(lock);
+  return age !== null && age > staleMs;
+}
+
+/**
+ * Removes a stale lock. Only one process breaks a lock at a time (it holds `<lock>.break`) and it
+ * checks staleness again while holding it: without this, two waiters that both saw the stale lock
+ * could each remove it, the second one deleting the fresh lock the first had just taken, and both
+ * would then run at once (a lost update).
+ */
+async function breakStaleLock(lock: string, staleMs: number): Promise<void> {
+  const guard = `${lock}.break`;
+  if (!(await createExclusive(guard, lockContent()))) {
+    // Another process is breaking it. A guard left by a breaker that died is broken in turn.
+    if (await isStale(guard, staleMs)) await removeFile(guard);
+    return;
+  }
+  try {
+    if (await isStale(lock, staleMs)) await removeFile(lock);
+  } finally {
+    await removeFile(guard);
+  }
+}
+
+/** Removes the lock only while it is still ours (a lock broken as stale may belong to another process now). */
+async function releaseLock(lock: string, content: string): Promise<void> {
+  const text = await readTextFile(lock, 256).catch(() => null);
+  if (text === content) await removeFile(lock);
+}
+
+/**
+ * Runs `fn` while holding `<path>.lock`. Stale locks (dead owner on this host, or older than
+ * `staleMs`) are broken, one breaker at a time.
  * @example await withLock(stateFile, async () => { ... read, modify, write ... });
  */
 export async function withLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const lock = `${path}.lock`;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
+  const content = lockContent();
   await ensureDir(dirname(path));
   const started = Date.now();
   let delay = 2;
   for (;;) {
-    if (await createExclusive(lock, `${process.pid}\n`)) break;
-    const owner = Number.parseInt((await readTextFile(lock, 64).catch(() => null))?.trim() ?? "", 10);
-    const age = await ageMs(lock);
-    if ((Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) || (age !== null && age > staleMs)) {
-      await removeFile(lock);
+    if (await createExclusive(lock, content)) break;
+    if (await isStale(lock, staleMs)) {
+      await breakStaleLock(lock, staleMs);
       continue;
     }
     if (Date.now() - started > timeoutMs) {
@@ -89,6 +137,6 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
   try {
     return await fn();
   } finally {
-    await removeFile(lock);
+    await releaseLock(lock, content);
   }
 }
