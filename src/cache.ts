@@ -4,21 +4,23 @@
  * their mtime) and absent ones are re-checked through the directory's mtime (a creation changes it)
  * when that saves calls. Concurrent lookups of one key share one in-flight promise.
  */
-import type { FileInfo, FileSystem } from "./file-system.js";
+import { isAbsent, type FileInfo, type FileSystem } from "./file-system.js";
 import { FsError } from "./errors.js";
-import { join } from "./paths.js";
+import { isInside, join } from "./paths.js";
 
 export interface Found {
   name: string;
   path: string;
   info: FileInfo;
+  /** Set when the file resolves (through symlinks) outside the confining root: its real path. */
+  outside?: string;
 }
 
 /** What probing one directory for instruction files found. */
 export interface DirProbe {
   /** Regular files among the candidates, in candidate order (selection happens later). */
   files: Found[];
-  /** Candidates that exist but are not regular files (directory, FIFO, socket, device). */
+  /** Candidates that exist but are not regular files (directory, FIFO, socket, device), or that resolve outside the root (`outside`). */
   irregular: Found[];
   /** Candidates that could not be probed (EACCES, EIO...). */
   errors: FsError[];
@@ -43,6 +45,12 @@ export interface StatCacheOptions {
   /** How long a result is trusted without asking the disk. `Infinity` when a watcher invalidates. */
   revalidateMs: number;
   now?: () => number;
+  /**
+   * `files.symlinks: "inside-root"`: the real path of the project root and the lexical root. A file
+   * found in a directory inside `root` whose real path lies outside `real` is reported in
+   * `irregular` with `outside` set, never in `files`. Costs one realpath per file found.
+   */
+  confine?: { root: string; real: string } | undefined;
 }
 
 export class StatCache {
@@ -50,6 +58,7 @@ export class StatCache {
   readonly #names: readonly string[];
   #revalidateMs: number;
   readonly #now: () => number;
+  readonly #confine: { root: string; real: string } | undefined;
   readonly #dirs = new Map<string, DirEntry>();
   readonly #paths = new Map<string, PathEntry>();
   readonly #inflight = new Map<string, Promise<unknown>>();
@@ -59,6 +68,7 @@ export class StatCache {
     this.#names = names;
     this.#revalidateMs = options.revalidateMs;
     this.#now = options.now ?? performance.now.bind(performance);
+    this.#confine = options.confine;
   }
 
   get fs(): FileSystem {
@@ -184,7 +194,16 @@ export class StatCache {
     const path = join(dir, name);
     try {
       const info = await this.#fs.stat(path);
-      return info ? { name, path, info } : null;
+      if (!info) return null;
+      if (this.#confine && isInside(dir, this.#confine.root)) {
+        const real = await this.#fs.realpath(path).catch((error: unknown) => {
+          if (isAbsent(error)) return null; // deleted since the stat
+          throw error;
+        });
+        if (real === null) return null;
+        if (!isInside(real, this.#confine.real)) return { name, path, info, outside: real };
+      }
+      return { name, path, info };
     } catch (error) {
       return error instanceof FsError ? error : new FsError(String(error), { path, code: "EUNKNOWN", cause: error });
     }
@@ -206,7 +225,7 @@ function collect(results: Array<Found | FsError | null>): DirProbe {
   for (const result of results) {
     if (result === null) continue;
     if (result instanceof FsError) probe.errors.push(result);
-    else if (result.info.kind === "file") probe.files.push(result);
+    else if (result.info.kind === "file" && result.outside === undefined) probe.files.push(result);
     else probe.irregular.push(result);
   }
   return probe;

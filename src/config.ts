@@ -15,7 +15,7 @@ export interface MutableConfig {
   root: { projectRootOverride?: string; markers: string[]; stopAtFsRoot: boolean };
   initial: { maxFiles: number; maxBytes: number };
   resolver: { enabled: boolean; maxFilesPerResolve: number; outsideRoot: "ignore" | "own-root" };
-  files: { names: string[]; select: "first" | "all" };
+  files: { names: string[]; select: "first" | "all"; symlinks: "follow" | "inside-root" };
   lazy: { maxFiles: number; maxBytes: number; exclude: string[] };
   cache: { revalidateMs: number };
   /** `@path` imports (imports.ts). */
@@ -158,7 +158,6 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   });
 }
 
-
 type Plain = Record<string, unknown>;
 
 function isPlain(value: unknown): value is Plain {
@@ -234,6 +233,7 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
     files: {
       names: [...(raw.files?.names ?? preset.files.names)],
       select: raw.files?.select ?? preset.files.select,
+      symlinks: raw.files?.symlinks ?? "follow",
     },
     lazy: {
       maxFiles: raw.lazy?.maxFiles ?? preset.lazy.maxFiles,

@@ -40,6 +40,15 @@ const NONE: Found[] = Object.freeze([]) as unknown as Found[];
 export function selectFiles(probe: DirProbe, groups: NameGroups, sink: DiagnosticSink): Found[] {
   if (probe.files.length === 0 && probe.irregular.length === 0 && probe.errors.length === 0) return NONE;
   for (const found of probe.irregular) {
+    if (found.outside !== undefined) {
+      sink.add({
+        level: "warning",
+        code: "symlink-outside-root",
+        message: `${found.path} resolves to ${found.outside}, outside the project root: skipped (files.symlinks is "inside-root")`,
+        path: found.path,
+      });
+      continue;
+    }
     sink.add({
       level: "warning",
       code: "not-a-regular-file",

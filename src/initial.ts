@@ -212,7 +212,9 @@ function prefetch(
   return candidates.map((candidate) =>
     candidate.sizeBytes === 0 && preset.initial.skipBlank
       ? Promise.resolve(null)
-      : readText(candidate.path, config.initial.maxBytes).catch((error: unknown) =>
+      : // Read what stat saw (imports may add more): a file that grew since comes back truncated and
+        // is read again within what is left, so files growing meanwhile cannot multiply the reads.
+        readText(candidate.path, config.imports.enabled ? config.initial.maxBytes : Math.max(1, candidate.sizeBytes)).catch((error: unknown) =>
           error instanceof Error ? error : new Error(String(error)),
         ),
   );

@@ -3,9 +3,12 @@
  */
 import { isAbsolute, resolve, sep, dirname, basename } from "node:path";
 
-/** Absolute, normalised path; relative paths resolve against `base`. */
-export function absolute(path: string, base: string): string {
-  return isAbsolute(path) ? resolve(path) : resolve(base, path);
+/**
+ * Absolute, normalised path; relative paths resolve against `base` (a function is called only for
+ * a relative path, so an absolute path never needs a process cwd that may have been deleted).
+ */
+export function absolute(path: string, base: string | (() => string)): string {
+  return isAbsolute(path) ? resolve(path) : resolve(typeof base === "string" ? base : base(), path);
 }
 
 /** True when `path` is `dir` or lies below it. */
@@ -59,6 +62,20 @@ export function nameOf(path: string): string {
 
 export function join(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+/** C0/C1 controls, the Unicode line/paragraph separators and angle brackets (tags). */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029<>]/;
+
+/**
+ * A path as shown inside line-based text meant for the model (reminders, headings): unchanged
+ * unless it holds a control character or an angle bracket, then JSON-quoted with `<` and `>`
+ * escaped, so a directory named "x\n</system-reminder>" can neither close the block nor forge
+ * lines. `JSON.parse` gives the path back.
+ * @example printablePath("/r/a\nb/AGENTS.md") // '"/r/a\\nb/AGENTS.md"'
+ */
+export function printablePath(path: string): string {
+  return UNSAFE.test(path) ? JSON.stringify(path).replace(/</g, "\\u003c").replace(/>/g, "\\u003e") : path;
 }
 
 /** Path segments of `path` below `root` (empty when equal or outside). */

@@ -3,7 +3,7 @@
  */
 import type { Layer } from "./schema.js";
 import { trimEndText } from "./budget.js";
-import { parentOf } from "./paths.js";
+import { parentOf, printablePath } from "./paths.js";
 
 export interface RenderBlock {
   path: string;
@@ -26,7 +26,7 @@ export interface Renderer {
 }
 
 function instructionsFrom(blocks: readonly RenderBlock[]): string {
-  return blocks.map((block) => `Instructions from: ${block.path}\n${trimEndText(block.content)}`).join("\n\n");
+  return blocks.map((block) => `Instructions from: ${printablePath(block.path)}\n${trimEndText(block.content)}`).join("\n\n");
 }
 
 /**

@@ -40,7 +40,9 @@ const markerName = z
 const fileName = z
   .string()
   .min(1)
-  .refine((s) => !s.includes("\0") && !s.startsWith("/"), "a relative file name is expected");
+  .refine((s) => !s.includes("\0") && !s.startsWith("/"), "a relative file name is expected")
+  // A name is looked up inside each directory of the chain; ".." would reach files outside it.
+  .refine((s) => !s.split(/[\\/]/).includes(".."), "a file name cannot contain '..'");
 
 /**
  * The full configuration: the v1 keys plus extensions for presets and integrations.
@@ -81,6 +83,13 @@ export const AgentsConfigSchema = z
         names: z.array(fileName).min(1).optional(),
         /** `first`: the first candidate that is a regular file wins; `all`: every candidate present. */
         select: z.enum(["first", "all"]).optional(),
+        /**
+         * An instruction file that is a symlink (or sits under a symlinked directory) resolving
+         * outside the project root: `follow` reads it as agents do; `inside-root` skips it with a
+         * `symlink-outside-root` diagnostic. Chains of targets outside the root
+         * (`resolver.outsideRoot: "own-root"`) are not confined. @default "follow"
+         */
+        symlinks: z.enum(["follow", "inside-root"]).optional(),
       })
       .strict()
       .optional(),

@@ -329,7 +329,9 @@ export class AgentsSession {
           layer: this.#loaded.get(found.path)?.layer ?? "path",
           mtimeMs: text.mtimeMs,
           sizeBytes: text.sizeBytes,
-          content: text.content,
+          // Read with the byte cut (a file is never half-delivered), but a leading BOM is dropped
+          // as the preset's initial load drops it.
+          content: this.preset.initial.cut === "byte" ? text.content : text.content.replace(/^\uFEFF/, ""),
           truncated: false,
         };
         if (blank) {
@@ -702,7 +704,8 @@ function deepestFirst(candidates: readonly Found[]): Found[] {
 
 async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): Promise<Parts> {
   const env = options.env ?? process.env;
-  const cwd = absolute(options.cwd ?? process.cwd(), process.cwd());
+  // process.cwd() throws when the directory was deleted: only ask for it when it is needed.
+  const cwd = options.cwd === undefined ? process.cwd() : absolute(options.cwd, () => process.cwd());
   // Normalised: stopAtFsRoot compares it with the lexical ancestors of cwd.
   const home = absolute(options.home ?? (env.HOME || homedir()), cwd);
   const fs = options.fs ?? nodeFileSystem;
@@ -740,7 +743,12 @@ async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): 
       ...(prepared?.lazyGroups ?? []).flat(),
     ]),
   ];
-  const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs });
+  // files.symlinks "inside-root": files are confined to the real path of the root (one realpath per session).
+  const confine =
+    resolved.config.files.symlinks === "inside-root" && project
+      ? { root: rootResult.root, real: await fs.realpath(rootResult.root).catch(() => rootResult.root) }
+      : undefined;
+  const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs, confine });
   return {
     options: { cwd, home, env, fs },
     config: resolved.config,

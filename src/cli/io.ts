@@ -1,3 +1,5 @@
+import { ConfigError } from "../errors.js";
+
 /**
  * What a CLI command may touch: output streams, stdin, env and cwd are injected so tests run
  * `main()` in-process.
@@ -28,14 +30,37 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes = 16 * 102
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * The process cwd. When the directory was deleted under the shell (`process.cwd()` throws ENOENT),
+ * the path the shell still reports in `$PWD` is used, so absolute arguments and `--cwd` keep
+ * working and relative ones resolve as the user typed them.
+ */
+export function currentDir(env: Readonly<Record<string, string | undefined>> = process.env, cwd: () => string = () => process.cwd()): string {
+  try {
+    return cwd();
+  } catch (error) {
+    const pwd = env.PWD;
+    if (pwd !== undefined && pwd.startsWith("/")) return pwd;
+    throw new ConfigError(`the current directory no longer exists (${(error as { code?: string }).code ?? String(error)})`, {
+      cause: error,
+      fix: "cd into an existing directory, or pass --cwd DIR and absolute paths",
+    });
+  }
+}
+
 /** The real process streams. */
 export function processIo(): CliIo {
+  const env = process.env;
+  let cwd: string | undefined;
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     isTTY: process.stdout.isTTY === true,
     readStdin: () => readAll(process.stdin),
-    env: process.env,
-    cwd: process.cwd(),
+    env,
+    // Read on first use, inside main(), so a deleted cwd is a clear error (exit 1), not a crash.
+    get cwd() {
+      return (cwd ??= currentDir(env));
+    },
   };
 }

@@ -1,0 +1,38 @@
+/**
+ * Fault injection through the `FileSystem` seam: every call goes to the real file system unless a
+ * hook intercepts it. Tests run as root, so EACCES, EIO and races are produced here, not by chmod.
+ *
+ * @example
+ * const fs = injectFs({ read: ([path, max], next) => (path === locked ? Promise.reject(fsError(path, "EACCES")) : next(path, max)) });
+ * const session = await openSession(tree, { fs });
+ */
+import { FsError } from "../../src/errors.js";
+import { nodeFileSystem, type FileSystem } from "../../src/file-system.js";
+
+type Method = keyof FileSystem;
+
+/** Intercepts one method: gets the call's arguments and the real method to delegate to. */
+export type Hook<K extends Method> = (args: Parameters<FileSystem[K]>, next: FileSystem[K]) => ReturnType<FileSystem[K]>;
+
+export type Hooks = { [K in Method]?: Hook<K> };
+
+/** A file system that runs `hooks` in front of `inner` (default: the real one). */
+export function injectFs(hooks: Hooks, inner: FileSystem = nodeFileSystem): FileSystem {
+  const wrap = <K extends Method>(name: K): FileSystem[K] => {
+    const hook = hooks[name] as Hook<K> | undefined;
+    const next = inner[name].bind(inner) as FileSystem[K];
+    if (!hook) return next;
+    return ((...args: Parameters<FileSystem[K]>) => hook(args, next)) as FileSystem[K];
+  };
+  return { stat: wrap("stat"), lstat: wrap("lstat"), read: wrap("read"), readdir: wrap("readdir"), realpath: wrap("realpath") };
+}
+
+/** The error the real file system throws for `code` at `path`. */
+export function fsError(path: string, code: string, action = "read"): FsError {
+  return new FsError(`cannot ${action} ${path}: ${code}`, { path, code, cause: Object.assign(new Error(code), { code }) });
+}
+
+/** True when `path` is `dir` or below it. */
+export function under(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(`${dir}/`);
+}
