@@ -51,7 +51,7 @@ describe("a config file", () => {
     expect(run.stderr).toContain(message);
   });
 
-  it("accepts a file name in a subdirectory (.claude/CLAUDE.md), which stays inside the directory", async () => {
+  it("accepts a file name in a subdirectory (.agents/AGENTS.md), which stays inside the directory", async () => {
     const { run } = await withConfigFile({ files: { names: [".agents/AGENTS.md", "AGENTS.md"] } });
     expect(run.code).toBe(0);
   });

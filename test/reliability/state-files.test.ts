@@ -248,7 +248,7 @@ describe("stale locks (withLock)", () => {
 
   it("eight waiters on a stale lock never run at once and lose no update (one breaker at a time)", async () => {
     const { path, lock } = await lockTree();
-    for (let round = 0; round < 25; round++) {
+    for (let round = 0; round < 15; round++) {
       await writeFile(path, "0");
       await writeFile(lock, `${dead}\n`);
       expect(await contend(path)).toEqual({ most: 1, total: 8 });
