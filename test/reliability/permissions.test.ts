@@ -3,6 +3,7 @@
  * and I/O errors. Injected through the file-system seam (tests run as root, where chmod changes
  * nothing), then once for real with the built CLI run as `nobody` when that is possible.
  */
+import { spawnSync } from "node:child_process";
 import { chmod } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTree, openSession } from "../helpers/tree.js";
@@ -87,7 +88,7 @@ describe("an unreadable or unsearchable directory in the chain", () => {
   });
 });
 
-const canDropPrivileges = process.getuid?.() === 0;
+const canDropPrivileges = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
 
 describe.runIf(canDropPrivileges)("for real, as nobody (setpriv)", () => {
   beforeAll(ensureBuilt, 180_000);
