@@ -5,10 +5,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { chmod } from "node:fs/promises";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTree, openSession } from "../helpers/tree.js";
 import { fsError, injectFs, under } from "../helpers/faults.js";
-import { ensureBuilt, runBin } from "../helpers/bin.js";
+import { REPO, ensureBuilt, runBin } from "../helpers/bin.js";
 
 const files = (list: ReadonlyArray<{ path: string }>) => list.map((file) => file.path);
 
@@ -88,7 +89,12 @@ describe("an unreadable or unsearchable directory in the chain", () => {
   });
 });
 
-const canDropPrivileges = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+const NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+// Also needs the checkout itself to be reachable by nobody (a clone under a 0700 temp dir is not).
+const canDropPrivileges =
+  process.getuid?.() === 0 &&
+  spawnSync("setpriv", ["--version"]).status === 0 &&
+  spawnSync(NOBODY[0]!, [...NOBODY.slice(1), process.execPath, "-e", "require('fs').accessSync(process.argv[1])", join(REPO, "package.json")]).status === 0;
 
 describe.runIf(canDropPrivileges)("for real, as nobody (setpriv)", () => {
   beforeAll(ensureBuilt, 180_000);
@@ -101,7 +107,7 @@ describe.runIf(canDropPrivileges)("for real, as nobody (setpriv)", () => {
     await chmod(tree.path("state"), 0o777);
     await chmod(tree.path("repo/a/AGENTS.md"), 0o000);
     await chmod(tree.path("repo/a/locked"), 0o600); // readable, not searchable
-    const asNobody = { prefix: ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"], cwd: "/" };
+    const asNobody = { prefix: NOBODY, cwd: "/" };
     try {
       const list = await runBin(["--home", tree.home, "--cwd", tree.path("repo/a"), "--json", "list"], asNobody);
       expect(list.code).toBe(0);
