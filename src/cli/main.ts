@@ -16,8 +16,9 @@ import { registerMcp } from "./commands/mcp.js";
 import { registerExplain } from "./commands/explain.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerTree } from "./commands/tree.js";
+import { VERSION } from "../version.js";
 
-export const VERSION = "0.1.0";
+export { VERSION };
 
 function buildProgram(io: CliIo): Command {
   const context = createContext(io);

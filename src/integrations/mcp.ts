@@ -23,7 +23,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../session.js";
 import { absolute, isInside } from "../paths.js";
 import { PROMPT_GUIDANCE } from "../guidance.js";
-import { VERSION } from "../cli/main.js";
+import { VERSION } from "../version.js";
 
 export interface AgentsMcpOptions extends Omit<SessionOptions, "cwd"> {
   /** Workspace used when the client offers no roots. @default process.cwd() */
