@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError } from "../errors.js";
 import { ensureDir, nodeFileSystem, readTextFile, writeFileAtomic } from "../file-system.js";
 import { join, parentOf } from "../paths.js";
-import { claudeConfigDir } from "../presets/claude.js";
+import { CLAUDE_FILE_TOOLS, claudeConfigDir } from "../presets/claude.js";
 
 export type InstallScope = "user" | "project" | "local";
 export const INSTALL_SCOPES: readonly InstallScope[] = ["user", "project", "local"];
@@ -17,7 +17,7 @@ export const INSTALL_SCOPES: readonly InstallScope[] = ["user", "project", "loca
 /** Events and matchers agentsmd registers (no matcher: every source / every prompt). */
 export const CLAUDE_HOOK_EVENTS: ReadonlyArray<{ event: string; matcher?: string }> = [
   { event: "SessionStart" },
-  { event: "PostToolUse", matcher: "Read|Write|Edit|MultiEdit|NotebookEdit|Grep|Glob" },
+  { event: "PostToolUse", matcher: [...CLAUDE_FILE_TOOLS].join("|") },
   { event: "UserPromptSubmit" },
 ];
 

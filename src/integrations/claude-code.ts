@@ -34,7 +34,7 @@ import { ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, t
 import { absolute, join, nameOf, parentOf } from "../paths.js";
 import { trimEndText } from "../budget.js";
 import { findImports } from "../imports.js";
-import { builtinAgentsMd, CLAUDE_MD_NAMES } from "../presets/claude.js";
+import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../presets/claude.js";
 import { AgentsMdError } from "../errors.js";
 import type { SessionState } from "../schema.js";
 
@@ -43,8 +43,7 @@ export const CLAUDE_CONTEXT_LIMIT = 10_000;
 /** What an answer is kept under (a margin below the limit). */
 export const DEFAULT_CONTEXT_BUDGET = 9_500;
 
-/** Tools whose target path triggers delivery. Grep and Glob count only with a `path`. */
-export const CLAUDE_FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob"]);
+export { CLAUDE_FILE_TOOLS };
 
 /** First Claude Code version with built-in AGENTS.md loading (peers §2.6). */
 export const BUILTIN_AGENTS_MD_SINCE = "2.1.277";
@@ -251,9 +250,11 @@ async function decideMode(input: ClaudeHookInput, context: Context): Promise<{ m
   return { mode: builtin.active ? "native" : "inject", reason: builtin.reason, both: builtin.mode === "claude-md-and-agents-md" };
 }
 
+/** File names of CLAUDE_MD_NAMES (`.claude/CLAUDE.md` is a `CLAUDE.md`). */
+const CLAUDE_FILE_NAMES: ReadonlySet<string> = new Set(CLAUDE_MD_NAMES.map(nameOf));
+
 function isClaudeFile(path: string): boolean {
-  const name = nameOf(path);
-  return name === "CLAUDE.md" || name === "CLAUDE.local.md";
+  return CLAUDE_FILE_NAMES.has(nameOf(path));
 }
 
 /**

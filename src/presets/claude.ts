@@ -24,6 +24,11 @@ import type { FileSystem } from "../file-system.js";
 export const CLAUDE_MD_NAMES: readonly string[] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
 /** What the built-in AGENTS.md support reads at startup in each directory. */
 export const CLAUDE_AGENTS_NAMES: readonly string[] = ["AGENTS.md", ".claude/AGENTS.md"];
+/**
+ * Claude Code tools whose target path triggers delivery (the hook's PostToolUse matcher is built
+ * from this list). Grep and Glob count only with a `path`.
+ */
+export const CLAUDE_FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob"]);
 
 /** Values of Claude Code's "Project instructions" setting (`instructionFiles`). */
 export type InstructionFilesMode = "claude-md-or-agents-md" | "claude-md-and-agents-md" | "claude-md" | "managed-only";
