@@ -2,11 +2,11 @@
  * Persisted sessions: read/validate a state file, write it atomically, and a cross-process lock
  * (exclusive lock file, stale-lock recovery) so concurrent processes never lose an update.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { StateError } from "./errors.js";
-import { ageMs, createExclusive, ensureDir, readTextFile, removeFile, writeFileAtomic } from "./file-system.js";
+import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic } from "./file-system.js";
 import { parseSessionState } from "./session.js";
 import type { SessionState } from "./schema.js";
 
@@ -67,14 +67,23 @@ function lockContent(): string {
   return `${process.pid}\n${hostname()}\n${randomBytes(8).toString("hex")}\n`;
 }
 
+interface LockSeen {
+  text: string;
+  ino: number;
+}
+
+/** The content and inode of a lock file, or null when there is none. */
+async function readLock(lock: string): Promise<LockSeen | null> {
+  const [text, info] = await Promise.all([readTextFile(lock, 256).catch(() => null), nodeFileSystem.lstat(lock).catch(() => null)]);
+  return text === null || info === null ? null : { text, ino: info.ino };
+}
+
 /**
- * True when the lock at `lock` was left by a process that is gone (same host, pid not running) or
- * is older than `staleMs`. A missing lock is not stale (there is nothing to break).
+ * True when a lock was left by a process that is gone (same host, pid not running) or is older
+ * than `staleMs`.
  */
-async function isStale(lock: string, staleMs: number): Promise<boolean> {
-  const text = await readTextFile(lock, 256).catch(() => null);
-  if (text === null) return false;
-  const [pidLine = "", host = ""] = text.split("\n");
+async function isStale(lock: string, seen: LockSeen, staleMs: number): Promise<boolean> {
+  const [pidLine = "", host = ""] = seen.text.split("\n");
   const owner = Number.parseInt(pidLine.trim(), 10);
   // A pid from another host (a shared state directory) says nothing about liveness here.
   const sameHost = host === "" || host === hostname();
@@ -84,20 +93,30 @@ async function isStale(lock: string, staleMs: number): Promise<boolean> {
 }
 
 /**
- * Removes a stale lock. Only one process breaks a lock at a time (it holds `<lock>.break`) and it
- * checks staleness again while holding it: without this, two waiters that both saw the stale lock
- * could each remove it, the second one deleting the fresh lock the first had just taken, and both
- * would then run at once (a lost update).
+ * The guard that lets one process break one particular stale lock: named after that lock's
+ * content and inode, so it can never stand for a newer lock at the same path.
  */
-async function breakStaleLock(lock: string, staleMs: number): Promise<void> {
-  const guard = `${lock}.break`;
+export function breakGuardPath(lock: string, seen: { text: string; ino: number }): string {
+  return `${lock}.break-${createHash("sha256").update(`${seen.ino}\0${seen.text}`).digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * Removes `lock` if it is stale. Removing by path is only safe for the instance judged stale:
+ * only the process that creates that instance's guard may remove it, and only after checking
+ * the path still holds that instance. A guard left by a breaker that died is broken the same
+ * way (bounded depth).
+ */
+async function breakStale(lock: string, staleMs: number, depth = 0): Promise<void> {
+  const seen = await readLock(lock);
+  if (!seen || !(await isStale(lock, seen, staleMs))) return;
+  const guard = breakGuardPath(lock, seen);
   if (!(await createExclusive(guard, lockContent()))) {
-    // Another process is breaking it. A guard left by a breaker that died is broken in turn.
-    if (await isStale(guard, staleMs)) await removeFile(guard);
+    if (depth < 3) await breakStale(guard, staleMs, depth + 1);
     return;
   }
   try {
-    if (await isStale(lock, staleMs)) await removeFile(lock);
+    const now = await readLock(lock);
+    if (now && now.text === seen.text && now.ino === seen.ino) await removeFile(lock);
   } finally {
     await removeFile(guard);
   }
@@ -124,10 +143,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
   let delay = 2;
   for (;;) {
     if (await createExclusive(lock, content)) break;
-    if (await isStale(lock, staleMs)) {
-      await breakStaleLock(lock, staleMs);
-      continue;
-    }
+    await breakStale(lock, staleMs);
     if (Date.now() - started > timeoutMs) {
       throw new StateError(`timed out waiting for the lock ${lock}`, { path: lock, fix: `if no agentsmd process is running, delete ${lock}` });
     }
