@@ -64,6 +64,17 @@ export function join(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
+/**
+ * An XDG base directory: `env[name]` when it is an absolute path (the XDG spec says to ignore a
+ * relative one), else `home/fallback`.
+ * @example xdgDir({ XDG_STATE_HOME: "/s" }, "XDG_STATE_HOME", "/home/me", ".local/state") // "/s"
+ * @example xdgDir({}, "XDG_DATA_HOME", "/home/me", ".local/share") // "/home/me/.local/share"
+ */
+export function xdgDir(env: Readonly<Record<string, string | undefined>>, name: string, home: string, fallback: string): string {
+  const value = env[name];
+  return value && value.startsWith("/") ? value : join(home, fallback);
+}
+
 /** C0/C1 controls, the Unicode line/paragraph separators and angle brackets (tags). */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029<>]/;
 

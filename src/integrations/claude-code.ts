@@ -31,7 +31,7 @@ import { z } from "zod";
 import { createSession, parseSessionState, restoreSession, type AgentsSession, type SessionOptions } from "../session.js";
 import { withLock } from "../state-store.js";
 import { ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../file-system.js";
-import { absolute, join, nameOf, parentOf } from "../paths.js";
+import { absolute, join, nameOf, parentOf, xdgDir } from "../paths.js";
 import { trimEndText } from "../budget.js";
 import { findImports } from "../imports.js";
 import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../presets/claude.js";
@@ -160,8 +160,7 @@ export function parseHookInput(text: string): ClaudeHookInput {
  */
 export function hookStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   if (env.CLAUDE_PLUGIN_DATA) return join(env.CLAUDE_PLUGIN_DATA, "sessions");
-  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith("/") ? env.XDG_STATE_HOME : join(home, ".local/state");
-  return join(join(state, "agentsmd"), "claude-code");
+  return join(xdgDir(env, "XDG_STATE_HOME", home, ".local/state"), "agentsmd/claude-code");
 }
 
 function safeName(id: string): string {

@@ -32,7 +32,7 @@ import { homedir } from "node:os";
 import { createSession, restoreSession, type AgentsSession } from "../session.js";
 import { readStateFile, writeStateFile } from "../state-store.js";
 import { nodeFileSystem, removeFile } from "../file-system.js";
-import { absolute, isInside, join, nameOf, parentOf } from "../paths.js";
+import { absolute, isInside, join, nameOf, parentOf, xdgDir } from "../paths.js";
 import { opencodeNames, opencodeSystemPaths } from "../presets/opencode.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../schema.js";
 import { ConfigError } from "../errors.js";
@@ -83,10 +83,12 @@ export interface OpenCodePluginContext {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** `$XDG_DATA_HOME/agentsmd/opencode`, else `~/.local/share/agentsmd/opencode`. */
+/**
+ * `$XDG_DATA_HOME/agentsmd/opencode`, else `~/.local/share/agentsmd/opencode`.
+ * @example defaultStateDir("/home/me", {}) // "/home/me/.local/share/agentsmd/opencode"
+ */
 export function defaultStateDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
-  const data = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(home, ".local/share");
-  return join(join(data, "agentsmd"), "opencode");
+  return join(xdgDir(env, "XDG_DATA_HOME", home, ".local/share"), "agentsmd/opencode");
 }
 
 function parseOptions(options: PluginOptions | undefined): OpenCodePluginOptions {
