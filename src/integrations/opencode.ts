@@ -36,6 +36,7 @@ import { absolute, isInside, join, nameOf, parentOf, xdgDir } from "../paths.js"
 import { opencodeNames, opencodeSystemPaths } from "../presets/opencode.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../schema.js";
 import { ConfigError } from "../errors.js";
+import { DEFAULT_COMPACTION_TOKENS } from "../compaction.js";
 import "../builtin.js";
 
 /** Tools whose targets trigger resolution (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
@@ -52,7 +53,7 @@ export const OpenCodePluginOptionsSchema = z
     maxBytes: z.number().int().positive().optional(),
     /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
     exclude: z.array(z.string().min(1)).optional(),
-    /** Token budget of the compaction context. @default 1000 */
+    /** Token budget of the compaction context. @default DEFAULT_COMPACTION_TOKENS (1000) */
     compactionTokens: z.number().int().positive().optional(),
     /** Where per-session state lives. @default $XDG_DATA_HOME/agentsmd/opencode */
     stateDir: z.string().min(1).optional(),
@@ -115,6 +116,7 @@ function patchPaths(text: unknown, directory: string): string[] {
 /**
  * The paths a tool call touched: file paths for read/edit/write/multiedit, every file of a patch,
  * the searched directory for glob/grep/list.
+ * @example toolTargets("grep", { pattern: "x", path: "src" }, {}, "/repo") // ["/repo/src"]
  */
 export function toolTargets(tool: string, args: unknown, metadata: unknown, directory: string): string[] {
   const a = (args ?? {}) as Record<string, unknown>;
@@ -158,6 +160,7 @@ function nativeLoaded(metadata: unknown): string[] {
  * Removes the blocks of `paths` from OpenCode's own `<system-reminder>` at the end of a read
  * result (`Instructions from: <path>\n<body>` blocks joined by blank lines). Returns the text
  * unchanged when the shape is not recognised.
+ * @example output.output = stripNativeBlocks(output.output, ["/r/a/AGENTS.md"], nativeLoadedPaths);
  */
 export function stripNativeBlocks(output: string, paths: readonly string[], all: readonly string[]): string {
   if (paths.length === 0) return output;
@@ -341,7 +344,7 @@ export class OpenCodeAgents {
   async compacting(input: { sessionID: string }, output: { context: string[] }): Promise<void> {
     const entry = await this.session(input.sessionID);
     // System-prompt files survive a compaction (OpenCode re-reads them every step).
-    const context = await entry.session.compactionContext({ maxTokens: this.options.compactionTokens ?? 1000, layers: ["path"], exclude: await this.systemPaths() });
+    const context = await entry.session.compactionContext({ maxTokens: this.options.compactionTokens ?? DEFAULT_COMPACTION_TOKENS, layers: ["path"], exclude: await this.systemPaths() });
     if (context.text !== "") output.context.push(context.text);
   }
 
