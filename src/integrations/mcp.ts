@@ -156,7 +156,8 @@ function errorResult(text: string) {
 }
 
 /**
- * Builds the server for one connection (not yet connected).
+ * Builds the server for one connection (not yet connected). `close()` closes its sessions and the
+ * server; it is idempotent.
  * @example
  * const { server, close } = await createAgentsMcpServer({ cwd: "/repo", preset: "codex" });
  * await server.connect(new StdioServerTransport());
@@ -252,12 +253,15 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
     },
   );
 
+  let closed: Promise<void> | undefined;
   return {
     server,
-    close: async () => {
-      await workspaces.close();
-      await server.close();
-    },
+    // Idempotent: every call returns the one closing promise.
+    close: () =>
+      (closed ??= (async () => {
+        await workspaces.close();
+        await server.close();
+      })()),
   };
 }
 
