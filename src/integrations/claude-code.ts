@@ -25,52 +25,30 @@
  * import { handleClaudeCodeHook } from "agentsmd/claude-code";
  * const output = await handleClaudeCodeHook(JSON.parse(stdin), { deliver: (out) => out && process.stdout.write(JSON.stringify(out)) });
  */
-import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { z } from "zod";
 import { createSession, parseSessionState, restoreSession, type AgentsSession, type SessionOptions } from "../session.js";
 import { withLock } from "../state-store.js";
 import { ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../file-system.js";
-import { absolute, join, nameOf, parentOf, xdgDir } from "../paths.js";
-import { trimEndText } from "../budget.js";
+import { absolute, join, nameOf, parentOf } from "../paths.js";
 import { findImports } from "../imports.js";
 import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../presets/claude.js";
-import { AgentsMdError } from "../errors.js";
 import type { SessionState } from "../schema.js";
-
-/** Claude Code replaces `additionalContext` over 10,000 characters by a file path and a preview. */
-export const CLAUDE_CONTEXT_LIMIT = 10_000;
-/** What an answer is kept under (a margin below the limit). */
-export const DEFAULT_CONTEXT_BUDGET = 9_500;
+import { hookStateDir, hookStatePath, toolTargets, validateHookInput, type ClaudeHookInput } from "./claude-code-input.js";
+import { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, fit, nearestFirst, packContext, packNotice } from "./claude-code-pack.js";
 
 export { CLAUDE_FILE_TOOLS };
+export { ClaudeHookInputSchema, HookInputError, parseHookInput, validateHookInput, normalizeHookInput, toolTargets, hookStateDir, hookStatePath } from "./claude-code-input.js";
+export type { ClaudeHookInput } from "./claude-code-input.js";
+export { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, nearestFirst, renderPiece, packContext } from "./claude-code-pack.js";
+export type { PackResult } from "./claude-code-pack.js";
 
 /** First Claude Code version with built-in AGENTS.md loading (peers §2.6). */
 export const BUILTIN_AGENTS_MD_SINCE = "2.1.277";
 
-/** The stdin document of a hook (peers §9.2); unknown fields are kept and ignored. */
-export const ClaudeHookInputSchema = z
-  .object({
-    session_id: z.string().min(1),
-    hook_event_name: z.string().min(1),
-    cwd: z.string().min(1),
-    transcript_path: z.string().optional(),
-    source: z.string().optional(),
-    agent_id: z.string().optional(),
-    tool_name: z.string().optional(),
-    tool_input: z.record(z.string(), z.unknown()).optional(),
-    tool_response: z.unknown().optional(),
-    prompt: z.string().optional(),
-  })
-  .passthrough();
-export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
-
 export interface ClaudeHookOutput {
   hookSpecificOutput: { hookEventName: "SessionStart" | "PostToolUse" | "UserPromptSubmit"; additionalContext: string };
 }
-
-/** Input that is not a hook event agentsmd understands. */
-export class HookInputError extends AgentsMdError {}
 
 export type AgentsMdMode = "auto" | "inject" | "native";
 
@@ -133,87 +111,7 @@ interface Context {
   budget: number;
 }
 
-/**
- * Parses a hook's stdin. Throws HookInputError naming what is wrong.
- * @example parseHookInput('{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r","source":"startup"}')
- */
-export function parseHookInput(text: string): ClaudeHookInput {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new HookInputError(`hook input is not JSON (${(error as Error).message})`, { fix: "run this command as a Claude Code hook: it reads the event JSON on stdin" });
-  }
-  const result = ClaudeHookInputSchema.safeParse(normalizeHookInput(data));
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new HookInputError(`hook input is not a Claude Code hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`, {
-      fix: "register `agentsmd hook claude-code` as a command hook",
-    });
-  }
-  return result.data;
-}
 
-/**
- * The directory of the per-session state files.
- * @example hookStateDir({ CLAUDE_PLUGIN_DATA: "/data" }, "/home/me") // "/data/sessions"
- */
-export function hookStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  if (env.CLAUDE_PLUGIN_DATA) return join(env.CLAUDE_PLUGIN_DATA, "sessions");
-  return join(xdgDir(env, "XDG_STATE_HOME", home, ".local/state"), "agentsmd/claude-code");
-}
-
-function safeName(id: string): string {
-  const clean = id.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 80);
-  return clean === id && !clean.startsWith(".") ? clean : `${clean.replace(/^\.+/, "_")}-${createHash("sha256").update(id).digest("hex").slice(0, 12)}`;
-}
-
-/**
- * The state file of one conversation (a subagent has its own context, so its own file).
- * @example hookStatePath({ session_id: "abc", agent_id: "a1" }, "/s") // "/s/abc.agent-a1.json"
- */
-export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent_id">, dir: string): string {
-  return join(dir, `${safeName(input.session_id)}${input.agent_id ? `.agent-${safeName(input.agent_id)}` : ""}.json`);
-}
-
-function usablePath(value: unknown, cwd: string): string | undefined {
-  if (typeof value !== "string" || value.length === 0 || value.includes("\0")) return undefined;
-  return absolute(value, cwd);
-}
-
-/**
- * The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path).
- * @example toolTargets({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Grep", tool_input: { pattern: "x", path: "src" } }) // ["/r/src"]
- */
-export function toolTargets(input: ClaudeHookInput): string[] {
-  const args = input.tool_input ?? {};
-  if (input.tool_name === "editFiles" && Array.isArray(args.files)) {
-    // VS Code agent hooks (peers §9.4) send the same hook files with this tool.
-    return args.files.map((file) => usablePath(file, input.cwd)).filter((path): path is string => path !== undefined);
-  }
-  if (!input.tool_name || !CLAUDE_FILE_TOOLS.has(input.tool_name)) return [];
-  const value = input.tool_name === "Grep" || input.tool_name === "Glob" ? args.path : input.tool_name === "NotebookEdit" ? (args.notebook_path ?? args.file_path) : args.file_path;
-  const path = usablePath(value, input.cwd);
-  return path === undefined ? [] : [path];
-}
-
-/**
- * VS Code's agent hooks read the same settings files and send camelCase fields (`sessionId`,
- * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
- * @example normalizeHookInput({ sessionId: "s", hookEventName: "SessionStart", source: "new", cwd: "/r" }) // { ..., session_id: "s", hook_event_name: "SessionStart", source: "startup" }
- */
-export function normalizeHookInput(raw: unknown): unknown {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
-  const data = raw as Record<string, unknown>;
-  if (data.session_id !== undefined || data.hook_event_name !== undefined) return raw;
-  if (data.sessionId === undefined && data.hookEventName === undefined) return raw;
-  const out: Record<string, unknown> = { ...data, session_id: data.sessionId, hook_event_name: data.hookEventName };
-  for (const [from, to] of [["transcriptPath", "transcript_path"], ["toolName", "tool_name"], ["toolInput", "tool_input"], ["toolResponse", "tool_response"]] as const) {
-    if (out[to] === undefined && data[from] !== undefined) out[to] = data[from];
-  }
-  if (out.source === "new") out.source = "startup";
-  return out;
-}
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split(".").map((part) => Number.parseInt(part, 10) || 0);
@@ -283,84 +181,6 @@ export async function coveredByClaudeFile(fs: FileSystem, path: string): Promise
   return false;
 }
 
-function depth(path: string): number {
-  return path.split("/").length;
-}
-
-/**
- * Most specific first: deeper directories first, then by path.
- * @example nearestFirst([{ path: "/r/AGENTS.md" }, { path: "/r/a/AGENTS.md" }]) // [{ path: "/r/a/AGENTS.md" }, { path: "/r/AGENTS.md" }]
- */
-export function nearestFirst<T extends { path: string }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => depth(b.path) - depth(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-/**
- * How one file is shown: a factual heading, then its text.
- * @example renderPiece({ path: "/r/a/AGENTS.md", content: "Use tabs.\n" }) // "Contents of /r/a/AGENTS.md (AGENTS.md instructions for /r/a and everything below it):\n\nUse tabs."
- */
-export function renderPiece(piece: Pick<Piece, "path" | "content">): string {
-  return `Contents of ${piece.path} (AGENTS.md instructions for ${parentOf(piece.path)} and everything below it):\n\n${trimEndText(piece.content)}`;
-}
-
-const OMITTED_HEADER = "\n\nThese instruction files also apply but were too long to include here; read them before working under their directories:";
-
-function omittedList(paths: readonly string[], room: number): string {
-  if (paths.length === 0) return "";
-  let text = OMITTED_HEADER;
-  for (let index = 0; index < paths.length; index++) {
-    const line = `\n- ${paths[index]}`;
-    const last = index === paths.length - 1;
-    // Keep room for the "... and N more" line unless this is the last path.
-    if (text.length + line.length + (last ? 0 : 24) > room) return `${text}\n- ... and ${paths.length - index} more`;
-    text += line;
-  }
-  return text;
-}
-
-export interface PackResult {
-  text: string;
-  /** Files shown whole. */
-  shown: string[];
-  /** Files named only (not admitted). */
-  named: string[];
-}
-
-/**
- * Packs files into one answer under `budget` characters: whole files in the order given (callers
- * pass them most specific first), skipping any that no longer fit, then the paths of the rest.
- * @example packContext("header", [{ path: "/r/AGENTS.md", content: "x" }], 9500).text
- */
-export function packContext(header: string, pieces: ReadonlyArray<Pick<Piece, "path" | "content">>, budget = DEFAULT_CONTEXT_BUDGET, alreadyNamed: ReadonlySet<string> = new Set()): PackResult {
-  if (pieces.length === 0) return { text: "", shown: [], named: [] };
-  // Room kept for naming what is left: the paths already left out plus every later one (an upper
-  // bound of the final list), capped.
-  const cap = Math.min(2_000, Math.floor(budget / 4));
-  const cost = (path: string) => (alreadyNamed.has(path) ? 0 : path.length + 3);
-  const after: number[] = new Array(pieces.length + 1).fill(0);
-  for (let index = pieces.length - 1; index >= 0; index--) after[index] = after[index + 1]! + cost(pieces[index]!.path);
-  const shown: string[] = [];
-  const left: string[] = [];
-  let leftCost = 0;
-  let body = header;
-  for (const [index, piece] of pieces.entries()) {
-    const entry = `\n\n${renderPiece(piece)}`;
-    const names = leftCost + after[index + 1]!;
-    const reserve = names === 0 ? 0 : Math.min(cap, OMITTED_HEADER.length + names + 30);
-    if (body.length + entry.length + reserve <= budget) {
-      body += entry;
-      shown.push(piece.path);
-    } else {
-      left.push(piece.path);
-      leftCost += cost(piece.path);
-    }
-  }
-  const toName = left.filter((path) => !alreadyNamed.has(path));
-  if (shown.length === 0 && toName.length === 0) return { text: "", shown, named: [] };
-  const text = body + omittedList(toName, Math.max(0, budget - body.length));
-  return { text: text.length <= budget ? text : text.slice(0, budget), shown, named: toName };
-}
-
 async function loadState(path: string, diagnostics: string[]): Promise<HookState | null> {
   let text: string | null;
   try {
@@ -394,14 +214,6 @@ function sessionOptions(input: ClaudeHookInput, context: Context, cwd = input.cw
   const own = context.options.session ?? {};
   const config = own.config ?? (own.configFile === undefined ? { lazy: HOOK_LAZY_CAPS } : undefined);
   return { ...own, ...(config !== undefined ? { config } : {}), cwd, home: context.home, env: context.env };
-}
-
-/** Last guard for Claude Code's limit: cut at a line end and say so. */
-function fit(text: string, budget: number): string {
-  if (text.length <= budget) return text;
-  const note = "\n[agentsmd: cut here to stay under Claude Code's hook output limit]";
-  const cut = text.lastIndexOf("\n", budget - note.length);
-  return `${text.slice(0, cut > 0 ? cut : budget - note.length)}${note}`;
 }
 
 /** The initial files of a fresh session with their text (user layer and project chain). */
@@ -573,15 +385,6 @@ async function onUserPromptSubmit(input: ClaudeHookInput, stored: HookState | nu
   }
 }
 
-function packNotice(lines: readonly string[], budget: number): string {
-  let text = "agentsmd: instruction files changed since they were shown in this conversation:";
-  for (let index = 0; index < lines.length; index++) {
-    if (text.length + lines[index]!.length + 40 > budget) return `${text}\n- ... and ${lines.length - index} more`;
-    text += `\n${lines[index]}`;
-  }
-  return text;
-}
-
 /** Removes state files untouched for 30 days (best effort, at session start). */
 async function collectGarbage(context: Context, input: ClaudeHookInput): Promise<void> {
   const dir = context.options.stateDir ?? hookStateDir(context.env, context.home);
@@ -608,9 +411,8 @@ async function collectGarbage(context: Context, input: ClaudeHookInput): Promise
  * const output = await handleClaudeCodeHook({ session_id: "s1", hook_event_name: "SessionStart", cwd: "/repo", source: "startup" });
  */
 export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutput | null> {
-  const parsed = ClaudeHookInputSchema.safeParse(normalizeHookInput(raw));
-  if (!parsed.success) throw new HookInputError(`hook input is not a Claude Code hook event: ${parsed.error.issues[0]?.path.join(".") ?? ""} ${parsed.error.issues[0]?.message ?? ""}`.trim());
-  const input = { ...parsed.data, cwd: absolute(parsed.data.cwd, "/") };
+  const parsed = validateHookInput(raw);
+  const input = { ...parsed, cwd: absolute(parsed.cwd, "/") };
   const env = options.env ?? process.env;
   const context: Context = { env, home: options.home ?? env.HOME ?? homedir(), fs: options.session?.fs ?? nodeFileSystem, options, budget: Math.min(options.budget ?? DEFAULT_CONTEXT_BUDGET, CLAUDE_CONTEXT_LIMIT - 1) };
   const event = input.hook_event_name;
@@ -638,7 +440,6 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOpti
     return output;
   });
 }
-
 
 export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, isAgentsmdHandler, CLAUDE_HOOK_EVENTS } from "./claude-code-install.js";
 export type { InstallScope, InstallResult } from "./claude-code-install.js";

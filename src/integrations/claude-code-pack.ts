@@ -1,0 +1,113 @@
+/**
+ * The Claude Code hook's answers: files packed under Claude Code's `additionalContext` limit, most
+ * specific first, what does not fit named. Pure (no I/O).
+ */
+import { parentOf } from "../paths.js";
+import { trimEndText } from "../budget.js";
+
+/** Claude Code replaces `additionalContext` over 10,000 characters by a file path and a preview. */
+export const CLAUDE_CONTEXT_LIMIT = 10_000;
+/** What an answer is kept under (a margin below the limit). */
+export const DEFAULT_CONTEXT_BUDGET = 9_500;
+
+function depth(path: string): number {
+  return path.split("/").length;
+}
+
+/**
+ * Most specific first: deeper directories first, then by path.
+ * @example nearestFirst([{ path: "/r/AGENTS.md" }, { path: "/r/a/AGENTS.md" }]) // [{ path: "/r/a/AGENTS.md" }, { path: "/r/AGENTS.md" }]
+ */
+export function nearestFirst<T extends { path: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => depth(b.path) - depth(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * How one file is shown: a factual heading, then its text.
+ * @example renderPiece({ path: "/r/a/AGENTS.md", content: "Use tabs.\n" }) // "Contents of /r/a/AGENTS.md (AGENTS.md instructions for /r/a and everything below it):\n\nUse tabs."
+ */
+export function renderPiece(piece: { path: string; content: string }): string {
+  return `Contents of ${piece.path} (AGENTS.md instructions for ${parentOf(piece.path)} and everything below it):\n\n${trimEndText(piece.content)}`;
+}
+
+const OMITTED_HEADER = "\n\nThese instruction files also apply but were too long to include here; read them before working under their directories:";
+
+function omittedList(paths: readonly string[], room: number): string {
+  if (paths.length === 0) return "";
+  let text = OMITTED_HEADER;
+  for (let index = 0; index < paths.length; index++) {
+    const line = `\n- ${paths[index]}`;
+    const last = index === paths.length - 1;
+    // Keep room for the "... and N more" line unless this is the last path.
+    if (text.length + line.length + (last ? 0 : 24) > room) return `${text}\n- ... and ${paths.length - index} more`;
+    text += line;
+  }
+  return text;
+}
+
+export interface PackResult {
+  text: string;
+  /** Files shown whole. */
+  shown: string[];
+  /** Files named only (not admitted). */
+  named: string[];
+}
+
+/**
+ * Packs files into one answer under `budget` characters: whole files in the order given (callers
+ * pass them most specific first), skipping any that no longer fit, then the paths of the rest.
+ * @example packContext("header", [{ path: "/r/AGENTS.md", content: "x" }], 9500).text
+ */
+export function packContext(header: string, pieces: ReadonlyArray<{ path: string; content: string }>, budget = DEFAULT_CONTEXT_BUDGET, alreadyNamed: ReadonlySet<string> = new Set()): PackResult {
+  if (pieces.length === 0) return { text: "", shown: [], named: [] };
+  // Room kept for naming what is left: the paths already left out plus every later one (an upper
+  // bound of the final list), capped.
+  const cap = Math.min(2_000, Math.floor(budget / 4));
+  const cost = (path: string) => (alreadyNamed.has(path) ? 0 : path.length + 3);
+  const after: number[] = new Array(pieces.length + 1).fill(0);
+  for (let index = pieces.length - 1; index >= 0; index--) after[index] = after[index + 1]! + cost(pieces[index]!.path);
+  const shown: string[] = [];
+  const left: string[] = [];
+  let leftCost = 0;
+  let body = header;
+  for (const [index, piece] of pieces.entries()) {
+    const entry = `\n\n${renderPiece(piece)}`;
+    const names = leftCost + after[index + 1]!;
+    const reserve = names === 0 ? 0 : Math.min(cap, OMITTED_HEADER.length + names + 30);
+    if (body.length + entry.length + reserve <= budget) {
+      body += entry;
+      shown.push(piece.path);
+    } else {
+      left.push(piece.path);
+      leftCost += cost(piece.path);
+    }
+  }
+  const toName = left.filter((path) => !alreadyNamed.has(path));
+  if (shown.length === 0 && toName.length === 0) return { text: "", shown, named: [] };
+  const text = body + omittedList(toName, Math.max(0, budget - body.length));
+  return { text: text.length <= budget ? text : text.slice(0, budget), shown, named: toName };
+}
+
+/**
+ * Last guard for Claude Code's limit: cut at a line end and say so.
+ * @example fit(answer, DEFAULT_CONTEXT_BUDGET).length <= DEFAULT_CONTEXT_BUDGET // true
+ */
+export function fit(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  const note = "\n[agentsmd: cut here to stay under Claude Code's hook output limit]";
+  const cut = text.lastIndexOf("\n", budget - note.length);
+  return `${text.slice(0, cut > 0 ? cut : budget - note.length)}${note}`;
+}
+
+/**
+ * The update notice: a heading and the lines that fit under `budget`, then "... and N more".
+ * @example packNotice(["- /r/AGENTS.md was deleted; its instructions no longer apply."], 9500)
+ */
+export function packNotice(lines: readonly string[], budget: number): string {
+  let text = "agentsmd: instruction files changed since they were shown in this conversation:";
+  for (let index = 0; index < lines.length; index++) {
+    if (text.length + lines[index]!.length + 40 > budget) return `${text}\n- ... and ${lines.length - index} more`;
+    text += `\n${lines[index]}`;
+  }
+  return text;
+}
