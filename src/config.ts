@@ -50,7 +50,10 @@ export interface ConfigResult {
   diagnostics: Diagnostic[];
 }
 
-/** Reads and validates a JSON config file. Errors name the file, the key path and what was expected. */
+/**
+ * Reads and validates a JSON config file. Errors name the file, the key path and what was expected.
+ * @example const config = await loadConfigFile("/repo/agentsmd.json");
+ */
 export async function loadConfigFile(path: string): Promise<AgentsConfig> {
   const text = await readTextFile(path, 1024 * 1024).catch((error: unknown) => {
     throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`, { path, cause: error, fix: "check the path given to --config" });
@@ -65,7 +68,10 @@ export async function loadConfigFile(path: string): Promise<AgentsConfig> {
   return parseConfig(data, path);
 }
 
-/** Validates a config object; `source` names where it came from in the error. */
+/**
+ * Validates a config object; `source` names where it came from in the error.
+ * @example parseConfig({ initial: { maxFiles: 8 } }, "my options")
+ */
 export function parseConfig(data: unknown, source: string): AgentsConfig {
   const result = AgentsConfigSchema.safeParse(data);
   if (!result.success) {
@@ -116,7 +122,10 @@ function envValue(env: Readonly<Record<string, string | undefined>>, names: read
   return found;
 }
 
-/** The config layer env vars define. Unset or empty vars define nothing. */
+/**
+ * The config layer env vars define. Unset or empty vars define nothing.
+ * @example configFromEnv({ AGENTSMD_MARKERS: ".git,.hg" }) // { root: { markers: [".git", ".hg"] } }
+ */
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): AgentsConfig {
   const out: AgentsConfig = {};
   const root = envValue(env, ENV_KEYS.root);
@@ -164,7 +173,10 @@ function isPlain(value: unknown): value is Plain {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Deep merge where `undefined` never overwrites and arrays replace. */
+/**
+ * Deep merge where `undefined` never overwrites and arrays replace.
+ * @example mergeConfigs({ root: { markers: [".git"] } }, { root: { stopAtFsRoot: false } }) // { root: { markers: [".git"], stopAtFsRoot: false } }
+ */
 export function mergeConfigs(...layers: Array<AgentsConfig | undefined>): AgentsConfig {
   const out: Plain = {};
   for (const layer of layers) {

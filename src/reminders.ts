@@ -4,7 +4,10 @@
 import type { ResolvedAgents, SystemReminderType } from "./schema.js";
 import { printablePath } from "./paths.js";
 
-/** Wraps `body` in a typed reminder (spec §11.1: the `type` attribute is required). */
+/**
+ * Wraps `body` in a typed reminder (spec §11.1: the `type` attribute is required).
+ * @example systemReminder("agents.resolve.paths", "...") // '<system-reminder type="agents.resolve.paths">\n...\n</system-reminder>'
+ */
 export function systemReminder(type: SystemReminderType, body: string): string {
   return `<system-reminder type="${type}">\n${body}\n</system-reminder>`;
 }
@@ -29,7 +32,10 @@ export interface ResumeDiffInput {
   recheck: ResolvedAgents["files"];
 }
 
-/** Spec §11.3 `session.resume.diff`; "" when nothing changed. */
+/**
+ * Spec §11.3 `session.resume.diff`; "" when nothing changed.
+ * @example sessionResumeDiff({ cwd: { before: "/r", after: "/r/a" }, root: { before: "/r", after: "/r" }, markers: { before: [".git"], after: [".git"] }, recheck: [] })
+ */
 export function sessionResumeDiff(input: ResumeDiffInput): string {
   const markersBefore = JSON.stringify(input.markers.before);
   const markersAfter = JSON.stringify(input.markers.after);
@@ -79,6 +85,7 @@ export function agentsUpdated(files: readonly UpdatedFile[]): string {
 /**
  * Update notice carrying the new bodies (inline mode); `rendered` is the preset's inline rendering
  * of the changed files. "" when it is empty.
+ * @example agentsUpdatedInline(session.renderInline(result.blocks))
  */
 export function agentsUpdatedInline(rendered: string): string {
   if (rendered === "") return "";

@@ -246,7 +246,10 @@ export const DiagnosticSchema = z
   .strict();
 export type Diagnostic = z.infer<typeof DiagnosticSchema>;
 
-/** Formats a zod error as `key.path: message` lines. */
+/**
+ * Formats a zod error as `key.path: message` lines.
+ * @example formatIssues(AgentsConfigSchema.safeParse({ initial: { maxFiles: -1 } }).error!) // "initial.maxFiles: ..."
+ */
 export function formatIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
@@ -256,7 +259,10 @@ export function formatIssues(error: z.ZodError): string {
     .join("\n");
 }
 
-/** JSON Schema of the config, generated from zod (never hand-written). */
+/**
+ * JSON Schema of the config, generated from zod (never hand-written).
+ * @example JSON.stringify(configJsonSchema(), null, 2) // what `agentsmd schema` prints
+ */
 export function configJsonSchema(): object {
   return z.toJSONSchema(AgentsConfigSchema, { target: "draft-2020-12" });
 }

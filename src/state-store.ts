@@ -13,7 +13,10 @@ import type { SessionState } from "./schema.js";
 /** Largest state file accepted. */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
-/** Reads and validates a state file; null when it does not exist. Never modifies the file. */
+/**
+ * Reads and validates a state file; null when it does not exist. Never modifies the file.
+ * @example const state = await readStateFile("/tmp/s.json"); // SessionState | null
+ */
 export async function readStateFile(path: string): Promise<SessionState | null> {
   let text: string | null;
   try {
@@ -40,7 +43,10 @@ export async function readStateFile(path: string): Promise<SessionState | null> 
   }
 }
 
-/** Writes a state file atomically (temp file + fsync + rename). */
+/**
+ * Writes a state file atomically (temp file + fsync + rename).
+ * @example await writeStateFile("/tmp/s.json", session.snapshot());
+ */
 export async function writeStateFile(path: string, state: SessionState): Promise<void> {
   await ensureDir(dirname(path));
   await writeFileAtomic(path, `${JSON.stringify(state)}\n`);
