@@ -16,7 +16,15 @@ export type TokenCounter = (text: string) => number;
  * @example estimateTokens("abcdefgh") // 2
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(Buffer.byteLength(text, "utf8") / 4);
+  return tokensForBytes(Buffer.byteLength(text, "utf8"));
+}
+
+/**
+ * The same estimate from a byte count (`tree` sizes files without reading them): `ceil(bytes / 4)`.
+ * @example tokensForBytes(5) // 2
+ */
+export function tokensForBytes(bytes: number): number {
+  return Math.ceil(bytes / 4);
 }
 
 export interface CompactionFile {

@@ -10,10 +10,14 @@ import { scanTree } from "./scan.js";
 import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
 import type { SessionOptions } from "./session.js";
 import { nameOf, parentOf, segmentsBelow } from "./paths.js";
+import { tokensForBytes } from "./compaction.js";
 
-/** Rough token estimate used across agents' docs: four bytes a token. */
+/**
+ * Rough token estimate of a file size: four bytes a token, the rule of compaction's `estimateTokens`.
+ * @example estimateTokens(324) // 81
+ */
 export function estimateTokens(bytes: number): number {
-  return Math.ceil(bytes / 4);
+  return tokensForBytes(bytes);
 }
 
 export interface ScopeFile {
