@@ -93,7 +93,9 @@ function makeLoader(name: string, o: LoaderOptions): AgentsmdLoader {
    * call starts is waited for (`settled()`) so it is charged to that call.
    */
   const around = async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (!counts) return fn();
+    // Only a watcher makes calls outside the FileSystem (and a sync-backed FileSystem would make
+    // the subtraction below negative).
+    if (!counts || !o.watch) return fn();
     const raw = zeroCounts();
     const inside = { ...counts };
     const restore = patchNodeFs(raw);
@@ -154,6 +156,10 @@ export const agentsmdWatchImplementation: Implementation = {
   family: "agentsmd",
   delivers: "metadata",
   cases: ["initial", "first-resolve", "seen-resolve", "seen-resolve-idle", "touch-10k", "heap"],
+  // The watcher's cost grows with the square of the directories it knows (watch.ts invalidateBelow
+  // walks every scanned/wanted entry per newly watched directory): 10,000 paths take many minutes.
+  maxPaths: 2_000,
+  quickMaxPaths: 200,
   create: async (counts) => makeLoader("agentsmd watch", { mode: "resolve", counts, watch: true }),
 };
 

@@ -104,6 +104,8 @@ interface RowResult {
   timing?: Timing;
   /** for multi-op cases: time of one whole pass, and per path */
   perPath?: { median: number; p95: number; mean: number };
+  /** paths this row ran (multi-path cases) */
+  paths?: number;
   fs?: FsCounts;
   fsTotal?: number;
   heapBytes?: number;
@@ -268,6 +270,8 @@ const unionDirs = (ctx: CaseContext) => union(ctx).dirs;
 const unionFiles = (ctx: CaseContext) => union(ctx).files;
 
 async function runCase(def: CaseDef, impls: Implementation[], ctx: CaseContext, log: (s: string) => void): Promise<CaseResult> {
+  // minimum for the touch case is computed on the full path list (rows with fewer paths say so)
+  const fullCtx = ctx;
   const rows: RowResult[] = [];
   let minimum: CaseResult["minimum"] = null;
   for (const impl of impls) {
@@ -275,6 +279,12 @@ async function runCase(def: CaseDef, impls: Implementation[], ctx: CaseContext, 
     if (def.families && !def.families.includes(impl.family)) continue;
     const row: RowResult = { impl: impl.name, family: impl.family, delivers: impl.delivers };
     rows.push(row);
+    const full = ctx;
+    const cap = ctx.quick ? (impl.quickMaxPaths ?? impl.maxPaths) : impl.maxPaths;
+    if (def.opsPerCall && cap && cap < ctx.touchPaths.length) {
+      ctx = { ...ctx, touchPaths: ctx.touchPaths.slice(0, cap) };
+      row.note = `${ctx.touchPaths.length} paths`;
+    }
     try {
       // timing pass
       const loader = await impl.create();
@@ -297,6 +307,7 @@ async function runCase(def: CaseDef, impls: Implementation[], ctx: CaseContext, 
       await loader.close();
       row.timing = timing;
       if (per) {
+        row.paths = ctx.touchPaths.length;
         const calls = summarize(perCall);
         row.perPath = { median: calls.median, p95: calls.p95, mean: calls.mean };
       }
@@ -310,22 +321,28 @@ async function runCase(def: CaseDef, impls: Implementation[], ctx: CaseContext, 
       row.fs = diffCounts(counts, before);
       row.fsTotal = totalCalls(row.fs);
       await counting.close();
-      if (impl.family === "agentsmd") minimum ??= def.minimum(ctx, impl);
-      log(`  ${def.id.padEnd(14)} ${impl.name.padEnd(16)} median ${fmtMs(timing.median).padStart(10)}  p95 ${fmtMs(timing.p95).padStart(10)}  fs ${fmtCounts(row.fs)}`);
+      if (impl.family === "agentsmd" && !row.note) minimum ??= def.minimum(fullCtx, impl);
+      log(`  ${def.id.padEnd(14)} ${impl.name.padEnd(16)} median ${fmtMs(timing.median).padStart(10)}  p95 ${fmtMs(timing.p95).padStart(10)}  fs ${fmtCounts(row.fs)}${row.note ? ` (${row.note})` : ""}`);
     } catch (error) {
       row.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
       log(`  ${def.id.padEnd(14)} ${impl.name.padEnd(16)} ERROR ${row.error.split("\n")[0]}`);
     }
+    ctx = full;
   }
   minimum ??= def.minimum(ctx, impls[0]!);
   return { id: def.id, title: def.title, target: def.target, minimum, rows, ratios: ratiosOf(rows) };
+}
+
+/** The number ratios compare: per operation; for multi-path cases the mean per path (rows may run fewer paths). */
+function costOf(r: RowResult): number {
+  return r.perPath ? r.perPath.mean : r.timing!.median;
 }
 
 function ratiosOf(rows: RowResult[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const a of rows.filter((r) => r.family === "agentsmd" && r.timing)) {
     for (const b of rows.filter((r) => r.family !== "agentsmd" && r.timing)) {
-      out[`${a.impl} / ${b.impl}`] = a.timing!.median / b.timing!.median;
+      out[`${a.impl} / ${b.impl}`] = costOf(a) / costOf(b);
     }
   }
   return out;
@@ -334,11 +351,14 @@ function ratiosOf(rows: RowResult[]): Record<string, number> {
 // Heap retained by one session after N resolves of distinct paths.
 async function heapCase(impls: Implementation[], ctx: CaseContext, n: number, log: (s: string) => void): Promise<CaseResult> {
   const rows: RowResult[] = [];
-  const paths = ctx.tree.touchPaths.slice(0, n);
+  const allPaths = ctx.tree.touchPaths.slice(0, n);
   for (const impl of impls) {
     if (impl.cases && !impl.cases.includes("heap")) continue;
     const row: RowResult = { impl: impl.name, family: impl.family, delivers: impl.delivers };
     rows.push(row);
+    const cap = ctx.quick ? (impl.quickMaxPaths ?? impl.maxPaths) : impl.maxPaths;
+    const paths = cap && cap < allPaths.length ? allPaths.slice(0, cap) : allPaths;
+    if (paths !== allPaths) row.note = `${paths.length} resolves`;
     try {
       // warm up module-level state (schemas, lazily built tables) outside the measurement
       const warm = await impl.create();
@@ -367,7 +387,7 @@ async function heapCase(impls: Implementation[], ctx: CaseContext, n: number, lo
   }
   return {
     id: "heap",
-    title: `heap retained by a session after ${paths.length} resolves over ${ctx.tree.dirs} directories`,
+    title: `heap retained by a session after ${allPaths.length} resolves over ${ctx.tree.dirs} directories`,
     target: "agentsmd <= 20 MB (10,000 resolves over 100,000 directories)",
     minimum: null,
     rows,
@@ -458,11 +478,11 @@ function table(cases: CaseResult[]): string {
       }
       const t = r.timing!;
       const per = r.perPath;
-      const median = c.id === "heap" ? ((r.heapBytes ?? 0) < 64 * 1024 ? "~0 (noise)" : fmtBytes(r.heapBytes ?? 0)) : per ? `${fmtMs(per.median)}/path (${fmtMs(t.median)} total)` : fmtMs(t.median);
+      const median = c.id === "heap" ? ((r.heapBytes ?? 0) < 64 * 1024 ? "~0 (noise)" : fmtBytes(r.heapBytes ?? 0)) : per ? `${fmtMs(per.median)}/path (mean ${fmtMs(per.mean)})` : fmtMs(t.median);
       const p95 = c.id === "heap" ? `${fmtMs(t.median)} total` : per ? `${fmtMs(per.p95)}/path` : fmtMs(t.p95);
       const ops = c.id === "heap" ? "" : t.opsPerSec >= 100 ? Math.round(t.opsPerSec).toLocaleString("en-US") : t.opsPerSec.toFixed(2);
       const min = c.minimum && r.family === "agentsmd" ? `${c.minimum.probes} st ${c.minimum.opens} op` : "";
-      const factor = agent && r !== agent && c.id !== "heap" ? t.median / agent.timing!.median : 0;
+      const factor = agent && r !== agent && c.id !== "heap" ? costOf(r) / costOf(agent) : 0;
       const versus = !factor ? "" : factor >= 1 ? `${factor.toFixed(1)}x slower` : `${(1 / factor).toFixed(1)}x faster`;
       const heapVs =
         c.id === "heap" && r.impl !== "agentsmd"
@@ -471,7 +491,7 @@ function table(cases: CaseResult[]): string {
               return a && r.perPath && a.perPath ? `${(r.perPath.median / a.perPath.median).toFixed(1)}x slower/path` : "";
             })()
           : "";
-      lines.push([c.id, r.impl, median, p95, ops, fmtCounts(r.fs ?? null), r.fs ? fmtBytes(r.fs.bytesRead) : "", min, versus || heapVs]);
+      lines.push([c.id, r.note ? `${r.impl} (${r.note})` : r.impl, median, p95, ops, fmtCounts(r.fs ?? null), r.fs ? fmtBytes(r.fs.bytesRead) : "", min, versus || heapVs]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
@@ -579,7 +599,7 @@ export async function main(argv: string[]): Promise<number> {
     verdicts: cases.filter((c) => c.verdict).map((c) => ({ id: c.id, ...c.verdict })),
     cases: cases.map((c) => ({
       ...c,
-      rows: c.rows.map((r) => ({ ...r, fsPerPath: r.fs && r.perPath ? scaleCounts(r.fs, ctx.touchPaths.length) : undefined })),
+      rows: c.rows.map((r) => ({ ...r, fsPerPath: r.fs && r.perPath && r.paths ? scaleCounts(r.fs, r.paths) : undefined })),
     })),
     elapsedSeconds: Math.round((performance.now() - started) / 100) / 10,
   };

@@ -37,6 +37,10 @@ export interface Implementation {
   readonly family: "agentsmd" | "naive" | "gemini";
   /** what a resolve delivers: "metadata" (paths, mtimes, sizes) or "bodies" (file contents) */
   readonly delivers: "metadata" | "bodies";
+  /** At most this many paths in the multi-path cases (touch, heap); default: all. */
+  readonly maxPaths?: number;
+  /** Same, in `--quick` runs. */
+  readonly quickMaxPaths?: number;
   /** Case ids this row takes part in (default: all). */
   readonly cases?: readonly string[];
   /** A fresh loader; with `counts`, every fs call it makes is added there. */
