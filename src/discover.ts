@@ -153,15 +153,25 @@ export interface UserFile {
   truncated: boolean;
 }
 
-/** Reads the home-level layers in order (lowest priority first). */
-export async function loadUserLayers(fs: FileSystem, layers: readonly UserLayer[], sink: DiagnosticSink, keepBom: boolean): Promise<UserFile[]> {
+/** Reads the home-level layers in order (lowest priority first); `blank` decides what counts as empty. */
+export async function loadUserLayers(
+  fs: FileSystem,
+  layers: readonly UserLayer[],
+  sink: DiagnosticSink,
+  keepBom: boolean,
+  blank: (text: string) => boolean = isBlank,
+): Promise<UserFile[]> {
   const out: UserFile[] = [];
   for (const layer of layers) {
     for (const path of layer.candidates) {
       let file: UserFile | null = null;
       try {
         const info = await fs.stat(path);
-        if (!info || info.kind !== "file") continue;
+        if (!info) continue;
+        if (info.kind !== "file") {
+          if (layer.firstExisting) break;
+          continue;
+        }
         const read = await fs.read(path, USER_LAYER_MAX_BYTES);
         let content = decodeLossy(read.bytes, keepBom);
         if (layer.trim) content = trimText(content);
@@ -170,9 +180,10 @@ export async function loadUserLayers(fs: FileSystem, layers: readonly UserLayer[
       } catch (error) {
         const code = error instanceof FsError ? error.code : "EUNKNOWN";
         sink.add({ level: "warning", code: `read-${code}`, message: `cannot read ${path}: ${(error as Error).message}`, path });
+        if (layer.firstExisting) break;
         continue;
       }
-      if (isBlank(file.content) && !layer.keepEmpty) continue;
+      if (blank(file.content) && !layer.keepEmpty) continue;
       out.push(file);
       if (layer.select === "first-non-empty") break;
     }

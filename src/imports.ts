@@ -20,6 +20,7 @@ import { absolute, isInside, parentOf } from "./paths.js";
 import { decodeLossy } from "./budget.js";
 import { cutRead, readInstruction, type InstructionText } from "./read.js";
 import { FsError } from "./errors.js";
+import { expandGeminiImports } from "./gemini-imports.js";
 
 /** Imports nest at most this deep (the importing file is depth 0). */
 export const DEFAULT_IMPORT_DEPTH = 5;
@@ -173,7 +174,11 @@ export type ImportMarker =
    * so renderers that drop HTML comments (claude) keep it.
    */
   | "agentsmd"
-  /** Gemini CLI's tree format: the same comments naming the path as written, content untouched. */
+  /**
+   * Gemini CLI's tree format: the same comments naming the path as written, content untouched.
+   * Sessions with this marker (preset `gemini`) expand with Gemini's whole rule set instead
+   * (gemini-imports.ts: its tokens, its root, its failure comments).
+   */
   | "gemini";
 
 export interface ImportOptions {
@@ -326,6 +331,8 @@ export interface ImportContext {
   home: string;
   marker?: ImportMarker;
   maxDepth?: number;
+  /** Root markers: with marker "gemini", an import's root is the importing file's nearest marker ancestor. */
+  markers?: readonly string[];
 }
 
 /**
@@ -333,7 +340,7 @@ export interface ImportContext {
  * @example const context = importContextOf(session.config, session.preset, session.root, session.home);
  */
 export function importContextOf(
-  config: { imports: { enabled: boolean; allowOutsideRoot: boolean } },
+  config: { imports: { enabled: boolean; allowOutsideRoot: boolean }; root?: { markers: readonly string[] } },
   preset: Pick<Preset, "imports">,
   root: string | null,
   home: string,
@@ -345,6 +352,24 @@ export function importContextOf(
     home,
     ...(preset.imports?.marker ? { marker: preset.imports.marker } : {}),
     ...(preset.imports?.maxDepth !== undefined ? { maxDepth: preset.imports.maxDepth } : {}),
+    ...(config.root ? { markers: config.root.markers } : {}),
+  };
+}
+
+/**
+ * Gemini CLI's own expansion (gemini-imports.ts) in the shape of {@link expandImports}: its root
+ * rule, its comments for failed imports, no byte budget.
+ */
+async function expandAsGemini(fs: FileSystem, text: string, path: string, context: ImportContext): Promise<ExpandResult> {
+  const result = await expandGeminiImports(fs, text, path, {
+    ...(context.markers ? { markers: context.markers } : {}),
+    ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
+  });
+  return {
+    content: result.content,
+    imports: result.imports,
+    addedBytes: Buffer.byteLength(result.content) - Buffer.byteLength(text),
+    diagnostics: result.diagnostics,
   };
 }
 
@@ -379,17 +404,22 @@ export async function readInstructionExpanded(
     const text = cutRead(read, path, budget, cut);
     return text && { ...text, importedBytes: 0, imports: [] };
   }
-  const own = decodeLossy(read.bytes, cut === "byte");
-  const expanded = await expandImports(own, path, {
-    fs,
-    home: context.home,
-    allowedRoots: context.allowOutsideRoot || context.root === null ? [] : [context.root],
-    maxBytes: Math.max(0, budget - read.bytes.length),
-    ...(context.marker ? { marker: context.marker } : {}),
-    ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
-  });
+  // Gemini reads with Node's utf-8 decoding, which keeps a BOM (an `@` right after it is no import).
+  const own = decodeLossy(read.bytes, cut === "byte" || context.marker === "gemini");
+  const expanded =
+    context.marker === "gemini"
+      ? await expandAsGemini(fs, own, path, context)
+      : await expandImports(own, path, {
+          fs,
+          home: context.home,
+          allowedRoots: context.allowOutsideRoot || context.root === null ? [] : [context.root],
+          maxBytes: Math.max(0, budget - read.bytes.length),
+          ...(context.marker ? { marker: context.marker } : {}),
+          ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
+        });
   for (const diagnostic of expanded.diagnostics) report(diagnostic);
-  if (expanded.imports.length === 0) {
+  // Unchanged text (agentsmd rules: no import expanded; Gemini's: not even a failure comment).
+  if (expanded.content === own) {
     const text = cutRead(read, path, budget, cut);
     return text && { ...text, importedBytes: 0, imports: [] };
   }
@@ -416,6 +446,11 @@ export async function expandInMemory(
   report: (diagnostic: Diagnostic) => void,
   confine = true,
 ): Promise<ExpandResult> {
+  if (context.marker === "gemini") {
+    const result = await expandAsGemini(fs, text, path, context);
+    for (const diagnostic of result.diagnostics) report(diagnostic);
+    return result;
+  }
   const result = await expandImports(text, path, {
     fs,
     home: context.home,

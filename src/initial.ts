@@ -8,7 +8,7 @@ import type { Diagnostic, InitialFile } from "./schema.js";
 import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
 import { claimOrder, isBlank, trimText } from "./budget.js";
-import { blockingError, dedupeByIdentity, groupsFor, loadUserLayers, selectFiles, type DiagnosticSink } from "./discover.js";
+import { blockingError, dedupeByIdentity, groupsFor, identityKey, loadUserLayers, selectFiles, type DiagnosticSink, type UserFile } from "./discover.js";
 import type { InstructionText } from "./read.js";
 import { expandInMemory, importContextOf, readInstructionExpanded, type ImportRecord } from "./imports.js";
 import { FsError } from "./errors.js";
@@ -68,7 +68,12 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const { cache, config, preset, sink } = context;
   const fs = cache.fs;
   const keepBom = preset.initial.cut === "byte";
-  const user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env, names: config.files.names }), sink, keepBom);
+  const blank = preset.blank ?? isBlank;
+  const identity = preset.files.dedupe === "identity";
+  let user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env, names: config.files.names }), sink, keepBom, blank);
+  // device:inode -> path of the user files kept (identity dedupe: a hard link loads once).
+  const userIdentities = new Map<string, string>();
+  if (identity) ({ user } = await dedupeUserFiles(fs, user, userIdentities));
   const imports = importContextOf(config, preset, context.root, context.home);
   const report = (diagnostic: Diagnostic) => sink.add(diagnostic);
   const expanded = new Map<string, ImportRecord[]>();
@@ -114,7 +119,20 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   }
   let chosen = perDir.flat();
   let duplicates: ReturnType<typeof dedupeByIdentity>["duplicates"] = [];
-  if (preset.files.dedupe === "identity") ({ kept: chosen, duplicates } = dedupeByIdentity(chosen));
+  if (identity) {
+    ({ kept: chosen, duplicates } = dedupeByIdentity(chosen));
+    // Gemini CLI dedupes the user and project files together, user files first: a project file
+    // that is a user file under another name is not loaded again.
+    if (userIdentities.size > 0) {
+      const own: typeof chosen = [];
+      for (const found of chosen) {
+        const sameAs = userIdentities.get(identityKey(found.info));
+        if (sameAs === undefined) own.push(found);
+        else duplicates.push({ found, sameAs });
+      }
+      chosen = own;
+    }
+  }
   const candidates: CandidateFile[] = chosen.map((found) => ({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size }));
 
   const result: InitialLoad = {
@@ -161,7 +179,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
     }
     const current = { ...candidate, mtimeMs: text.mtimeMs, sizeBytes: text.sizeBytes };
     if (preset.initial.trim) text.content = trimText(text.content);
-    if (preset.initial.skipBlank && isBlank(text.content)) {
+    if (preset.initial.skipBlank && blank(text.content)) {
       result.blank.push(current);
       continue;
     }
@@ -190,6 +208,19 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const position = new Map(candidates.map((candidate, index) => [candidate.path, index]));
   result.leftOut.sort((a, b) => position.get(a.path)! - position.get(b.path)!);
   return result;
+}
+
+/** Keeps the first of user files that are one file (device + inode), recording the kept identities. */
+async function dedupeUserFiles(fs: InitialContext["cache"]["fs"], user: UserFile[], identities: Map<string, string>): Promise<{ user: UserFile[] }> {
+  const kept: UserFile[] = [];
+  for (const file of user) {
+    const info = await fs.stat(file.path).catch(() => null);
+    const key = info ? identityKey(info) : undefined;
+    if (key !== undefined && identities.has(key)) continue;
+    if (key !== undefined) identities.set(key, file.path);
+    kept.push(file);
+  }
+  return { user: kept };
 }
 
 /**

@@ -21,6 +21,11 @@ export interface UserLayer {
   trim: boolean;
   /** An empty file still yields a block (hygge). @default false */
   keepEmpty?: boolean;
+  /**
+   * The first candidate that exists in any form ends the search; a directory or special file there
+   * yields nothing (OpenCode's existsSafe). @default false: such candidates are passed over
+   */
+  firstExisting?: boolean;
 }
 
 export interface PresetEnv {
@@ -47,7 +52,9 @@ export interface Preset {
     select: "first" | "all";
     /**
      * Files are one file when their path is (`path`), or when their device + inode are (`identity`:
-     * hard links, case-insensitive file systems; Gemini CLI). @default "path"
+     * hard links, case-insensitive file systems; Gemini CLI). With `identity` a user file and a
+     * project file can be one file (the user file wins), and a loaded identity is not offered
+     * again when its file is edited. @default "path"
      */
     dedupe?: "path" | "identity";
   };
@@ -84,12 +91,18 @@ export interface Preset {
      */
     groups?: ReadonlyArray<readonly string[]>;
     /**
-     * Which directories of the chain root -> target `touch` and `resolve` consider: all of them, or
-     * only those strictly below cwd, with nothing for targets outside cwd (OpenCode's nested files).
+     * Which directories of the chain root -> target `touch` and `resolve` consider: all of them; only
+     * those strictly below cwd, with nothing for targets outside cwd (OpenCode's nested files); or
+     * all of them but only for targets inside cwd (Gemini CLI: JIT only inside the workspace).
      * @default "root"
      */
-    scope?: "root" | "below-cwd";
+    scope?: "root" | "below-cwd" | "inside-cwd";
   };
+  /**
+   * True when a file's text counts as blank (`initial.skipBlank`, user layers, `touch`).
+   * @default Unicode White_Space only ({@link isBlank} in budget.ts); Gemini CLI uses JavaScript's `trim()`
+   */
+  blank?(text: string): boolean;
   /** Name of a renderer in render.ts. */
   renderer: RendererName | (string & {});
   /** A preset-specific `agentsmd list` text (hygge prints its own table). */

@@ -321,7 +321,7 @@ export class AgentsSession {
           this.#cap(found.path);
           break;
         }
-        const blank = isBlank(text.content);
+        const blank = (this.preset.blank ?? isBlank)(text.content);
         this.#lazy.files += blank ? 0 : 1;
         this.#lazy.bytes += blank ? 0 : text.chargedBytes;
         const block: InlineBlock = {
@@ -599,6 +599,8 @@ export class AgentsSession {
   async #applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
     if (!this.hasProject) return [];
     const path = this.absolute(target);
+    // Gemini CLI: just-in-time files only for targets inside the workspace (cwd).
+    if (this.preset.lazy.scope === "inside-cwd" && !isInside(path, this.cwd)) return [];
     const now = this.#cache.now();
     // Fast path: when every cache entry is fresh, nothing below awaits the disk.
     const known = this.#cache.peekPath(path, now) ?? (await this.#cache.statEntry(path));
@@ -661,7 +663,8 @@ export class AgentsSession {
     const seen = new Set<string>();
     return found.filter((each) => {
       const key = identityKey(each.info);
-      const keep = this.#loaded.has(each.path) || (!loaded.has(key) && !seen.has(key));
+      // A loaded identity is never offered again, edited or not (Gemini CLI keeps it until /memory reload).
+      const keep = !loaded.has(key) && !seen.has(key);
       seen.add(key);
       return keep;
     });

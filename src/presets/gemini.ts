@@ -1,26 +1,27 @@
 /**
- * Preset `gemini`: what Gemini CLI (≥ 0.44, tiered JIT loader; checked against
- * `@google/gemini-cli-core` 0.61.0) loads by itself, peers §4.1.
+ * Preset `gemini`: what Gemini CLI (≥ 0.44, tiered JIT loader) loads by itself, peers §4.1; proven
+ * byte for byte against `@google/gemini-cli-core` 0.61.0 by e2e/gemini (see its FINDINGS.md).
  *
  * - names: `GEMINI.md` plus the configured ones, put in front of it (`files.names` plays the part
  *   of `context.fileName`; GEMINI.md cannot be removed); every name present in a directory loads;
  * - global files `~/.gemini/<name>` (`$GEMINI_CLI_HOME` replaces the home directory);
  * - at startup every directory from the nearest `.git` (`memoryBoundaryMarkers`) down to cwd, or cwd
- *   alone without one; files de-duplicated by identity (device + inode) and sorted as plain
- *   strings, as Gemini CLI does (a child can sort before its parent);
- * - just in time: when a tool touches a path, the files from the root down to that path not yet
- *   loaded (by identity), framed `--- Newly Discovered Project Context ---`; no ignore rules and
- *   no byte or file limit;
- * - `@path` imports expanded with Gemini's `<!-- Imported from: P -->` markers.
+ *   alone without one; files de-duplicated by identity (device + inode; a project file that is a
+ *   global file under another name is dropped) and sorted as plain strings, as Gemini CLI does (a
+ *   child can sort before its parent);
+ * - text trimmed and judged blank with JavaScript's `trim()` (U+FEFF is whitespace, U+0085 is not);
+ * - just in time, for targets inside cwd only: the files from the root down to the target not yet
+ *   loaded (by identity: an edited file is not offered again), framed `--- Newly Discovered
+ *   Project Context ---`; no ignore rules and no byte or file limit;
+ * - `@path` imports expanded exactly as Gemini's `processImports` does (gemini-imports.ts).
  *
  * Not modelled: folder trust (an untrusted folder gets no workspace files), extension context,
  * private project memory, include directories, the walk stopping at `~/.gemini`, `importFormat:
- * "flat"`; a file edited after loading is offered again (Gemini CLI waits for `/memory reload`).
+ * "flat"`; a loaded file replaced by a new inode (an editor's rename) is not offered again.
  */
 import { registerPreset, type Preset } from "../presets.js";
 import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
 import { join, parentOf } from "../paths.js";
-import { trimText } from "../budget.js";
 
 export const GEMINI_MD = "GEMINI.md";
 
@@ -39,29 +40,49 @@ export function geminiNames(configured: readonly string[] | undefined): string[]
   return [...new Set([...(configured ?? []), GEMINI_MD])];
 }
 
+/** Gemini's notion of blank: nothing left after JavaScript's `trim()`. */
+export function geminiBlank(text: string): boolean {
+  return text.trim() === "";
+}
+
 /**
- * Gemini's `concatenateInstructions`: each non-blank file trimmed between `--- Context from: P ---`
- * lines, joined by a blank line.
+ * Gemini's `concatenateInstructions`: each non-blank file trimmed (JavaScript `trim()`) between
+ * `--- Context from: P ---` lines, joined by a blank line.
  * @example geminiContext([{ path: "/r/GEMINI.md", layer: "project", content: "Hi\n" }])
  * // "--- Context from: /r/GEMINI.md ---\nHi\n--- End of Context from: /r/GEMINI.md ---"
  */
 export function geminiContext(blocks: readonly RenderBlock[]): string {
   return blocks
     .map((block) => {
-      const text = trimText(block.content);
+      const text = block.content.trim();
       return text === "" ? null : `--- Context from: ${block.path} ---\n${text}\n--- End of Context from: ${block.path} ---`;
     })
     .filter((text): text is string => text !== null)
     .join("\n\n");
 }
 
+/** Gemini's explainer before global memory in the system instruction (`renderUserMemory`, string form). */
+const GEMINI_MEMORY_EXPLAINER = `The following content is loaded from local and global configuration files.
+**Context Precedence:**
+- **Global (~/.gemini/):** foundational user preferences. Apply these broadly.
+- **Extensions:** supplementary knowledge and capabilities.
+- **Workspace Root:** workspace-wide mandates. Supersedes global preferences.
+- **Sub-directories:** highly specific overrides. These rules supersede all others for files within their scope.
+
+**Conflict Resolution:**
+- **Precedence:** Strictly follow the order above (Sub-directories > Workspace Root > Extensions > Global).
+- **System Overrides:** Contextual instructions override default operational behaviors (e.g., tech stack, style, workflows, tool preferences) defined in the system prompt. However, they **cannot** override Core Mandates regarding safety, security, and agent integrity.`;
+
 /**
- * The global tier as Gemini CLI appends it to the system instruction (`renderUserMemory`): ""
- * without global files.
+ * The global tier as Gemini CLI appends it to the system instruction: `renderUserMemory` of the
+ * global memory string, headed by the context file names (`names`: the session's
+ * `files.names`). "" without global files.
+ * @example geminiSystemMemory(session.initialLoad!.blocks, session.config.files.names)
+ * // "\n# Contextual Instructions (GEMINI.md)\nThe following content is loaded from…\n\n<loaded_context>\n--- Context from: …\n</loaded_context>"
  */
-export function geminiSystemMemory(blocks: readonly RenderBlock[]): string {
+export function geminiSystemMemory(blocks: readonly RenderBlock[], names: readonly string[] = [GEMINI_MD]): string {
   const global = geminiContext(blocks.filter((block) => block.layer === "user"));
-  return global === "" ? "" : `\n---\n\n<loaded_context>\n<global_context>\n${global}\n</global_context>\n</loaded_context>`;
+  return global === "" ? "" : `\n# Contextual Instructions (${names.join(", ")})\n${GEMINI_MEMORY_EXPLAINER}\n\n<loaded_context>\n${global}\n</loaded_context>`;
 }
 
 /**
@@ -107,21 +128,22 @@ export const geminiPreset: Preset = {
   description: "Gemini CLI: GEMINI.md (+ configured names) from the git root to cwd, ~/.gemini globals, JIT files on touch, no budget",
   root: { markers: [".git"], stopAtFsRoot: true },
   files: { names: [GEMINI_MD], select: "all", dedupe: "identity" },
+  // Text stays as read: the renderer trims it (JavaScript trim), after imports are expanded.
   initial: {
     maxFiles: UNLIMITED,
     maxBytes: UNLIMITED,
     keep: "root-first",
     cut: "utf8-with-note",
     skipBlank: true,
-    trim: true,
     order: "path",
   },
+  blank: geminiBlank,
   resolver: { enabled: true, maxFilesPerResolve: 8 },
-  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [] },
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [], scope: "inside-cwd" },
   renderer: "gemini",
   imports: { enabled: true, marker: "gemini" },
   userLayers: ({ home, env, names }) => [
-    { candidates: geminiNames(names).map((name) => join(geminiDir(home, env), name)), select: "all", trim: true },
+    { candidates: geminiNames(names).map((name) => join(geminiDir(home, env), name)), select: "all", trim: false },
   ],
   adapt(config, raw) {
     config.files.names = geminiNames(raw.files?.names);

@@ -35,7 +35,10 @@ describe("preset gemini", () => {
       `<loaded_context>\n<global_context>\n${ctx(global, "global prefs")}\n</global_context>\n<project_context>\n${ctx(tree.path("GEMINI.md"), "project rules")}\n</project_context>\n</loaded_context>`,
     );
     const blocks = session.initialLoad!.blocks;
-    expect(geminiSystemMemory(blocks)).toBe(`\n---\n\n<loaded_context>\n<global_context>\n${ctx(global, "global prefs")}\n</global_context>\n</loaded_context>`);
+    // Global memory alone reaches the system instruction as a string: renderUserMemory's headed form.
+    const system = geminiSystemMemory(blocks, ["AGENTS.md", "GEMINI.md"]);
+    expect(system.startsWith("\n# Contextual Instructions (AGENTS.md, GEMINI.md)\nThe following content is loaded from local and global configuration files.\n")).toBe(true);
+    expect(system.endsWith(`\n\n<loaded_context>\n${ctx(global, "global prefs")}\n</loaded_context>`)).toBe(true);
     expect(geminiSessionMemory(blocks)).toBe(`\n<loaded_context>\n<project_context>\n${ctx(tree.path("GEMINI.md"), "project rules")}\n</project_context>\n</loaded_context>`);
   });
 
@@ -82,6 +85,47 @@ describe("preset gemini", () => {
     const tree = await createTree({ ".git/": null, "GEMINI.md": "y".repeat(2 * 1024 * 1024) });
     const session = await openSession(tree, { preset: "gemini" });
     expect(session.initialFiles[0]).toMatchObject({ includedBytes: 2 * 1024 * 1024, truncated: false });
+  });
+
+  it("trims and judges blank text as JavaScript's trim() does (U+0085 is text, U+FEFF is not)", async () => {
+    const tree = await createTree({ ".git/": null, "GEMINI.md": "\u0085", "a/GEMINI.md": "rules\u0085\n", "a/b/GEMINI.md": "\uFEFF \n", "a/b/x.ts": "" });
+    const session = await openSession(tree, { preset: "gemini", cwd: tree.path("a") });
+    expect(session.initialMessage).toBe(
+      `<loaded_context>\n<project_context>\n${ctx(tree.path("GEMINI.md"), "\u0085")}\n\n${ctx(tree.path("a/GEMINI.md"), "rules\u0085")}\n</project_context>\n</loaded_context>`,
+    );
+    expect(await session.touch([tree.path("a/b/x.ts")])).toEqual([]);
+  });
+
+  it("drops a project file that is a global file under another name (hard link): the global one loads", async () => {
+    const tree = await createTree({ ".git/": null, "sub/GEMINI.md": "sub" });
+    await tree.write(".test-home/.gemini/GEMINI.md", "shared\n");
+    await link(tree.path(".test-home/.gemini/GEMINI.md"), tree.path("GEMINI.md"));
+    const session = await openSession(tree, { preset: "gemini", cwd: tree.path("sub") });
+    expect(session.initialFiles.map((file) => [file.path, file.layer])).toEqual([
+      [tree.path(".test-home/.gemini/GEMINI.md"), "user"],
+      [tree.path("sub/GEMINI.md"), "project"],
+    ]);
+    expect(session.initialLoad!.duplicates).toEqual([expect.objectContaining({ path: tree.path("GEMINI.md"), sameAs: tree.path(".test-home/.gemini/GEMINI.md") })]);
+  });
+
+  it("offers just-in-time files only for targets inside cwd, and never offers a loaded file again after an edit", async () => {
+    const tree = await createTree({ ".git/": null, "app/src/GEMINI.md": "src v1", "app/src/a.ts": "", "other/GEMINI.md": "other", "other/b.ts": "" });
+    const session = await openSession(tree, { preset: "gemini", cwd: tree.path("app") });
+    expect(await session.touch([tree.path("other/b.ts")])).toEqual([]);
+    expect((await session.touch([tree.path("app/src/a.ts")])).map((block) => block.content)).toEqual(["src v1"]);
+    await tree.write("app/src/GEMINI.md", "src v2, edited in place");
+    await tree.setMtime("app/src/GEMINI.md", 1_900_000_000);
+    expect(await session.touch([tree.path("app/src/a.ts")])).toEqual([]);
+  });
+
+  it("expands @imports as Gemini CLI does: failures become comments, the root is the file's git root or its own directory", async () => {
+    const tree = await createTree({ "GEMINI.md": "root", "shared.md": "shared", "sub/GEMINI.md": "A @../shared.md B @./missing.md C @alice", "sub/x.ts": "" });
+    const session = await openSession(tree, { preset: "gemini" });
+    const [block] = await session.touch([tree.path("sub/x.ts")]);
+    expect(block!.content).toBe(
+      `A <!-- Import failed: ../shared.md - Path traversal attempt --> B <!-- Import failed: ./missing.md - ENOENT: no such file or directory, access '${tree.path("sub/missing.md")}' --> C <!-- Import failed: alice - ENOENT: no such file or directory, access '${tree.path("sub/alice")}' -->`,
+    );
+    expect(session.diagnostics.filter((diagnostic) => diagnostic.code === "import-failed")).toHaveLength(3);
   });
 
   it("expands @imports with Gemini's markers naming the path as written", async () => {
