@@ -1,7 +1,7 @@
 /**
  * Preset `opencode`: OpenCode 1.x, V1 engine (published 1.18.33; peers §3.1 and §3.2).
  *
- * - Global: exactly one file, the first existing of `<config dir>/AGENTS.md`
+ * - Global: exactly one file, the first existing (in any form) of `<config dir>/AGENTS.md`
  *   (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`) and `~/.claude/CLAUDE.md`.
  * - Project: for each name in the order AGENTS.md, CLAUDE.md, CONTEXT.md, every match from cwd up
  *   to the worktree (the git root; `/` without one); the first name with any match wins and the
@@ -9,8 +9,11 @@
  * - Nested on read (`touch`): from the file's directory up to but not including cwd, the first
  *   existing of AGENTS.md, CLAUDE.md, CONTEXT.md per directory, deepest first, inside a
  *   `<system-reminder>`; nothing for files outside cwd; no size limit.
- * - `OPENCODE_DISABLE_CLAUDE_CODE` / `OPENCODE_DISABLE_CLAUDE_CODE_PROMPT` drop every CLAUDE.md;
- *   `OPENCODE_DISABLE_PROJECT_CONFIG` drops the project files.
+ * - `OPENCODE_DISABLE_CLAUDE_CODE` / `OPENCODE_DISABLE_CLAUDE_CODE_PROMPT` ("true", "yes", "on",
+ *   "1" or "y") drop every CLAUDE.md; `OPENCODE_DISABLE_PROJECT_CONFIG` ("true" or "1") drops the
+ *   project files.
+ *
+ * Proven byte for byte against OpenCode 1.18.33's system prompt by e2e/opencode/preset.e2e.test.ts.
  *
  * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
  * (see src/integrations/opencode.ts).
@@ -23,14 +26,25 @@ import { chain, isInside, join } from "../paths.js";
 /** OpenCode's instruction file names, in priority order (1.18.33). */
 export const OPENCODE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 
-/** OpenCode's flag parsing: "true" or "1". */
+/** OpenCode's legacy flag parsing (`OPENCODE_DISABLE_PROJECT_CONFIG`): "true" or "1", any case. */
 function flag(env: PresetEnv["env"], name: string): boolean {
   const value = env[name]?.toLowerCase();
   return value === "true" || value === "1";
 }
 
+const RUNTIME_TRUE: ReadonlySet<string> = new Set(["true", "yes", "on", "1", "y"]);
+
+/**
+ * OpenCode's RuntimeFlags (Effect `Config.boolean`, the Claude Code switches): exactly "true",
+ * "yes", "on", "1" or "y". OpenCode refuses to start on a value outside these and "false", "no",
+ * "off", "0", "n" (an empty value included).
+ */
+function runtimeFlag(env: PresetEnv["env"], name: string): boolean {
+  return RUNTIME_TRUE.has(env[name] ?? "");
+}
+
 function claudeDisabled(env: PresetEnv["env"]): boolean {
-  return flag(env, "OPENCODE_DISABLE_CLAUDE_CODE") || flag(env, "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT");
+  return runtimeFlag(env, "OPENCODE_DISABLE_CLAUDE_CODE") || runtimeFlag(env, "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT");
 }
 
 /** The names OpenCode looks for under `env`. */
@@ -128,7 +142,9 @@ export const opencodePreset: Preset = {
   resolver: { enabled: true, maxFilesPerResolve: UNLIMITED },
   lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [], scope: "below-cwd" },
   renderer: "opencode",
-  userLayers: (context) => [{ candidates: opencodeGlobalCandidates(context), select: "first-non-empty", trim: false, keepEmpty: true }],
+  // The first candidate that exists at all is the global file (OpenCode's existsSafe): an empty file
+  // or a directory there yields nothing, and ~/.claude/CLAUDE.md is not tried.
+  userLayers: (context) => [{ candidates: opencodeGlobalCandidates(context), select: "first-non-empty", trim: false, keepEmpty: true, firstExisting: true }],
   async prepare({ cwd, root, env, fs }) {
     const names = opencodeNames(env);
     const lazyGroups = names.map((name) => [name]);

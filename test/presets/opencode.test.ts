@@ -45,6 +45,26 @@ describe("preset opencode: system prompt files", () => {
     expect(xdg.initialFiles[0]?.path).toBe(`${tree.home}/.claude/CLAUDE.md`);
   });
 
+  it("takes the first global candidate that exists at all: an empty file or a directory there hides ~/.claude/CLAUDE.md", async () => {
+    const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "P" });
+    await tree.write(".test-home/.claude/CLAUDE.md", "CLAUDE GLOBAL");
+    await tree.write(".test-home/.config/opencode/AGENTS.md", "");
+    const empty = await openSession(tree, { cwd: tree.path("repo"), preset: "opencode" });
+    expect(empty.initialMessage).toBe(`Instructions from: ${tree.path("repo/AGENTS.md")}\nP`);
+    await tree.remove(".test-home/.config/opencode/AGENTS.md");
+    await tree.add({ ".test-home/.config/opencode/AGENTS.md/": null });
+    const directory = await openSession(tree, { cwd: tree.path("repo"), preset: "opencode" });
+    expect(directory.initialMessage).toBe(`Instructions from: ${tree.path("repo/AGENTS.md")}\nP`);
+  });
+
+  it("reads the Claude Code switches as OpenCode's runtime flags do: true, yes, on, 1, y", async () => {
+    const tree = await createTree({ "repo/.git/": null, "repo/CLAUDE.md": "C", "repo/CONTEXT.md": "X" });
+    for (const [value, names] of [["yes", ["CONTEXT.md"]], ["y", ["CONTEXT.md"]], ["on", ["CONTEXT.md"]], ["0", ["CLAUDE.md"]], ["no", ["CLAUDE.md"]], ["TRUE", ["CLAUDE.md"]]] as const) {
+      const session = await openSession(tree, { cwd: tree.path("repo"), preset: "opencode", env: { OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: value } });
+      expect(session.initialFiles.map((file) => file.path), value).toEqual(names.map((name) => tree.path(`repo/${name}`)));
+    }
+  });
+
   it("walks up to the file-system root when there is no git repository", async () => {
     const tree = await createTree({ "AGENTS.md": "ABOVE", "work/notes/": null });
     const session = await openSession(tree, { cwd: tree.path("work/notes"), preset: "opencode" });

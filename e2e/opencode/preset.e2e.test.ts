@@ -1,0 +1,235 @@
+/**
+ * Proof that `agentsmd show --preset opencode` prints, byte for byte, the instruction part of the
+ * system prompt the real OpenCode 1.18.33 sends (pinned in package.json here; scripted model on
+ * 127.0.0.1, see harness.ts).
+ *
+ * The instruction part. OpenCode builds its system prompt as one string,
+ * `[providerPrompt, ...environment, ...instructions, ...skills].join("\n")`, so the instruction
+ * entries (`Instructions from: <abs path>\n<content>`, global first, then the project nearest
+ * first) sit between the environment entry, which ends with `</env>`, and the skills entry, which
+ * starts with `Skills provide specialized instructions`, each joined by one `\n`:
+ *   `…</env>\n` + INSTRUCTIONS + `\nSkills provide specialized instructions…`
+ * {@link instructionPart} cuts exactly that (and asserts each marker occurs once); with no
+ * instruction file the two entries are adjacent and the part is "".
+ *
+ * OpenCode recomputes the instruction list from disk on every loop step, so one run covers several
+ * trees: the scripted model answers each step with a `read` of a plain file in cwd, and before
+ * answering it runs `agentsmd show` on the tree as it is (what that step's system prompt was built
+ * from) and then rewrites the tree for the next step. Each step is one fixture.
+ *
+ * Run: npm run build && npm ci --prefix e2e/opencode && npx vitest run -c vitest.e2e.config.ts e2e/opencode/preset
+ */
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { cleanEnv } from "../lib/exec.js";
+import { systemTexts, type ScriptStep } from "../lib/openai-chat-server.js";
+import { createOpenCodeFixture, requireOpenCodeBinary, OPENCODE_VERSION, type OpenCodeFixture } from "./harness.js";
+
+const ENV_END = "</env>\n";
+const SKILLS_START = "\nSkills provide specialized instructions";
+
+/** The instruction entries of an OpenCode system prompt (see the module comment). */
+function instructionPart(system: string): string {
+  const envEnd = system.indexOf(ENV_END);
+  expect(envEnd, "system prompt without </env>").toBeGreaterThan(0);
+  expect(system.indexOf(ENV_END, envEnd + 1), "</env> twice").toBe(-1);
+  const start = envEnd + ENV_END.length;
+  const end = system.indexOf(SKILLS_START, start - 1);
+  expect(end, "system prompt without the skills entry after </env>").toBeGreaterThanOrEqual(start - 1);
+  expect(system.indexOf(SKILLS_START, end + 1), "skills entry twice").toBe(-1);
+  return end < start ? "" : system.slice(start, end);
+}
+
+let fixture: OpenCodeFixture | undefined;
+afterEach(async () => {
+  await fixture?.cleanup();
+  fixture = undefined;
+});
+
+beforeAll(async () => {
+  await assertAgentsmdBuilt();
+  await requireOpenCodeBinary();
+}, 15 * 60_000);
+
+interface State {
+  name: string;
+  /** Files to write (text) or remove (null), paths relative to the fixture base (`repo/…`, `home/…`). */
+  files: Record<string, string | Uint8Array | null | { dir: true }>;
+  /** Substrings the instruction part must hold, and must not hold. */
+  has?: string[];
+  hasNot?: string[];
+}
+
+async function apply(base: string, files: State["files"]): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = path.join(base, rel);
+    await rm(file, { recursive: true, force: true });
+    if (content === null) continue;
+    const isFile = typeof content === "string" || content instanceof Uint8Array;
+    await mkdir(isFile ? path.dirname(file) : file, { recursive: true });
+    if (isFile) await writeFile(file, content);
+  }
+}
+
+/**
+ * One `opencode run` in `cwd` (relative to the repo) going through `states`: per step, agentsmd
+ * show on the current tree, then the next state. Returns [instruction part, agentsmd show] pairs.
+ */
+async function runStates(fx: OpenCodeFixture, cwd: string, states: State[], env: Record<string, string>): Promise<Array<{ state: State; sent: string; shown: string }>> {
+  const shown: string[] = [];
+  const notes = fx.path(path.join(cwd, "notes.txt"));
+  await writeFile(notes, "notes\n");
+  const agentsmdEnv = cleanEnv({
+    HOME: fx.home,
+    XDG_CONFIG_HOME: fx.xdg.config,
+    OPENCODE_DISABLE_CLAUDE_CODE: env.OPENCODE_DISABLE_CLAUDE_CODE ?? "1",
+    OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: undefined,
+    OPENCODE_DISABLE_PROJECT_CONFIG: undefined,
+  });
+  const show = async () => {
+    const r = await runAgentsmd(["show", "--preset", "opencode", "--cwd", fx.path(cwd), "--home", fx.home], { env: agentsmdEnv });
+    expect(r.code, r.stderr.toString()).toBe(0);
+    return r.stdout.toString("utf8");
+  };
+  await apply(fx.base, states[0]!.files);
+  const script: ScriptStep[] = states.map((_, index) => async () => {
+    shown.push(await show());
+    const next = states[index + 1];
+    if (!next) return { text: "done" };
+    await apply(fx.base, next.files);
+    return { toolCalls: [{ tool: "read", args: { filePath: notes } }] };
+  });
+  const run = await fx.run({ prompt: "go", cwd, script, env, timeoutMs: 120_000 });
+  expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
+  expect(run.serverErrors).toEqual([]);
+  expect(run.turnsLeft).toBe(0);
+  expect(run.mainRequests).toHaveLength(states.length);
+  return states.map((state, index) => {
+    const systems = systemTexts(run.mainRequests[index]!.body!);
+    expect(systems, `${state.name}: one system message`).toHaveLength(1);
+    return { state, sent: instructionPart(systems[0]!), shown: shown[index]! };
+  });
+}
+
+function check(results: Array<{ state: State; sent: string; shown: string }>): void {
+  for (const { state, sent, shown } of results) {
+    for (const token of state.has ?? []) expect(sent, `${state.name}: OpenCode sent ${token}`).toContain(token);
+    for (const token of state.hasNot ?? []) expect(sent, `${state.name}: OpenCode did not send ${token}`).not.toContain(token);
+    expect(shown, `${state.name}: agentsmd show = OpenCode's instruction part`).toBe(sent);
+  }
+}
+
+describe(`preset opencode is byte-identical with the instructions in OpenCode ${OPENCODE_VERSION}'s system prompt`, () => {
+  it("in a git repository, Claude Code compatibility on: the project name rule and both global files", async () => {
+    fixture = await createOpenCodeFixture({ files: { "pkg/sub/.keep": "" } });
+    const states: State[] = [
+      {
+        name: "AGENTS.md chain, nearest first; a CLAUDE.md beside it and a file below cwd are not loaded",
+        files: {
+          "repo/AGENTS.md": "# Root\nROOT-AG-1\n",
+          "repo/pkg/AGENTS.md": "  PKG-AG-2  \n\n\n",
+          "repo/pkg/sub/AGENTS.md": "SUB-AG-3",
+          "repo/pkg/CLAUDE.md": "PKG-CC-X\n",
+          "repo/pkg/sub/deeper/AGENTS.md": "DEEPER-X\n",
+        },
+        has: ["ROOT-AG-1", "PKG-AG-2", "SUB-AG-3"],
+        hasNot: ["PKG-CC-X", "DEEPER-X"],
+      },
+      {
+        name: "CLAUDE.md only",
+        files: { "repo/AGENTS.md": null, "repo/pkg/AGENTS.md": null, "repo/pkg/sub/AGENTS.md": null, "repo/CLAUDE.md": "ROOT-CC-1\n", "repo/pkg/sub/CLAUDE.md": "SUB-CC-2\n" },
+        has: ["ROOT-CC-1", "PKG-CC-X", "SUB-CC-2"],
+      },
+      {
+        name: "one AGENTS.md at the root suppresses every CLAUDE.md",
+        files: { "repo/AGENTS.md": "ROOT-AG-4\n" },
+        has: ["ROOT-AG-4"],
+        hasNot: ["CC-"],
+      },
+      {
+        name: "an empty AGENTS.md still suppresses every CLAUDE.md, and is itself dropped",
+        files: { "repo/AGENTS.md": "" },
+        hasNot: ["Instructions from:"],
+      },
+      {
+        name: "a directory named AGENTS.md counts as a match too; a whitespace-only AGENTS.md is kept",
+        files: { "repo/AGENTS.md": { dir: true }, "repo/pkg/sub/AGENTS.md": " \n\t\n" },
+        has: ["Instructions from: "],
+        hasNot: ["CC-"],
+      },
+      {
+        name: "CONTEXT.md only",
+        files: {
+          "repo/AGENTS.md": null,
+          "repo/pkg/sub/AGENTS.md": null,
+          "repo/CLAUDE.md": null,
+          "repo/pkg/CLAUDE.md": null,
+          "repo/pkg/sub/CLAUDE.md": null,
+          "repo/CONTEXT.md": "ROOT-CTX-1\n",
+          "repo/pkg/sub/CONTEXT.md": "SUB-CTX-2\n",
+        },
+        has: ["ROOT-CTX-1", "SUB-CTX-2"],
+      },
+      {
+        name: "global ~/.config/opencode/AGENTS.md first; ~/.claude/CLAUDE.md then unused",
+        files: { "home/.config/opencode/AGENTS.md": "GLOBAL-AG-1\n", "home/.claude/CLAUDE.md": "GLOBAL-CC-X\n", "repo/pkg/AGENTS.md": "PKG-AG-5\n" },
+        has: ["GLOBAL-AG-1", "PKG-AG-5"],
+        hasNot: ["GLOBAL-CC-X", "CTX"],
+      },
+      {
+        name: "~/.claude/CLAUDE.md when there is no global AGENTS.md",
+        files: { "home/.config/opencode/AGENTS.md": null, "home/.claude/CLAUDE.md": "GLOBAL-CC-2\n" },
+        has: ["GLOBAL-CC-2", "PKG-AG-5"],
+      },
+      {
+        name: "an empty global AGENTS.md still wins over ~/.claude/CLAUDE.md, and is dropped",
+        files: { "home/.config/opencode/AGENTS.md": "" },
+        has: ["PKG-AG-5"],
+        hasNot: ["GLOBAL-CC-2"],
+      },
+      {
+        name: "so does a directory named ~/.config/opencode/AGENTS.md",
+        files: { "home/.config/opencode/AGENTS.md": { dir: true } },
+        has: ["PKG-AG-5"],
+        hasNot: ["GLOBAL-CC-2"],
+      },
+      {
+        name: "text as read: a BOM, invalid UTF-8, CRLF, no trimming",
+        files: {
+          "home/.config/opencode/AGENTS.md": null,
+          "repo/pkg/AGENTS.md": Uint8Array.from([0xef, 0xbb, 0xbf, 0x42, 0x4f, 0x4d, 0x0d, 0x0a, 0xff, 0x58, 0xe2, 0x82, 0x0a, 0x20, 0x0a]),
+        },
+        has: ["GLOBAL-CC-2", "BOM"],
+      },
+    ];
+    // "0": OpenCode rejects an empty value for its boolean flags.
+    check(await runStates(fixture, "pkg/sub", states, { OPENCODE_DISABLE_CLAUDE_CODE: "0" }));
+  });
+
+  it("Claude Code compatibility off (OPENCODE_DISABLE_CLAUDE_CODE=yes): no CLAUDE.md anywhere, not even ~/.claude/CLAUDE.md", async () => {
+    fixture = await createOpenCodeFixture({ files: { "pkg/.keep": "" } });
+    const states: State[] = [
+      {
+        name: "CLAUDE.md files are ignored; CONTEXT.md is used",
+        files: { "repo/CLAUDE.md": "ROOT-CC-X\n", "repo/pkg/CONTEXT.md": "PKG-CTX-1\n", "home/.claude/CLAUDE.md": "GLOBAL-CC-X\n" },
+        has: ["PKG-CTX-1"],
+        hasNot: ["CC-X"],
+      },
+    ];
+    check(await runStates(fixture, "pkg", states, { OPENCODE_DISABLE_CLAUDE_CODE: "yes" }));
+  });
+
+  it("outside a git repository the walk goes up to / (the directory above the repo too)", async () => {
+    fixture = await createOpenCodeFixture({ git: false, files: { "app/.keep": "" } });
+    const states: State[] = [
+      {
+        name: "no worktree: AGENTS.md from cwd up to the file-system root",
+        files: { "AGENTS.md": "ABOVE-AG-1\n", "repo/AGENTS.md": "REPO-AG-2\n", "repo/app/AGENTS.md": "APP-AG-3\n" },
+        has: ["ABOVE-AG-1", "REPO-AG-2", "APP-AG-3"],
+      },
+    ];
+    check(await runStates(fixture, "app", states, { OPENCODE_DISABLE_CLAUDE_CODE: "1" }));
+  });
+});
