@@ -2,7 +2,7 @@
  * The only module that imports node:fs. Everything else gets a `FileSystem`, so tests and
  * benchmarks can inject faults or count calls.
  */
-import { constants, promises as fsp, stat as statCb, lstat as lstatCb, readdir as readdirCb, type Dirent, type Stats } from "node:fs";
+import { constants, promises as fsp, stat as statCb, lstat as lstatCb, readdir as readdirCb, statSync, lstatSync, type Dirent, type Stats } from "node:fs";
 import { FsError } from "./errors.js";
 
 export type FileKind = "file" | "directory" | "other";
@@ -79,8 +79,12 @@ function statAsync(path: string, follow: boolean): Promise<Stats> {
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const CHUNK = 64 * 1024;
 
-/** The real file system. */
-export const nodeFileSystem: FileSystem = {
+/**
+ * The real file system with every call through libuv's thread pool. Use it on network file
+ * systems, where a metadata call may take milliseconds and must not hold the event loop.
+ * @example const session = await createSession({ cwd, fs: asyncFileSystem });
+ */
+export const asyncFileSystem: FileSystem = {
   async stat(path) {
     try {
       return infoOf(await statAsync(path, true));
@@ -149,6 +153,43 @@ export const nodeFileSystem: FileSystem = {
       return await fsp.realpath(path);
     } catch (error) {
       throw wrap(error, path, "resolve");
+    }
+  },
+};
+
+function statNow(path: string, follow: boolean): Stats | null {
+  try {
+    return (follow ? statSync : lstatSync)(path, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    if (isAbsent(error)) return null;
+    throw wrap(error, path, follow ? "stat" : "lstat");
+  }
+}
+
+/**
+ * The real file system (the default). Metadata calls (stat, lstat) run synchronously: on a local
+ * disk a stat costs a few µs on the calling thread against 10-40 µs for a thread-pool round trip,
+ * and the resolver makes one per unseen directory (measured in `npm run bench`: the initial load
+ * and a cold resolve are 4-5x faster). Reads stay asynchronous and bounded. On a network file
+ * system pass {@link asyncFileSystem} instead.
+ * @example const session = await createSession({ cwd, fs: nodeFileSystem });
+ */
+export const nodeFileSystem: FileSystem = {
+  ...asyncFileSystem,
+  stat: (path) => {
+    try {
+      const stats = statNow(path, true);
+      return Promise.resolve(stats ? infoOf(stats) : null);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  },
+  lstat: (path) => {
+    try {
+      const stats = statNow(path, false);
+      return Promise.resolve(stats ? { ...infoOf(stats), symlink: stats.isSymbolicLink() } : null);
+    } catch (error) {
+      return Promise.reject(error);
     }
   },
 };

@@ -14,7 +14,7 @@ export { findProjectRoot } from "./root.js";
 export type { RootResult, RootOptions, RootReason } from "./root.js";
 export { getPreset, presetNames, registerPreset, DEFAULT_EXCLUDES } from "./presets.js";
 export type { Preset, UserLayer, CutMode } from "./presets.js";
-export { nodeFileSystem, countingFileSystem, ABSENT_CODES } from "./file-system.js";
+export { nodeFileSystem, asyncFileSystem, countingFileSystem, ABSENT_CODES } from "./file-system.js";
 export type { FileSystem, FileInfo, ReadResult, FsCounters } from "./file-system.js";
 export { AgentsMdError, ConfigError, StateError, FsError } from "./errors.js";
 export { agentsResolvePaths, sessionResumeDiff, systemReminder } from "./reminders.js";
