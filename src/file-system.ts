@@ -2,7 +2,7 @@
  * The only module that imports node:fs. Everything else gets a `FileSystem`, so tests and
  * benchmarks can inject faults or count calls.
  */
-import { constants, promises as fsp, stat as statCb, lstat as lstatCb, readdir as readdirCb, statSync, lstatSync, type Dirent, type Stats } from "node:fs";
+import { constants, promises as fsp, stat as statCb, lstat as lstatCb, readdir as readdirCb, statSync, lstatSync, openSync, fstatSync, readSync, closeSync, type Dirent, type Stats } from "node:fs";
 import { FsError } from "./errors.js";
 
 export type FileKind = "file" | "directory" | "other";
@@ -157,6 +157,38 @@ export const asyncFileSystem: FileSystem = {
   },
 };
 
+/** The synchronous twin of asyncFileSystem.read: same checks, same bound. */
+function readNow(path: string, maxBytes: number): ReadResult {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer.
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    throw wrap(error, path, "open");
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw wrap(Object.assign(new Error("not a regular file"), { code: "ENOTREG" }), path, "read");
+    const limit = Math.max(0, Math.min(maxBytes, Number.MAX_SAFE_INTEGER));
+    const buffer = Buffer.allocUnsafe(Math.min(limit, stats.size));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const bytesRead = readSync(fd, buffer, filled, Math.min(CHUNK, buffer.length - filled), filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { bytes: buffer.subarray(0, filled), size: stats.size, mtimeMs: stats.mtimeMs, truncated: stats.size > limit };
+  } catch (error) {
+    throw error instanceof FsError ? error : wrap(error, path, "read");
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // nothing to do: the descriptor is gone either way
+    }
+  }
+}
+
 function statNow(path: string, follow: boolean): Stats | null {
   try {
     return (follow ? statSync : lstatSync)(path, { throwIfNoEntry: false }) ?? null;
@@ -167,15 +199,23 @@ function statNow(path: string, follow: boolean): Stats | null {
 }
 
 /**
- * The real file system (the default). Metadata calls (stat, lstat) run synchronously: on a local
- * disk a stat costs a few µs on the calling thread against 10-40 µs for a thread-pool round trip,
- * and the resolver makes one per unseen directory (measured in `npm run bench`: the initial load
- * and a cold resolve are 4-5x faster). Reads stay asynchronous and bounded. On a network file
+ * The real file system (the default). stat, lstat and the bounded reads of instruction files run
+ * synchronously: on a local disk a stat costs a few µs on the calling thread against 10-40 µs for a
+ * thread-pool round trip, and the resolver makes one per unseen directory (measured in
+ * `npm run bench`: the initial load and a cold resolve are 4-5x faster). Reads are bounded by the
+ * budget, so none holds the thread long. readdir and realpath stay asynchronous. On a network file
  * system pass {@link asyncFileSystem} instead.
  * @example const session = await createSession({ cwd, fs: nodeFileSystem });
  */
 export const nodeFileSystem: FileSystem = {
   ...asyncFileSystem,
+  read: (path, maxBytes) => {
+    try {
+      return Promise.resolve(readNow(path, maxBytes));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  },
   stat: (path) => {
     try {
       const stats = statNow(path, true);

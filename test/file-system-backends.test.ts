@@ -32,6 +32,22 @@ describe("nodeFileSystem (sync metadata) and asyncFileSystem (thread pool)", () 
     expect(await outcome(() => nodeFileSystem.stat(tree.path("nope")))).toEqual({ value: null });
   });
 
+  it("read the same bytes, sizes and truncation, and refuse the same non-regular files", async () => {
+    const tree = await createTree({ "AGENTS.md": "héllo world", "empty": "", "dir/": null });
+    await makeFifo(tree, "fifo");
+    for (const rel of ["AGENTS.md", "empty", "dir", "fifo", "missing"]) {
+      for (const limit of [0, 2, 5, 1000]) {
+        const shape = async (fs: typeof nodeFileSystem) =>
+          outcome(async () => {
+            const result = await fs.read(tree.path(rel), limit);
+            return { bytes: Buffer.from(result.bytes).toString("hex"), size: result.size, truncated: result.truncated };
+          });
+        expect(await shape(nodeFileSystem), `${rel} ${limit}`).toEqual(await shape(asyncFileSystem));
+      }
+    }
+    expect(await outcome(() => nodeFileSystem.read(tree.path("fifo"), 10))).toEqual({ error: "ENOTREG" });
+  });
+
   it("reports a failing stat as a rejected promise, never a synchronous throw", async () => {
     const tree = await createTree({});
     await makeSymlink(tree, "loop", tree.path("loop"));
