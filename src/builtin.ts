@@ -4,6 +4,6 @@
  */
 import "./presets.js";
 import "./presets/hygge.js";
-import "./presets/opencode.js";
 import "./presets/gemini.js";
+import "./presets/opencode.js";
 import "./presets/claude.js";
