@@ -1,12 +1,15 @@
+export { parseSessionState } from "./session-state.js";
+
 /**
  * AgentsSession: the frozen initial bundle, the resolver (metadata), inline mode (bodies),
  * two-phase admission, snapshot/restore and the resume diff.
  */
-import { homedir } from "node:os";
-import { StatCache, type DirProbe, type Found } from "./cache.js";
-import { resolveConfig, type ResolvedConfig } from "./config.js";
-import { nodeFileSystem, type FileSystem } from "./file-system.js";
-import type { Preset, PreparedGroups } from "./presets.js";
+import type { StatCache, DirProbe, Found } from "./cache.js";
+import type { ResolvedConfig } from "./config.js";
+import type { FileSystem } from "./file-system.js";
+import { buildParts, type Parts } from "./session-setup.js";
+import { parseSessionState } from "./session-state.js";
+import type { Preset } from "./presets.js";
 import { findProjectRoot, type RootReason } from "./root.js";
 import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "./initial.js";
 import { DiagnosticSink, groupsFor, identityKey, selectFiles, type NameGroups } from "./discover.js";
@@ -18,11 +21,8 @@ import type { WatchOptions } from "./watch.js";
 import { readInstruction } from "./read.js";
 import { importContextOf, readInstructionExpanded } from "./imports.js";
 import { isBlank } from "./budget.js";
-import { StateError } from "./errors.js";
 import {
   SESSION_STATE_VERSION,
-  SessionStateSchema,
-  formatIssues,
   type AgentsConfig,
   type Diagnostic,
   type InitialFile,
@@ -110,20 +110,6 @@ export const RESOLVE_TRIGGER_TOOLS: ReadonlySet<string> = new Set([
   "replace",
 ]);
 
-interface Parts {
-  options: Required<Pick<SessionOptions, "cwd" | "home" | "env" | "fs">>;
-  config: ResolvedConfig;
-  raw: AgentsConfig;
-  preset: Preset;
-  root: string;
-  rootReason: RootReason;
-  /** false: the preset found no project (no marker and `root.noMarker: "none"`). */
-  project: boolean;
-  sink: DiagnosticSink;
-  cache: StatCache;
-  /** Name groups the preset decided for this session (`Preset.prepare`). */
-  prepared?: PreparedGroups | undefined;
-}
 
 export class AgentsSession {
   readonly cwd: string;
@@ -705,66 +691,6 @@ function deepestFirst(candidates: readonly Found[]): Found[] {
   return [...byDir.values()].reverse().flat();
 }
 
-async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): Promise<Parts> {
-  const env = options.env ?? process.env;
-  // process.cwd() throws when the directory was deleted: only ask for it when it is needed.
-  const cwd = options.cwd === undefined ? process.cwd() : absolute(options.cwd, () => process.cwd());
-  // Normalised: stopAtFsRoot compares it with the lexical ancestors of cwd.
-  const home = absolute(options.home ?? (env.HOME || homedir()), cwd);
-  const fs = options.fs ?? nodeFileSystem;
-  const resolved = await resolveConfig({
-    cwd,
-    env,
-    ...(options.preset !== undefined ? { preset: options.preset } : {}),
-    ...(rawOverride !== undefined ? { fileConfig: { path: "session state", config: rawOverride } } : {}),
-    ...(options.config !== undefined ? { config: options.config } : {}),
-    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
-  });
-  const sink = new DiagnosticSink();
-  sink.addAll(resolved.diagnostics);
-  const rootResult = await findProjectRoot({
-    cwd,
-    markers: resolved.config.root.markers,
-    projectRootOverride: resolved.config.root.projectRootOverride,
-    stopAtFsRoot: resolved.config.root.stopAtFsRoot,
-    home,
-    fs,
-  });
-  sink.addAll(rootResult.diagnostics);
-  if (rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "fs-root") rootResult.root = fsRootOf(cwd);
-  const project = !(rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "none");
-  // Probe the union of every name the session may select, so one probe per directory serves all.
-  const prepared =
-    resolved.raw.files?.names === undefined && resolved.preset.prepare
-      ? await resolved.preset.prepare({ cwd, root: rootResult.root, home, env, fs })
-      : undefined;
-  const names = [
-    ...new Set([
-      ...resolved.config.files.names,
-      ...(resolved.preset.lazy.groups ?? []).flat(),
-      ...(prepared?.groups ?? []).flat(),
-      ...(prepared?.lazyGroups ?? []).flat(),
-    ]),
-  ];
-  // files.symlinks "inside-root": files are confined to the real path of the root (one realpath per session).
-  const confine =
-    resolved.config.files.symlinks === "inside-root" && project
-      ? { root: rootResult.root, real: await fs.realpath(rootResult.root).catch(() => rootResult.root) }
-      : undefined;
-  const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs, confine });
-  return {
-    options: { cwd, home, env, fs },
-    config: resolved.config,
-    raw: resolved.raw,
-    preset: resolved.preset,
-    root: rootResult.root,
-    rootReason: rootResult.reason,
-    project,
-    sink,
-    cache,
-    prepared,
-  };
-}
 
 /**
  * Starts a session: finds the root, loads the initial bundle once and freezes it.
@@ -791,12 +717,6 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
   return session;
 }
 
-/** The file-system root above `dir` ("/" on POSIX). */
-function fsRootOf(dir: string): string {
-  let current = dir;
-  for (let parent = parentOf(current); parent !== current; parent = parentOf(current)) current = parent;
-  return current;
-}
 
 /** Largest instruction file read for a compaction context. */
 const COMPACTION_READ_BYTES = 1024 * 1024;
@@ -807,24 +727,6 @@ async function startWatch(session: AgentsSession, watch: SessionOptions["watch"]
   await watchSession(session, watch === true ? {} : watch);
 }
 
-/** Validates a state document; throws StateError naming what is wrong. */
-export function parseSessionState(data: unknown, source = "session state"): SessionState {
-  if (typeof data === "object" && data !== null && "version" in data && (data as { version: unknown }).version !== SESSION_STATE_VERSION) {
-    throw new StateError(`${source} has version ${JSON.stringify((data as { version: unknown }).version)}; this agentsmd reads version ${SESSION_STATE_VERSION}`, {
-      path: source,
-      fix: "delete the state file to start a new session",
-    });
-  }
-  const result = SessionStateSchema.safeParse(data);
-  if (!result.success) {
-    throw new StateError(`${source} is not a valid agentsmd session state:\n${formatIssues(result.error)}`, {
-      path: source,
-      cause: result.error,
-      fix: "delete the state file to start a new session",
-    });
-  }
-  return result.data;
-}
 
 export interface RestoreOptions extends Omit<SessionOptions, "preset" | "configFile"> {
   /** Mark the files listed in the resume diff as delivered. @default true */

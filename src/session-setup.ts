@@ -1,0 +1,99 @@
+/**
+ * Session set-up shared by createSession and restoreSession: options -> config -> root -> the
+ * name groups and the stat cache a session probes with.
+ */
+import { homedir } from "node:os";
+import { StatCache } from "./cache.js";
+import { resolveConfig, type ResolvedConfig } from "./config.js";
+import { nodeFileSystem } from "./file-system.js";
+import type { Preset, PreparedGroups } from "./presets.js";
+import { findProjectRoot, type RootReason } from "./root.js";
+import { DiagnosticSink } from "./discover.js";
+import { absolute, parentOf } from "./paths.js";
+import type { AgentsConfig } from "./schema.js";
+import type { SessionOptions } from "./session.js";
+
+/** What a session is built from. */
+export interface Parts {
+  options: Required<Pick<SessionOptions, "cwd" | "home" | "env" | "fs">>;
+  config: ResolvedConfig;
+  raw: AgentsConfig;
+  preset: Preset;
+  root: string;
+  rootReason: RootReason;
+  /** false: the preset found no project (no marker and `root.noMarker: "none"`). */
+  project: boolean;
+  sink: DiagnosticSink;
+  cache: StatCache;
+  /** Name groups the preset decided for this session (`Preset.prepare`). */
+  prepared?: PreparedGroups | undefined;
+}
+
+/** Resolves options into the parts of a session (no initial load yet). */
+export async function buildParts(options: SessionOptions, rawOverride?: AgentsConfig): Promise<Parts> {
+  const env = options.env ?? process.env;
+  // process.cwd() throws when the directory was deleted: only ask for it when it is needed.
+  const cwd = options.cwd === undefined ? process.cwd() : absolute(options.cwd, () => process.cwd());
+  // Normalised: stopAtFsRoot compares it with the lexical ancestors of cwd.
+  const home = absolute(options.home ?? (env.HOME || homedir()), cwd);
+  const fs = options.fs ?? nodeFileSystem;
+  const resolved = await resolveConfig({
+    cwd,
+    env,
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(rawOverride !== undefined ? { fileConfig: { path: "session state", config: rawOverride } } : {}),
+    ...(options.config !== undefined ? { config: options.config } : {}),
+    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+  });
+  const sink = new DiagnosticSink();
+  sink.addAll(resolved.diagnostics);
+  const rootResult = await findProjectRoot({
+    cwd,
+    markers: resolved.config.root.markers,
+    projectRootOverride: resolved.config.root.projectRootOverride,
+    stopAtFsRoot: resolved.config.root.stopAtFsRoot,
+    home,
+    fs,
+  });
+  sink.addAll(rootResult.diagnostics);
+  if (rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "fs-root") rootResult.root = fsRootOf(cwd);
+  const project = !(rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "none");
+  // Probe the union of every name the session may select, so one probe per directory serves all.
+  const prepared =
+    resolved.raw.files?.names === undefined && resolved.preset.prepare
+      ? await resolved.preset.prepare({ cwd, root: rootResult.root, home, env, fs })
+      : undefined;
+  const names = [
+    ...new Set([
+      ...resolved.config.files.names,
+      ...(resolved.preset.lazy.groups ?? []).flat(),
+      ...(prepared?.groups ?? []).flat(),
+      ...(prepared?.lazyGroups ?? []).flat(),
+    ]),
+  ];
+  // files.symlinks "inside-root": files are confined to the real path of the root (one realpath per session).
+  const confine =
+    resolved.config.files.symlinks === "inside-root" && project
+      ? { root: rootResult.root, real: await fs.realpath(rootResult.root).catch(() => rootResult.root) }
+      : undefined;
+  const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs, confine });
+  return {
+    options: { cwd, home, env, fs },
+    config: resolved.config,
+    raw: resolved.raw,
+    preset: resolved.preset,
+    root: rootResult.root,
+    rootReason: rootResult.reason,
+    project,
+    sink,
+    cache,
+    prepared,
+  };
+}
+
+/** The file-system root above `dir` ("/" on POSIX). */
+function fsRootOf(dir: string): string {
+  let current = dir;
+  for (let parent = parentOf(current); parent !== current; parent = parentOf(current)) current = parent;
+  return current;
+}

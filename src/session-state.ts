@@ -1,0 +1,27 @@
+/**
+ * Validation of persisted session state (the `--state` file, `restoreSession`).
+ */
+import { StateError } from "./errors.js";
+import { SESSION_STATE_VERSION, SessionStateSchema, formatIssues, type SessionState } from "./schema.js";
+
+/**
+ * Validates a state document; throws StateError naming what is wrong.
+ * @example const state = parseSessionState(JSON.parse(text), "state file /tmp/s.json");
+ */
+export function parseSessionState(data: unknown, source = "session state"): SessionState {
+  if (typeof data === "object" && data !== null && "version" in data && (data as { version: unknown }).version !== SESSION_STATE_VERSION) {
+    throw new StateError(`${source} has version ${JSON.stringify((data as { version: unknown }).version)}; this agentsmd reads version ${SESSION_STATE_VERSION}`, {
+      path: source,
+      fix: "delete the state file to start a new session",
+    });
+  }
+  const result = SessionStateSchema.safeParse(data);
+  if (!result.success) {
+    throw new StateError(`${source} is not a valid agentsmd session state:\n${formatIssues(result.error)}`, {
+      path: source,
+      cause: result.error,
+      fix: "delete the state file to start a new session",
+    });
+  }
+  return result.data;
+}
