@@ -2,12 +2,24 @@
  * Which instruction file(s) a directory contributes, and the home-level (user) layers.
  */
 import type { StatCache, DirProbe, Found } from "./cache.js";
-import type { FileSystem } from "./file-system.js";
+import { ABSENT_CODES, type FileSystem } from "./file-system.js";
 import type { Diagnostic } from "./schema.js";
 import type { UserLayer } from "./presets.js";
 import { decodeLossy, isBlank, trimText } from "./budget.js";
 import { FsError } from "./errors.js";
 import { join } from "./paths.js";
+
+/** Reports a failed read as a warning naming the path; a file deleted meanwhile is skipped silently. */
+export function reportReadError(sink: DiagnosticSink, path: string, error: unknown): void {
+  if (error instanceof FsError && ABSENT_CODES.has(error.code)) return; // deleted meanwhile
+  const code = error instanceof FsError ? error.code : "EUNKNOWN";
+  sink.add({
+    level: "warning",
+    code: `read-${code}`,
+    message: `cannot read ${path}: ${(error as Error).message}; skipped`,
+    path,
+  });
+}
 
 /** Collects diagnostics once per (code, path). */
 export class DiagnosticSink {
@@ -178,8 +190,7 @@ export async function loadUserLayers(
         if (read.truncated) sink.add({ level: "warning", code: "user-layer-too-large", message: `${path} is larger than ${USER_LAYER_MAX_BYTES} bytes: only the start is used`, path });
         file = { path, mtimeMs: read.mtimeMs, sizeBytes: read.size, content, truncated: read.truncated };
       } catch (error) {
-        const code = error instanceof FsError ? error.code : "EUNKNOWN";
-        sink.add({ level: "warning", code: `read-${code}`, message: `cannot read ${path}: ${(error as Error).message}`, path });
+        reportReadError(sink, path, error);
         if (layer.firstExisting) break;
         continue;
       }

@@ -8,10 +8,9 @@ import type { Diagnostic, InitialFile } from "./schema.js";
 import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
 import { claimOrder, isBlank, trimText } from "./budget.js";
-import { blockingError, dedupeByIdentity, groupsFor, identityKey, loadUserLayers, selectFiles, type DiagnosticSink, type UserFile } from "./discover.js";
+import { reportReadError, blockingError, dedupeByIdentity, groupsFor, identityKey, loadUserLayers, selectFiles, type DiagnosticSink, type UserFile } from "./discover.js";
 import type { InstructionText } from "./read.js";
 import { expandInMemory, importContextOf, readInstructionExpanded, type ImportRecord } from "./imports.js";
-import { FsError } from "./errors.js";
 
 export interface CandidateFile {
   path: string;
@@ -251,13 +250,4 @@ function prefetch(
   );
 }
 
-export function reportReadError(sink: DiagnosticSink, path: string, error: unknown): void {
-  if (error instanceof FsError && (error.code === "ENOENT" || error.code === "ENOTDIR")) return; // deleted meanwhile
-  const code = error instanceof FsError ? error.code : "EUNKNOWN";
-  sink.add({
-    level: "warning",
-    code: `read-${code}`,
-    message: `cannot read ${path}: ${(error as Error).message}; skipped`,
-    path,
-  });
-}
+export { reportReadError } from "./discover.js";
