@@ -530,6 +530,7 @@ export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const log = (s: string) => console.log(s);
   const started = performance.now();
+  const measuredRevision = revision(); // what tsc compiled, before the run
   if (!gc) log("note: run with --expose-gc for heap numbers (npm run bench does)");
   if (args.verify) {
     const problems = await verify(() => undefined);
@@ -592,7 +593,7 @@ export async function main(argv: string[]): Promise<number> {
     date: new Date().toISOString(),
     mode: args.quick ? "quick" : "full",
     machine: machine(),
-    revision: revision(),
+    revision: measuredRevision,
     tree: { ...treeSummary, instructionFiles: instructionFiles.length, touchPaths: touchPaths.length, deepChainFiles: deepChainFiles.length, touchPathsUsed: touchCount, heapResolves: heapCount },
     implementations: impls.map((i) => ({ name: i.name, family: i.family, delivers: i.delivers })),
     notes,

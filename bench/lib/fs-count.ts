@@ -112,7 +112,7 @@ export function patchFsPromises(counts: FsCounts): () => void {
 }
 
 /**
- * `patchFsPromises` plus the callback `node:fs` calls a watcher makes (stat, lstat, watch).
+ * `patchFsPromises` plus `node:fs` callback stat/lstat, fs.watch and the synchronous calls.
  * Note: agentsmd's own nodeFileSystem also uses callback stat/lstat and fs.promises open/readdir/
  * realpath, so callers subtract what the injected counting FileSystem saw.
  */
@@ -127,6 +127,29 @@ export function patchNodeFs(counts: FsCounts): () => void {
       counts.probes++;
       return original.apply(this, args);
     };
+  }
+  // Synchronous twins too, so "everything minus what the FileSystem saw" holds whichever calls the
+  // FileSystem itself uses.
+  const syncCategory: Record<string, keyof Pick<FsCounts, "probes" | "opens" | "readdirs" | "other">> = {
+    statSync: "probes",
+    lstatSync: "probes",
+    accessSync: "probes",
+    existsSync: "probes",
+    openSync: "opens",
+    readFileSync: "opens",
+    readdirSync: "readdirs",
+    realpathSync: "other",
+  };
+  for (const [name, category] of Object.entries(syncCategory)) {
+    const original = fs[name]!;
+    originals.set(name, original);
+    const wrapped = function (this: unknown, ...args: unknown[]) {
+      counts[category]++;
+      return original.apply(this, args);
+    };
+    // realpathSync.native and friends stay reachable
+    Object.assign(wrapped, original);
+    fs[name] = wrapped;
   }
   const watch = fs.watch!;
   originals.set("watch", watch);
