@@ -56,11 +56,11 @@ export async function findProjectRoot(options: RootOptions): Promise<RootResult>
   }
   const dirs = searchDirs(cwd, options);
   if (options.markers.length > 0 && dirs.length > 0) {
-    // Probe every ancestor at once (the thread pool pipelines them); the nearest hit wins.
-    const hits = await Promise.all(dirs.map((dir) => firstMarker(dir, options.markers, fs)));
-    for (let index = 0; index < dirs.length; index++) {
-      const marker = hits[index];
-      if (marker) return { root: dirs[index]!, reason: "marker", marker, diagnostics };
+    // Nearest first, stopping at the first hit: with the default (synchronous) metadata calls this
+    // is the fewest stats and the shortest time (measured in the bench's initial-load case).
+    for (const dir of dirs) {
+      const marker = await firstMarker(dir, options.markers, fs);
+      if (marker) return { root: dir, reason: "marker", marker, diagnostics };
     }
   }
   return { root: cwd, reason: "no-marker", diagnostics };
@@ -75,13 +75,10 @@ function searchDirs(cwd: string, options: RootOptions): string[] {
 }
 
 async function firstMarker(dir: string, markers: readonly string[], fs: FileSystem): Promise<string | undefined> {
-  const found = await Promise.all(
-    markers.map(async (marker) => {
-      const path = join(dir, marker);
-      // A marker may be a file or a directory (.git is a file in worktrees); errors count as absent.
-      const info = await fs.stat(path).catch(() => null);
-      return info ? path : undefined;
-    }),
-  );
-  return found.find((path) => path !== undefined);
+  for (const marker of markers) {
+    const path = join(dir, marker);
+    // A marker may be a file or a directory (.git is a file in worktrees); errors count as absent.
+    if (await fs.stat(path).catch(() => null)) return path;
+  }
+  return undefined;
 }
