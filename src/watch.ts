@@ -85,6 +85,9 @@ export async function watchSession(session: AgentsSession, options: WatchOptions
     ignoreInitial: true,
     persistent: false,
     depth: 0,
+    // chokidar's atomic mode holds unlink events back 100 ms (waiting for an editor's re-create);
+    // the cache is re-validated on the next resolve anyway, so report deletions at once.
+    atomic: false,
     ignored: (path: string) => !watched.has(path) && !wanted.get(parentOf(path))?.has(nameOf(path)),
   });
 
@@ -112,7 +115,8 @@ export async function watchSession(session: AgentsSession, options: WatchOptions
       if (!closed) fn();
       done();
     }, ms);
-    timer.unref?.();
+    // Not unref'd: watchSession awaits these short timers, and an unref'd one would let a plain
+    // script end mid-await (exit code 13). close() clears them.
     timers.add(timer);
     void track(finished);
   };
