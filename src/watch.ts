@@ -85,9 +85,6 @@ export async function watchSession(session: AgentsSession, options: WatchOptions
     ignoreInitial: true,
     persistent: false,
     depth: 0,
-    // chokidar's atomic mode holds unlink events back 100 ms (waiting for an editor's re-create);
-    // the cache is re-validated on the next resolve anyway, so report deletions at once.
-    atomic: false,
     ignored: (path: string) => !watched.has(path) && !wanted.get(parentOf(path))?.has(nameOf(path)),
   });
 
