@@ -6,23 +6,23 @@
  *
  * Needs the build: `npm run build` (dist/cli/bin.js) and `npm ci --prefix e2e/claude-code`.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { startAnthropicServer, type AnthropicServer, type RecordedRequest, type ScriptTurn } from "../lib/anthropic-server.js";
 import { locateText, textSegments, toolResultMessageIndex, type TextLocation } from "../lib/anthropic-request-text.js";
-import { AGENTSMD_BIN, assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { AGENTSMD_BIN, runAgentsmd } from "../lib/agentsmd.js";
 import { cleanEnv } from "../lib/exec.js";
 import {
   createClaudeFixture,
   describeRun,
-  ensureClaudeCodeInstalled,
   hookRuns,
   pinnedClaudeCodeVersion,
   readTranscript,
   runClaude,
   type ClaudeFixture,
   type ClaudeRunResult,
+  useAgentsmdClaudeSuite,
 } from "./harness.js";
 
 // Every instruction file carries one unique token; counting tokens counts deliveries.
@@ -42,15 +42,7 @@ const FILES: Record<string, string> = {
 };
 const AGENTS_TOKENS = ["AG-ROOT-1", "AG-API-2", "AG-DB-3", "AG-WEB-5"];
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-beforeAll(async () => {
-  await assertAgentsmdBuilt();
-  await ensureClaudeCodeInstalled();
-}, 15 * 60_000);
+const cleanups = useAgentsmdClaudeSuite();
 
 /**
  * Install agentsmd in the fixture the way a project would have it: an executable

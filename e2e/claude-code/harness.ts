@@ -26,6 +26,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnthropicServer, RecordedRequest } from "../lib/anthropic-server.js";
+import { afterEach, beforeAll } from "vitest";
+import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { ensureInstalled } from "../lib/install.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -383,4 +385,21 @@ export function hookRuns(transcript: any[]): HookRun[] {
     .map((entry) => entry?.attachment)
     .filter((a) => a && typeof a.type === "string" && a.type.startsWith("hook_") && a.type !== "hook_additional_context")
     .map((a) => ({ type: a.type, hookName: a.hookName, command: a.command, exitCode: a.exitCode, stdout: a.stdout, stderr: a.stderr }));
+}
+
+/**
+ * The hooks every agentsmd Claude Code suite needs: the built CLI and the pinned Claude Code
+ * before the first test, and the cleanups tests push run after each test.
+ * @example const cleanups = useAgentsmdClaudeSuite(); cleanups.push(() => fixture.cleanup());
+ */
+export function useAgentsmdClaudeSuite(): Array<() => Promise<void>> {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  });
+  beforeAll(async () => {
+    await assertAgentsmdBuilt();
+    await ensureClaudeCodeInstalled();
+  }, 15 * 60_000);
+  return cleanups;
 }

@@ -7,14 +7,14 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/claude-code`.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { startAnthropicServer, type RecordedRequest } from "../lib/anthropic-server.js";
 import { locateText } from "../lib/anthropic-request-text.js";
-import { AGENTSMD_BIN, assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { AGENTSMD_BIN, runAgentsmd } from "../lib/agentsmd.js";
 import { cleanEnv } from "../lib/exec.js";
-import { createClaudeFixture, describeRun, ensureClaudeCodeInstalled, pinnedClaudeCodeVersion, runClaude } from "./harness.js";
+import { createClaudeFixture, describeRun, pinnedClaudeCodeVersion, runClaude, useAgentsmdClaudeSuite } from "./harness.js";
 
 const FILES: Record<string, string> = {
   "AGENTS.md": "# Root\nToken NA-ROOT-1.\n",
@@ -25,15 +25,7 @@ const FILES: Record<string, string> = {
   "pkg/b/y.ts": "export const y = 1;\n",
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-beforeAll(async () => {
-  await assertAgentsmdBuilt();
-  await ensureClaudeCodeInstalled();
-}, 15 * 60_000);
+const cleanups = useAgentsmdClaudeSuite();
 
 function count(req: RecordedRequest, token: string): number {
   return locateText(req.body, token).filter((hit) => hit.blockType !== "tool_use").length;

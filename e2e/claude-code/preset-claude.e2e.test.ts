@@ -6,24 +6,16 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/claude-code`.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { startAnthropicServer, type AnthropicServer } from "../lib/anthropic-server.js";
 import { textSegments } from "../lib/anthropic-request-text.js";
-import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { runAgentsmd } from "../lib/agentsmd.js";
 import { cleanEnv } from "../lib/exec.js";
-import { createClaudeFixture, describeRun, ensureClaudeCodeInstalled, runClaude, type ClaudeFixture } from "./harness.js";
+import { createClaudeFixture, describeRun, runClaude, type ClaudeFixture, useAgentsmdClaudeSuite } from "./harness.js";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-beforeAll(async () => {
-  await assertAgentsmdBuilt();
-  await ensureClaudeCodeInstalled();
-}, 15 * 60_000);
+const cleanups = useAgentsmdClaudeSuite();
 
 const MEMORY_START = "<system-reminder>\nCodebase and user instructions are shown below.";
 
