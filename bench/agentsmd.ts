@@ -268,13 +268,23 @@ async function changeLatency(tree: TreeInfo, rounds: number, watch: boolean) {
 export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }) {
   const rounds = o.quick ? 5 : 20;
   const rows: Array<Record<string, unknown>> = [];
-  for (const [name, watch] of [["agentsmd", false], ["agentsmd watch", true]] as const) {
+  for (const [name, watch] of [
+    ["agentsmd", false],
+    ["agentsmd watch", true],
+  ] as const) {
     try {
       const r = await changeLatency(tree, rounds, watch);
       o.log(
         `  watch          ${name.padEnd(16)} edit/create/delete visible: median ${r.timing.median.toFixed(1)} ms, p95 ${r.timing.p95.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${r.timing.samples} changes)`,
       );
-      rows.push({ impl: name, family: "agentsmd", delivers: "metadata", timing: r.timing, kinds: r.kinds, note: watch ? "chokidar watcher" : "no watcher: 50 ms revalidation window" });
+      rows.push({
+        impl: name,
+        family: "agentsmd",
+        delivers: "metadata",
+        timing: r.timing,
+        kinds: r.kinds,
+        note: watch ? "chokidar watcher" : "no watcher: 50 ms revalidation window",
+      });
     } catch (error) {
       rows.push({ impl: name, family: "agentsmd", delivers: "metadata", error: error instanceof Error ? error.message : String(error) });
       o.log(`  watch          ${name.padEnd(16)} ERROR ${error instanceof Error ? error.message : String(error)}`);

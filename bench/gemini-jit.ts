@@ -51,11 +51,7 @@ interface MemoryDiscovery {
   ): Promise<JitResult>;
   getEnvironmentMemoryPaths(trustedRoots: string[], boundaryMarkers?: string[]): Promise<string[]>;
   deduplicatePathsByFileIdentity(paths: string[]): Promise<{ paths: string[]; identityMap: Map<string, string> }>;
-  readGeminiMdFiles(
-    paths: string[],
-    importFormat?: "tree" | "flat",
-    boundaryMarkers?: string[],
-  ): Promise<Array<{ filePath: string; content: string | null }>>;
+  readGeminiMdFiles(paths: string[], importFormat?: "tree" | "flat", boundaryMarkers?: string[]): Promise<Array<{ filePath: string; content: string | null }>>;
 }
 
 /** Whether the peer package is installed; the reason when it is not. */
@@ -63,8 +59,7 @@ export function geminiAvailability(): { ok: true; version: string } | { ok: fals
   const manifest = join(PACKAGE_DIR, "package.json");
   if (!existsSync(manifest)) return { ok: false, reason: "not installed: run `npm ci --prefix bench/peers`" };
   const version = (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
-  if (version !== GEMINI_VERSION)
-    return { ok: false, reason: `bench/peers has ${version}, expected ${GEMINI_VERSION}: run \`npm ci --prefix bench/peers\`` };
+  if (version !== GEMINI_VERSION) return { ok: false, reason: `bench/peers has ${version}, expected ${GEMINI_VERSION}: run \`npm ci --prefix bench/peers\`` };
   return { ok: true, version };
 }
 
@@ -80,11 +75,11 @@ export async function createGeminiLoader(options: GeminiOptions = {}): Promise<L
   if (!available.ok) throw new Error(`@google/gemini-cli-core ${available.reason}`);
   const names = options.names ?? ["AGENTS.md"];
   const markers = options.boundaryMarkers ?? [".git"];
-  const [discovery, memoryTool, debug] = (await Promise.all([
-    load("utils/memoryDiscovery.js"),
-    load("tools/memoryTool.js"),
-    load("utils/debugLogger.js"),
-  ])) as [MemoryDiscovery, { resetGeminiMdFilename(n: string | string[]): void; getAllGeminiMdFilenames(): string[] }, { debugLogger: { debug: (...a: unknown[]) => void } }];
+  const [discovery, memoryTool, debug] = (await Promise.all([load("utils/memoryDiscovery.js"), load("tools/memoryTool.js"), load("utils/debugLogger.js")])) as [
+    MemoryDiscovery,
+    { resetGeminiMdFilename(n: string | string[]): void; getAllGeminiMdFilenames(): string[] },
+    { debugLogger: { debug: (...a: unknown[]) => void } },
+  ];
   debug.debugLogger.debug = () => undefined;
   memoryTool.resetGeminiMdFilename(names);
   const actual = memoryTool.getAllGeminiMdFilenames();

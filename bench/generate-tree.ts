@@ -98,19 +98,77 @@ export const DEFAULT_TREE_OPTIONS: TreeOptions = {
 };
 
 const WORDS = [
-  "src", "lib", "pkg", "app", "core", "util", "api", "web", "cli", "test", "docs", "data", "model",
-  "view", "store", "net", "io", "auth", "db", "ui", "cmd", "internal", "service", "client", "server",
+  "src",
+  "lib",
+  "pkg",
+  "app",
+  "core",
+  "util",
+  "api",
+  "web",
+  "cli",
+  "test",
+  "docs",
+  "data",
+  "model",
+  "view",
+  "store",
+  "net",
+  "io",
+  "auth",
+  "db",
+  "ui",
+  "cmd",
+  "internal",
+  "service",
+  "client",
+  "server",
 ];
 const TEXT = [
-  "always", "run", "the", "tests", "before", "committing", "prefer", "small", "functions", "use",
-  "named", "exports", "keep", "modules", "pure", "document", "every", "option", "never", "log",
-  "from", "library", "code", "errors", "name", "file", "and", "fix", "build", "with", "npm",
+  "always",
+  "run",
+  "the",
+  "tests",
+  "before",
+  "committing",
+  "prefer",
+  "small",
+  "functions",
+  "use",
+  "named",
+  "exports",
+  "keep",
+  "modules",
+  "pure",
+  "document",
+  "every",
+  "option",
+  "never",
+  "log",
+  "from",
+  "library",
+  "code",
+  "errors",
+  "name",
+  "file",
+  "and",
+  "fix",
+  "build",
+  "with",
+  "npm",
 ];
 
 function treeKey(o: TreeOptions): string {
   return [
-    `d${o.dirs}`, `x${o.maxDepth}`, `s${o.instructionShare}`, `f${o.fileSize[0]}-${o.fileSize[1]}`,
-    `e${o.spineEvery}`, `p${o.deepDepth}`, `t${o.touchCount}`, `r${o.seed}`, o.instructionName,
+    `d${o.dirs}`,
+    `x${o.maxDepth}`,
+    `s${o.instructionShare}`,
+    `f${o.fileSize[0]}-${o.fileSize[1]}`,
+    `e${o.spineEvery}`,
+    `p${o.deepDepth}`,
+    `t${o.touchCount}`,
+    `r${o.seed}`,
+    o.instructionName,
   ].join("_");
 }
 
@@ -174,7 +232,7 @@ export async function generateTree(partial: Partial<TreeOptions> = {}): Promise<
     depth[i] = d;
     depthSum += d;
     if (d > maxDepthReached) maxDepthReached = d;
-    const name = isSpine(i) ? `level${d}` : `${rng.pick(WORDS)}${(children[p]!).toString(36)}`;
+    const name = isSpine(i) ? `level${d}` : `${rng.pick(WORDS)}${children[p]!.toString(36)}`;
     children[p]!++;
     const path = `${paths[p]}/${name}`;
     paths[i] = path;
@@ -227,9 +285,15 @@ export async function generateTree(partial: Partial<TreeOptions> = {}): Promise<
   const info: TreeInfo = {
     root,
     options: {
-      dirs: o.dirs, maxDepth: o.maxDepth, instructionShare: o.instructionShare, fileSize: o.fileSize,
-      instructionName: o.instructionName, spineEvery: o.spineEvery, deepDepth: o.deepDepth,
-      touchCount: o.touchCount, seed: o.seed,
+      dirs: o.dirs,
+      maxDepth: o.maxDepth,
+      instructionShare: o.instructionShare,
+      fileSize: o.fileSize,
+      instructionName: o.instructionName,
+      spineEvery: o.spineEvery,
+      deepDepth: o.deepDepth,
+      touchCount: o.touchCount,
+      seed: o.seed,
     },
     dirs: n,
     maxDepthReached,
@@ -255,12 +319,12 @@ function parseArgs(argv: string[]): Partial<TreeOptions> {
     const a = argv[i];
     const v = argv[i + 1];
     if (a === "--fresh") out.fresh = true;
-    else if (a === "--dirs") (out.dirs = Number(v)), i++;
-    else if (a === "--depth") (out.maxDepth = Number(v)), i++;
-    else if (a === "--share") (out.instructionShare = Number(v)), i++;
-    else if (a === "--touch") (out.touchCount = Number(v)), i++;
-    else if (a === "--seed") (out.seed = Number(v)), i++;
-    else if (a === "--out") (out.baseDir = resolve(String(v))), i++;
+    else if (a === "--dirs") ((out.dirs = Number(v)), i++);
+    else if (a === "--depth") ((out.maxDepth = Number(v)), i++);
+    else if (a === "--share") ((out.instructionShare = Number(v)), i++);
+    else if (a === "--touch") ((out.touchCount = Number(v)), i++);
+    else if (a === "--seed") ((out.seed = Number(v)), i++);
+    else if (a === "--out") ((out.baseDir = resolve(String(v))), i++);
     else throw new Error(`unknown option ${a}; see bench/README.md`);
   }
   return out;

@@ -26,7 +26,11 @@ export interface NaiveFs {
 }
 
 export const plainNaiveFs: NaiveFs = {
-  isFile: (path) => stat(path).then((s) => s.isFile(), () => false),
+  isFile: (path) =>
+    stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    ),
   readFile: (path) => readFile(path, "utf8"),
 };
 

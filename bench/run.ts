@@ -42,11 +42,11 @@ function parseArgs(argv: string[]): Args {
     if (x === "--quick") a.quick = true;
     else if (x === "--no-verify") a.verify = false;
     else if (x === "--experiments") a.experiments = true;
-    else if (x === "--only") (a.only = new Set(String(v).split(","))), i++;
-    else if (x === "--impl") (a.impl = new Set(String(v).split(","))), i++;
-    else if (x === "--dirs") (a.dirs = Number(v)), i++;
-    else if (x === "--seed") (a.seed = Number(v)), i++;
-    else if (x === "--out") (a.out = resolvePath(String(v))), i++;
+    else if (x === "--only") ((a.only = new Set(String(v).split(","))), i++);
+    else if (x === "--impl") ((a.impl = new Set(String(v).split(","))), i++);
+    else if (x === "--dirs") ((a.dirs = Number(v)), i++);
+    else if (x === "--seed") ((a.seed = Number(v)), i++);
+    else if (x === "--out") ((a.out = resolvePath(String(v))), i++);
     else throw new Error(`unknown option ${x}; options: --quick --only --impl --no-verify --dirs --seed --out`);
   }
   return a;
@@ -75,7 +75,13 @@ function fmtCounts(c: FsCounts | null): string {
   if (c.other) parts.push(`${c.other} oth`);
   const e = c.external;
   if (e && (e.probes || e.opens || e.readdirs || e.other || e.watches)) {
-    const ext = [e.probes && `${e.probes} st`, e.opens && `${e.opens} op`, e.readdirs && `${e.readdirs} rd`, e.other && `${e.other} oth`, e.watches && `${e.watches} fs.watch`].filter(Boolean);
+    const ext = [
+      e.probes && `${e.probes} st`,
+      e.opens && `${e.opens} op`,
+      e.readdirs && `${e.readdirs} rd`,
+      e.other && `${e.other} oth`,
+      e.watches && `${e.watches} fs.watch`,
+    ].filter(Boolean);
     parts.push(`+ watcher ${ext.join(" ")}`);
   }
   return parts.join(" ");
@@ -324,7 +330,9 @@ async function runCase(def: CaseDef, impls: Implementation[], ctx: CaseContext, 
       row.fsTotal = totalCalls(row.fs);
       await counting.close();
       if (impl.family === "agentsmd" && !row.note) minimum ??= def.minimum(fullCtx, impl);
-      log(`  ${def.id.padEnd(14)} ${impl.name.padEnd(16)} median ${fmtMs(timing.median).padStart(10)}  p95 ${fmtMs(timing.p95).padStart(10)}  fs ${fmtCounts(row.fs)}${row.note ? ` (${row.note})` : ""}`);
+      log(
+        `  ${def.id.padEnd(14)} ${impl.name.padEnd(16)} median ${fmtMs(timing.median).padStart(10)}  p95 ${fmtMs(timing.p95).padStart(10)}  fs ${fmtCounts(row.fs)}${row.note ? ` (${row.note})` : ""}`,
+      );
     } catch (error) {
       row.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
       log(`  ${def.id.padEnd(14)} ${impl.name.padEnd(16)} ERROR ${row.error.split("\n")[0]}`);
@@ -483,7 +491,14 @@ function table(cases: CaseResult[]): string {
       }
       const t = r.timing!;
       const per = r.perPath;
-      const median = c.id === "heap" ? ((r.heapBytes ?? 0) < 64 * 1024 ? "~0 (noise)" : fmtBytes(r.heapBytes ?? 0)) : per ? `${fmtMs(per.median)}/path (amortised ${fmtMs(costOf(r))})` : fmtMs(t.median);
+      const median =
+        c.id === "heap"
+          ? (r.heapBytes ?? 0) < 64 * 1024
+            ? "~0 (noise)"
+            : fmtBytes(r.heapBytes ?? 0)
+          : per
+            ? `${fmtMs(per.median)}/path (amortised ${fmtMs(costOf(r))})`
+            : fmtMs(t.median);
       const p95 = c.id === "heap" ? `${fmtMs(t.median)} total` : per ? `${fmtMs(per.p95)}/path` : fmtMs(t.p95);
       const ops = c.id === "heap" ? "" : t.opsPerSec >= 100 ? Math.round(t.opsPerSec).toLocaleString("en-US") : t.opsPerSec.toFixed(2);
       const min = c.minimum && r.family === "agentsmd" ? `${c.minimum.probes} st ${c.minimum.opens} op` : "";
@@ -496,7 +511,17 @@ function table(cases: CaseResult[]): string {
               return a && r.perPath && a.perPath ? `${(r.perPath.median / a.perPath.median).toFixed(1)}x slower/path` : "";
             })()
           : "";
-      lines.push([c.id, r.note ? `${r.impl} (${r.note})` : r.impl, median, p95, ops, fmtCounts(r.fs ?? null), r.fs ? fmtBytes(r.fs.bytesRead) : "", min, versus || heapVs]);
+      lines.push([
+        c.id,
+        r.note ? `${r.impl} (${r.note})` : r.impl,
+        median,
+        p95,
+        ops,
+        fmtCounts(r.fs ?? null),
+        r.fs ? fmtBytes(r.fs.bytesRead) : "",
+        min,
+        versus || heapVs,
+      ]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
@@ -599,7 +624,14 @@ export async function main(argv: string[]): Promise<number> {
     mode: args.quick ? "quick" : "full",
     machine: machine(),
     revision: measuredRevision,
-    tree: { ...treeSummary, instructionFiles: instructionFiles.length, touchPaths: touchPaths.length, deepChainFiles: deepChainFiles.length, touchPathsUsed: touchCount, heapResolves: heapCount },
+    tree: {
+      ...treeSummary,
+      instructionFiles: instructionFiles.length,
+      touchPaths: touchPaths.length,
+      deepChainFiles: deepChainFiles.length,
+      touchPathsUsed: touchCount,
+      heapResolves: heapCount,
+    },
     implementations: impls.map((i) => ({ name: i.name, family: i.family, delivers: i.delivers })),
     notes,
     verdicts: cases.filter((c) => c.verdict).map((c) => ({ id: c.id, ...c.verdict })),
@@ -623,7 +655,10 @@ export async function main(argv: string[]): Promise<number> {
   for (const c of cases) if (c.verdict) log(`${c.verdict.met ? "MET " : "MISS"} ${c.id}: ${c.verdict.detail}`);
   for (const line of infoLines) log(`INFO ${line}`);
   const load = loadavg()[0]!;
-  if (load > cpus().length) log(`WARNING: load average ${load.toFixed(1)} on ${cpus().length} cores during the run: absolute times are inflated; ratios within the run still compare like with like`);
+  if (load > cpus().length)
+    log(
+      `WARNING: load average ${load.toFixed(1)} on ${cpus().length} cores during the run: absolute times are inflated; ratios within the run still compare like with like`,
+    );
   log(`\n${machine().cpu}, ${machine().cores} cores, Node ${process.version}; ${doc.elapsedSeconds} s; written ${out}`);
   return 0;
 }

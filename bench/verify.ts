@@ -34,13 +34,28 @@ function same(label: string, got: string[], want: string[], problems: string[]):
 
 async function checkLoader(loader: Loader, tree: TreeInfo, stateful: boolean, problems: string[]): Promise<void> {
   const n = loader.name;
-  same(`${n} initial(deepDir)`, (await loader.initial(tree.root, tree.deepDir)).map((f) => f.path), tree.deepChainFiles, problems);
+  same(
+    `${n} initial(deepDir)`,
+    (await loader.initial(tree.root, tree.deepDir)).map((f) => f.path),
+    tree.deepChainFiles,
+    problems,
+  );
   // Fresh session at the root, then the deep file: a stateful loader returns only what is new.
   const rootFiles = (await loader.initial(tree.root, tree.root)).map((f) => f.path);
   same(`${n} initial(root)`, rootFiles, expectedFor(tree, tree.root), problems);
   const deepWant = stateful ? tree.deepChainFiles.filter((f) => !rootFiles.includes(f)) : tree.deepChainFiles;
-  same(`${n} resolve(deepFile)`, (await loader.resolve(tree.root, tree.deepFile)).map((f) => f.path), deepWant, problems);
-  same(`${n} resolve(deepFile) again`, (await loader.resolve(tree.root, tree.deepFile)).map((f) => f.path), stateful ? [] : tree.deepChainFiles, problems);
+  same(
+    `${n} resolve(deepFile)`,
+    (await loader.resolve(tree.root, tree.deepFile)).map((f) => f.path),
+    deepWant,
+    problems,
+  );
+  same(
+    `${n} resolve(deepFile) again`,
+    (await loader.resolve(tree.root, tree.deepFile)).map((f) => f.path),
+    stateful ? [] : tree.deepChainFiles,
+    problems,
+  );
   // Touch paths in a fresh session: union of everything delivered == union of what applies.
   loader.reset();
   await loader.initial(tree.root, tree.root);
@@ -51,7 +66,12 @@ async function checkLoader(loader: Loader, tree: TreeInfo, stateful: boolean, pr
     const want = expectedFor(tree, dirname(path));
     for (const f of want) wantAll.add(f);
     if (stateful) {
-      same(`${n} resolve(${path})`, got, want.filter((f) => !delivered.has(f)), problems);
+      same(
+        `${n} resolve(${path})`,
+        got,
+        want.filter((f) => !delivered.has(f)),
+        problems,
+      );
       for (const f of got) delivered.add(f);
     } else same(`${n} resolve(${path})`, got, want, problems);
   }
@@ -59,7 +79,12 @@ async function checkLoader(loader: Loader, tree: TreeInfo, stateful: boolean, pr
 
 export async function verify(log: (line: string) => void = console.log): Promise<string[]> {
   const tree = await generateTree({
-    dirs: 400, maxDepth: 24, instructionShare: 0.1, fileSize: [50, 300], touchCount: 60, seed: 3,
+    dirs: 400,
+    maxDepth: 24,
+    instructionShare: 0.1,
+    fileSize: [50, 300],
+    touchCount: 60,
+    seed: 3,
     baseDir: join(tmpdir(), "agentsmd-bench-verify"),
   });
   const problems: string[] = [];

@@ -108,7 +108,12 @@ export function buildCompactionContext(files: readonly CompactionFile[], options
   const whole = render(all, [], maxTokens);
   const wholeTokens = count(whole);
   if (wholeTokens <= maxTokens) {
-    return { text: whole, tokens: wholeTokens, included: [...inForce].sort(rootFirst).map((file) => ({ path: file.path, layer: file.layer, partial: false })), omitted: [] };
+    return {
+      text: whole,
+      tokens: wholeTokens,
+      included: [...inForce].sort(rootFirst).map((file) => ({ path: file.path, layer: file.layer, partial: false })),
+      omitted: [],
+    };
   }
 
   // Reserve room for the longest truncation line (every file named) so the result always fits.

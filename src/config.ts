@@ -98,7 +98,8 @@ function envBool(name: string, value: string): boolean {
 }
 
 function envInt(name: string, value: string): number {
-  if (!/^\d+$/.test(value.trim())) throw new ConfigError(`${name}=${JSON.stringify(value)} is not a positive integer`, { path: name, fix: `set ${name} to a number like 16` });
+  if (!/^\d+$/.test(value.trim()))
+    throw new ConfigError(`${name}=${JSON.stringify(value)} is not a positive integer`, { path: name, fix: `set ${name} to a number like 16` });
   return Number(value.trim());
 }
 

@@ -187,7 +187,13 @@ export async function loadUserLayers(
         const read = await fs.read(path, USER_LAYER_MAX_BYTES);
         let content = decodeLossy(read.bytes, keepBom);
         if (layer.trim) content = trimText(content);
-        if (read.truncated) sink.add({ level: "warning", code: "user-layer-too-large", message: `${path} is larger than ${USER_LAYER_MAX_BYTES} bytes: only the start is used`, path });
+        if (read.truncated)
+          sink.add({
+            level: "warning",
+            code: "user-layer-too-large",
+            message: `${path} is larger than ${USER_LAYER_MAX_BYTES} bytes: only the start is used`,
+            path,
+          });
         file = { path, mtimeMs: read.mtimeMs, sizeBytes: read.size, content, truncated: read.truncated };
       } catch (error) {
         reportReadError(sink, path, error);

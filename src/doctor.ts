@@ -131,7 +131,14 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   });
   const findings: Finding[] = [];
   const add = (finding: Finding) => findings.push(finding);
-  for (const diagnostic of scan.diagnostics) add({ code: "unreadable", severity: "warning", path: diagnostic.path ?? options.root, message: diagnostic.message, fix: "check the directory's permissions" });
+  for (const diagnostic of scan.diagnostics)
+    add({
+      code: "unreadable",
+      severity: "warning",
+      path: diagnostic.path ?? options.root,
+      message: diagnostic.message,
+      fix: "check the directory's permissions",
+    });
 
   const rootReal = await fs.realpath(options.root).catch(() => options.root);
   const home = sessionBase.home ?? env.HOME ?? "/";
@@ -146,18 +153,34 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   checkClaude(data, byScope, presets, home, add);
   checkNames(data, presets, configs, add);
   checkExcluded(data, presets, configs, add);
-  await checkImports(fs, data, rootReal, presets.filter((name) => configs.get(name)!.imports.enabled), home, add);
+  await checkImports(
+    fs,
+    data,
+    rootReal,
+    presets.filter((name) => configs.get(name)!.imports.enabled),
+    home,
+    add,
+  );
   checkCopies(data, add);
   checkFileLimits(data, presets, add);
   const sessions = await checkBudgets(byScope, presets, configs, sessionBase, options.root, add);
 
-  findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.code < b.code ? -1 : 1));
+  findings.sort(
+    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.code < b.code ? -1 : 1),
+  );
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const finding of findings) counts[finding.severity]++;
   return {
     root: options.root,
     presets,
-    scanned: { dirs: scan.dirs, files: scan.files.length, ignoredDirs: scan.ignoredDirs, excludedDirs: scan.excludedDirs.length, sessions, ms: Math.round(performance.now() - started) },
+    scanned: {
+      dirs: scan.dirs,
+      files: scan.files.length,
+      ignoredDirs: scan.ignoredDirs,
+      excludedDirs: scan.excludedDirs.length,
+      sessions,
+      ms: Math.round(performance.now() - started),
+    },
     findings,
     counts,
   };
@@ -174,7 +197,13 @@ async function readAll(fs: FileSystem, files: readonly ScannedFile[], rootReal: 
       if (scanned.kind === "symlink") {
         const real = await fs.realpath(scanned.path).catch(() => null);
         if (real === null) {
-          add({ code: "symlink-broken", severity: "warning", path: scanned.path, message: `${scanned.path} is a symlink to nothing: every agent skips it`, fix: "point it at an existing file or remove it" });
+          add({
+            code: "symlink-broken",
+            severity: "warning",
+            path: scanned.path,
+            message: `${scanned.path} is a symlink to nothing: every agent skips it`,
+            fix: "point it at an existing file or remove it",
+          });
           continue;
         }
         if (!isInside(real, rootReal)) {
@@ -190,14 +219,27 @@ async function readAll(fs: FileSystem, files: readonly ScannedFile[], rootReal: 
       try {
         data.info = await fs.stat(scanned.path);
         if (!data.info || data.info.kind !== "file") {
-          if (data.info) add({ code: "not-a-file", severity: "warning", path: scanned.path, message: `${scanned.path} is not a regular file: agents skip it`, fix: "replace it with a regular file or remove it" });
+          if (data.info)
+            add({
+              code: "not-a-file",
+              severity: "warning",
+              path: scanned.path,
+              message: `${scanned.path} is not a regular file: agents skip it`,
+              fix: "replace it with a regular file or remove it",
+            });
           continue;
         }
         const read = await fs.read(scanned.path, MAX_READ);
         data.bytes = read.bytes;
         data.identity = identityKey(data.info);
       } catch (error) {
-        add({ code: "unreadable", severity: "warning", path: scanned.path, message: `cannot read ${scanned.path}: ${(error as Error).message}`, fix: error instanceof FsError && error.fix ? error.fix : "check the file's permissions" });
+        add({
+          code: "unreadable",
+          severity: "warning",
+          path: scanned.path,
+          message: `cannot read ${scanned.path}: ${(error as Error).message}`,
+          fix: error instanceof FsError && error.fix ? error.fix : "check the file's permissions",
+        });
         continue;
       }
       try {
@@ -294,7 +336,13 @@ function checkEmptyOverrides(
   }
 }
 
-function checkClaude(data: readonly FileData[], byScope: ReadonlyMap<string, FileData[]>, presets: readonly string[], home: string, add: (finding: Finding) => void): void {
+function checkClaude(
+  data: readonly FileData[],
+  byScope: ReadonlyMap<string, FileData[]>,
+  presets: readonly string[],
+  home: string,
+  add: (finding: Finding) => void,
+): void {
   if (!presets.includes("claude")) return;
   const agents = data.filter((file) => CLAUDE_AGENTS_NAMES.includes(file.scanned.name));
   for (const [scope, files] of byScope) {
@@ -331,7 +379,12 @@ function importsFile(file: FileData, target: string, home: string): boolean {
   return findImports(file.text).some((token) => resolveImportPath(token.path, file.scanned.path, home) === target);
 }
 
-function checkNames(data: readonly FileData[], presets: readonly string[], configs: ReadonlyMap<string, ResolvedConfig>, add: (finding: Finding) => void): void {
+function checkNames(
+  data: readonly FileData[],
+  presets: readonly string[],
+  configs: ReadonlyMap<string, ResolvedConfig>,
+  add: (finding: Finding) => void,
+): void {
   const reads = new Map<string, Set<string>>();
   for (const name of presets) {
     const names = new Set(presetGroups(name, configs.get(name)!).flatMap((groups) => groups.flat()));
@@ -366,7 +419,12 @@ function checkNames(data: readonly FileData[], presets: readonly string[], confi
   }
 }
 
-function checkExcluded(data: readonly FileData[], presets: readonly string[], configs: ReadonlyMap<string, ResolvedConfig>, add: (finding: Finding) => void): void {
+function checkExcluded(
+  data: readonly FileData[],
+  presets: readonly string[],
+  configs: ReadonlyMap<string, ResolvedConfig>,
+  add: (finding: Finding) => void,
+): void {
   for (const file of data) {
     const excludedBy = file.scanned.excludedBy;
     if (!excludedBy) continue;
@@ -383,7 +441,14 @@ function checkExcluded(data: readonly FileData[], presets: readonly string[], co
   }
 }
 
-async function checkImports(fs: FileSystem, data: readonly FileData[], rootReal: string, agents: readonly string[], home: string, add: (finding: Finding) => void): Promise<void> {
+async function checkImports(
+  fs: FileSystem,
+  data: readonly FileData[],
+  rootReal: string,
+  agents: readonly string[],
+  home: string,
+  add: (finding: Finding) => void,
+): Promise<void> {
   if (agents.length === 0) return;
   for (const file of data) {
     if (!file.text.includes("@")) continue;

@@ -124,7 +124,15 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
 
   const seen: ExplainEntry[] = [];
   const aside: ExplainEntry[] = [];
-  const entry = (found: Found, scope: string, layer: Layer, status: ExplainStatus, fate: string, reason: string, extra: Partial<ExplainEntry> = {}): ExplainEntry => ({
+  const entry = (
+    found: Found,
+    scope: string,
+    layer: Layer,
+    status: ExplainStatus,
+    fate: string,
+    reason: string,
+    extra: Partial<ExplainEntry> = {},
+  ): ExplainEntry => ({
     path: found.path,
     order: null,
     layer,
@@ -232,7 +240,8 @@ function startupEntry(
   if (file) {
     const imports = load?.imports.get(found.path) ?? [];
     const importedBytes = imports.reduce((sum, record) => sum + record.bytes, 0);
-    const budget = config.initial.maxBytes >= Number.MAX_SAFE_INTEGER ? "no budget" : `initial.maxBytes ${config.initial.maxBytes}, ${session.preset.initial.keep}`;
+    const budget =
+      config.initial.maxBytes >= Number.MAX_SAFE_INTEGER ? "no budget" : `initial.maxBytes ${config.initial.maxBytes}, ${session.preset.initial.keep}`;
     const fate = file.truncated
       ? `cut at ${bytes(file.includedBytes)} of ${file.sizeBytes}${importedBytes > 0 ? " (imports included)" : ""} (${budget})`
       : `whole (${bytes(file.sizeBytes)}${importedBytes > 0 ? ` + ${bytes(importedBytes)} imported` : ""})`;
@@ -286,7 +295,16 @@ function addAside(
   }
   const read = [...new Set(groups.flat())];
   for (const found of choice.ignored) {
-    aside.push(entry(found, dir, layer, "ignored", "never loaded", `${nameOf(found.path)} is not a name preset ${session.preset.name} reads here (${read.join(", ")})${groupsReason ? `; ${groupsReason}` : ""}`));
+    aside.push(
+      entry(
+        found,
+        dir,
+        layer,
+        "ignored",
+        "never loaded",
+        `${nameOf(found.path)} is not a name preset ${session.preset.name} reads here (${read.join(", ")})${groupsReason ? `; ${groupsReason}` : ""}`,
+      ),
+    );
   }
   for (const found of choice.irregular) {
     aside.push(entry(found, dir, layer, "skipped", "never loaded", `not a regular file (${found.info.kind}): skipped without reading`));

@@ -2,7 +2,21 @@
  * The only module that imports node:fs. Everything else gets a `FileSystem`, so tests and
  * benchmarks can inject faults or count calls.
  */
-import { constants, promises as fsp, stat as statCb, lstat as lstatCb, readdir as readdirCb, statSync, lstatSync, openSync, fstatSync, readSync, closeSync, type Dirent, type Stats } from "node:fs";
+import {
+  constants,
+  promises as fsp,
+  stat as statCb,
+  lstat as lstatCb,
+  readdir as readdirCb,
+  statSync,
+  lstatSync,
+  openSync,
+  fstatSync,
+  readSync,
+  closeSync,
+  type Dirent,
+  type Stats,
+} from "node:fs";
 import { FsError } from "./errors.js";
 
 export type FileKind = "file" | "directory" | "other";
@@ -138,7 +152,9 @@ export const asyncFileSystem: FileSystem = {
   async readdir(path) {
     try {
       // The callback form: ~30% faster than fs.promises over a 100,000-directory scan (doctor, tree).
-      const entries = await new Promise<Dirent[]>((resolve, reject) => readdirCb(path, { withFileTypes: true }, (error, list) => (error ? reject(error) : resolve(list))));
+      const entries = await new Promise<Dirent[]>((resolve, reject) =>
+        readdirCb(path, { withFileTypes: true }, (error, list) => (error ? reject(error) : resolve(list))),
+      );
       return entries.map((entry) => ({
         name: entry.name,
         kind: entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other",

@@ -109,7 +109,7 @@ export async function geminiImportRoot(fs: FileSystem, dir: string, markers: rea
   const start = resolve(dir);
   if (markers.length === 0) return start;
   const usable = markers.filter((marker) => !isAbsolute(marker) && !marker.includes(".."));
-  for (let current = start; ; ) {
+  for (let current = start; ;) {
     for (const marker of usable) if (await exists(fs, join(current, marker))) return current;
     const parent = dirname(current);
     if (parent === current) return start;

@@ -282,7 +282,14 @@ async function expandOne(walk: Walk, token: ImportToken, from: string, chain: re
   }
   if (!info) {
     if (token.bare) return null; // a mention such as @alice
-    return problem(walk, "import-missing", from, token, `names ${target}, which does not exist`, "fix the path, create the file, or wrap the text in backticks if it is not an import");
+    return problem(
+      walk,
+      "import-missing",
+      from,
+      token,
+      `names ${target}, which does not exist`,
+      "fix the path, create the file, or wrap the text in backticks if it is not an import",
+    );
   }
   if (info.kind !== "file") {
     if (token.bare) return null;
@@ -291,14 +298,28 @@ async function expandOne(walk: Walk, token: ImportToken, from: string, chain: re
   const real = await fs.realpath(target).catch(() => target);
   const roots = await walk.roots;
   if (roots.length > 0 && !roots.some((root) => isInside(real, root))) {
-    return problem(walk, "import-outside-root", from, token, `resolves to ${real}, outside ${roots.join(", ")}`, "move the file into the project or set imports.allowOutsideRoot: true");
+    return problem(
+      walk,
+      "import-outside-root",
+      from,
+      token,
+      `resolves to ${real}, outside ${roots.join(", ")}`,
+      "move the file into the project or set imports.allowOutsideRoot: true",
+    );
   }
   if (chain.includes(real)) {
     const cycle = [...chain.slice(chain.indexOf(real)), real].join(" -> ");
     return problem(walk, "import-cycle", from, token, `closes an import cycle (${cycle})`, "remove one of the imports in the cycle");
   }
   if (depth + 1 > walk.maxDepth) {
-    return problem(walk, "import-too-deep", from, token, `would be import level ${depth + 1}; at most ${walk.maxDepth} levels are expanded`, "flatten the import chain");
+    return problem(
+      walk,
+      "import-too-deep",
+      from,
+      token,
+      `would be import level ${depth + 1}; at most ${walk.maxDepth} levels are expanded`,
+      "flatten the import chain",
+    );
   }
   const room = Math.min(walk.budget, MAX_IMPORT_BYTES);
   let read;
@@ -308,7 +329,14 @@ async function expandOne(walk: Walk, token: ImportToken, from: string, chain: re
     return problem(walk, "import-unreadable", from, token, `cannot be read (${(error as FsError).code ?? "error"})`, `check ${target}`);
   }
   if (read.truncated) {
-    return problem(walk, "import-over-budget", from, token, `is ${read.size} bytes, more than the ${room} bytes left in the budget`, "shorten it or raise the budget");
+    return problem(
+      walk,
+      "import-over-budget",
+      from,
+      token,
+      `is ${read.size} bytes, more than the ${room} bytes left in the budget`,
+      "shorten it or raise the budget",
+    );
   }
   if (read.bytes.includes(0)) {
     return problem(walk, "import-binary", from, token, `names ${target}, a binary file`, "import text files only");

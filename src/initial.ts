@@ -8,7 +8,17 @@ import type { Diagnostic, InitialFile } from "./schema.js";
 import type { RenderBlock } from "./render.js";
 import { chain, isInside } from "./paths.js";
 import { claimOrder, isBlank, trimText } from "./budget.js";
-import { reportReadError, blockingError, dedupeByIdentity, groupsFor, identityKey, loadUserLayers, selectFiles, type DiagnosticSink, type UserFile } from "./discover.js";
+import {
+  reportReadError,
+  blockingError,
+  dedupeByIdentity,
+  groupsFor,
+  identityKey,
+  loadUserLayers,
+  selectFiles,
+  type DiagnosticSink,
+  type UserFile,
+} from "./discover.js";
 import type { InstructionText } from "./read.js";
 import { expandInMemory, importContextOf, readInstructionExpanded, type ImportRecord } from "./imports.js";
 

@@ -106,7 +106,10 @@ export interface Preset {
   /** Name of a renderer in render.ts. */
   renderer: RendererName | (string & {});
   /** A preset-specific `agentsmd list` text (hygge prints its own table). */
-  formatList?(rows: ReadonlyArray<{ path: string; layer: import("./schema.js").Layer; sizeBytes: number; content: string }>, context: { root: string; cwd: string }): string;
+  formatList?(
+    rows: ReadonlyArray<{ path: string; layer: import("./schema.js").Layer; sizeBytes: number; content: string }>,
+    context: { root: string; cwd: string },
+  ): string;
   /** Home-level layers (outside the budget). */
   userLayers(context: PresetEnv): UserLayer[];
   /**

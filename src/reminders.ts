@@ -39,8 +39,7 @@ export interface ResumeDiffInput {
 export function sessionResumeDiff(input: ResumeDiffInput): string {
   const markersBefore = JSON.stringify(input.markers.before);
   const markersAfter = JSON.stringify(input.markers.after);
-  const changed =
-    input.cwd.before !== input.cwd.after || input.root.before !== input.root.after || markersBefore !== markersAfter || input.recheck.length > 0;
+  const changed = input.cwd.before !== input.cwd.after || input.root.before !== input.root.after || markersBefore !== markersAfter || input.recheck.length > 0;
   if (!changed) return "";
   const lines = [
     "Session resumed with context changes:",
@@ -100,6 +99,10 @@ export function agentsRemoved(paths: readonly string[]): string {
   if (paths.length === 0) return "";
   return systemReminder(
     "agents.removed",
-    ["These AGENTS.md files were deleted:", ...paths.map((path) => `- ${printablePath(path)} no longer applies`), "Stop following the instructions they gave."].join("\n"),
+    [
+      "These AGENTS.md files were deleted:",
+      ...paths.map((path) => `- ${printablePath(path)} no longer applies`),
+      "Stop following the instructions they gave.",
+    ].join("\n"),
   );
 }

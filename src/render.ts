@@ -58,9 +58,7 @@ export const codexRenderer: Renderer = {
     return `${heading}\n\n<INSTRUCTIONS>\n${text}\n</INSTRUCTIONS>`;
   },
   inline(blocks) {
-    return blocks
-      .map((block) => `# AGENTS.md instructions for ${parentOf(block.path)}\n\n<INSTRUCTIONS>\n${block.content}\n</INSTRUCTIONS>`)
-      .join("\n\n");
+    return blocks.map((block) => `# AGENTS.md instructions for ${parentOf(block.path)}\n\n<INSTRUCTIONS>\n${block.content}\n</INSTRUCTIONS>`).join("\n\n");
   },
 };
 

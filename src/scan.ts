@@ -108,7 +108,10 @@ async function outerFrames(fs: FileSystem, root: string): Promise<IgnoreFrame[]>
   const frames: IgnoreFrame[] = [];
   const exclude = await readText(fs, join(gitRoot, ".git/info/exclude"));
   if (exclude) frames.push({ dir: gitRoot, rules: parseGitignore(exclude) });
-  const above = chainUp.slice(chainUp.indexOf(gitRoot)).reverse().filter((dir) => dir !== root);
+  const above = chainUp
+    .slice(chainUp.indexOf(gitRoot))
+    .reverse()
+    .filter((dir) => dir !== root);
   for (const dir of above) {
     const text = await readText(fs, join(dir, ".gitignore"));
     if (text) frames.push({ dir, rules: parseGitignore(text) });

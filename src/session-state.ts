@@ -10,10 +10,13 @@ import { SESSION_STATE_VERSION, SessionStateSchema, formatIssues, type SessionSt
  */
 export function parseSessionState(data: unknown, source = "session state"): SessionState {
   if (typeof data === "object" && data !== null && "version" in data && (data as { version: unknown }).version !== SESSION_STATE_VERSION) {
-    throw new StateError(`${source} has version ${JSON.stringify((data as { version: unknown }).version)}; this agentsmd reads version ${SESSION_STATE_VERSION}`, {
-      path: source,
-      fix: "delete the state file to start a new session",
-    });
+    throw new StateError(
+      `${source} has version ${JSON.stringify((data as { version: unknown }).version)}; this agentsmd reads version ${SESSION_STATE_VERSION}`,
+      {
+        path: source,
+        fix: "delete the state file to start a new session",
+      },
+    );
   }
   const result = SessionStateSchema.safeParse(data);
   if (!result.success) {

@@ -110,7 +110,6 @@ export const RESOLVE_TRIGGER_TOOLS: ReadonlySet<string> = new Set([
   "replace",
 ]);
 
-
 export class AgentsSession {
   readonly cwd: string;
   readonly root: string;
@@ -414,7 +413,15 @@ export class AgentsSession {
       for (const file of result.changed) {
         try {
           const text = await readInstruction(fs, file.path, this.config.lazy.maxBytes, "utf8-with-note");
-          if (text) result.blocks.push({ path: file.path, layer: file.layer, mtimeMs: text.mtimeMs, sizeBytes: text.sizeBytes, content: text.content, truncated: text.truncated });
+          if (text)
+            result.blocks.push({
+              path: file.path,
+              layer: file.layer,
+              mtimeMs: text.mtimeMs,
+              sizeBytes: text.sizeBytes,
+              content: text.content,
+              truncated: text.truncated,
+            });
         } catch (error) {
           reportReadError(this.#sink, file.path, error);
         }
@@ -691,7 +698,6 @@ function deepestFirst(candidates: readonly Found[]): Found[] {
   return [...byDir.values()].reverse().flat();
 }
 
-
 /**
  * Starts a session: finds the root, loads the initial bundle once and freezes it.
  * @example
@@ -717,7 +723,6 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
   return session;
 }
 
-
 /** Largest instruction file read for a compaction context. */
 const COMPACTION_READ_BYTES = 1024 * 1024;
 
@@ -726,7 +731,6 @@ async function startWatch(session: AgentsSession, watch: SessionOptions["watch"]
   const { watchSession } = await import("./watch.js");
   await watchSession(session, watch === true ? {} : watch);
 }
-
 
 export interface RestoreOptions extends Omit<SessionOptions, "preset" | "configFile"> {
   /** Mark the files listed in the resume diff as delivered. @default true */

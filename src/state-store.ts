@@ -22,7 +22,11 @@ export async function readStateFile(path: string): Promise<SessionState | null> 
   try {
     text = await readTextFile(path, MAX_STATE_BYTES);
   } catch (error) {
-    throw new StateError(`cannot read state file ${path}: ${(error as Error).message}`, { path, cause: error, fix: "check the path and permissions, or delete the file" });
+    throw new StateError(`cannot read state file ${path}: ${(error as Error).message}`, {
+      path,
+      cause: error,
+      fix: "check the path and permissions, or delete the file",
+    });
   }
   if (text === null) return null;
   let data: unknown;

@@ -98,7 +98,9 @@ export async function startupLoads(
     while (next < jobs.length) {
       const { preset, dir } = jobs[next++]!;
       const session = await createSession({ ...base, preset, cwd: dir });
-      out.get(preset)!.set(dir, { preset, cwd: dir, root: session.root, hasProject: session.hasProject, files: session.initialFiles, load: session.initialLoad });
+      out
+        .get(preset)!
+        .set(dir, { preset, cwd: dir, root: session.root, hasProject: session.hasProject, files: session.initialFiles, load: session.initialLoad });
       await session.close();
     }
   };

@@ -75,7 +75,12 @@ export async function buildScopeTree(options: ScopeTreeOptions): Promise<ScopeTr
       name: file.name,
       sizeBytes: size,
       tokens: estimateTokens(size),
-      startup: presets.filter((preset) => loads.get(preset)!.get(file.scope)!.files.some((loaded) => loaded.path === file.path)),
+      startup: presets.filter((preset) =>
+        loads
+          .get(preset)!
+          .get(file.scope)!
+          .files.some((loaded) => loaded.path === file.path),
+      ),
       ...(file.excludedBy ? { excludedBy: file.excludedBy } : {}),
       ...(file.gitignored ? { gitignored: true } : {}),
     });

@@ -45,7 +45,9 @@ describe("two-phase admission", () => {
     session.admit([proposal!]);
     expect(session.loadedVersion(t.path("repo/a/AGENTS.md"))?.mtimeMs).toBe(proposal!.mtimeMs);
     const again = await session.touch([target]);
-    expect(again.map((block) => [block.path, block.mtimeMs, block.content])).toEqual([[t.path("repo/a/AGENTS.md"), 1_900_000_000_000, "A, edited before admission"]]);
+    expect(again.map((block) => [block.path, block.mtimeMs, block.content])).toEqual([
+      [t.path("repo/a/AGENTS.md"), 1_900_000_000_000, "A, edited before admission"],
+    ]);
     expect(await session.touch([target])).toEqual([]);
   });
 
@@ -87,7 +89,9 @@ describe("two-phase admission", () => {
     for (const revalidateMs of [0, 60_000]) {
       const session = await openSession(t, { cwd: t.path("repo"), config: { cache: { revalidateMs }, resolver: { maxFilesPerResolve: 64 } } });
       // Touches with several targets each (they await between targets) race with single resolves.
-      const groups = targets.map((target, index) => [target, targets[(index + 7) % targets.length]!, targets[(index + 13) % targets.length]!].map((rel) => t.path(rel)));
+      const groups = targets.map((target, index) =>
+        [target, targets[(index + 7) % targets.length]!, targets[(index + 13) % targets.length]!].map((rel) => t.path(rel)),
+      );
       const results = await Promise.all([
         ...groups.map(async (group) => (await session.touch(group, { admit: false })).map((block) => block.path)),
         ...targets.map(async (target) => (await session.resolve(t.path(target), { admit: false })).files.map((file) => file.path)),

@@ -96,7 +96,9 @@ describe("initial budgets", () => {
       const shown = bytes.subarray(0, file.includedBytes).toString("utf8");
       expect(shown).not.toContain("\uFFFD");
       expect(text.startsWith(shown)).toBe(true);
-      expect(session.initialMessage).toContain(`Instructions from: ${path}\n${shown}\n[agentsmd: truncated, showed ${file.includedBytes} of ${bytes.length} bytes; read ${path} for the rest]\n</agents_context>`);
+      expect(session.initialMessage).toContain(
+        `Instructions from: ${path}\n${shown}\n[agentsmd: truncated, showed ${file.includedBytes} of ${bytes.length} bytes; read ${path} for the rest]\n</agents_context>`,
+      );
       await session.close();
     }
     // Some budgets did land inside a character (otherwise this test proved nothing).
@@ -160,49 +162,54 @@ describe("initial budgets, property-based", () => {
 
   it("never exceeds maxBytes or maxFiles, cuts at most one file at a character boundary, keeps the deepest on maxFiles, and the resolver offers exactly what was left out", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(textArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 1500 }), fc.integer({ min: 1, max: 5 }), async (texts, maxBytes, maxFiles) => {
-        const rels = texts.map((_, depth) => ["repo", ...Array.from({ length: depth }, (__, i) => `d${i}`)].join("/"));
-        const spec: Record<string, string | null> = { "repo/.git/": null };
-        texts.forEach((text, index) => {
-          spec[`${rels[index]}/AGENTS.md`] = text;
-        });
-        const tree = await createTree(spec);
-        const cwd = tree.path(rels.at(-1)!);
-        const session = await openSession(tree, { cwd, config: { initial: { maxBytes, maxFiles }, resolver: { maxFilesPerResolve: 10 } } });
-        const load = session.initialLoad!;
-        const files = session.initialFiles;
-        const byPath = new Map(rels.map((rel, index) => [tree.path(`${rel}/AGENTS.md`), texts[index]!]));
+      fc.asyncProperty(
+        fc.array(textArb, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 1500 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (texts, maxBytes, maxFiles) => {
+          const rels = texts.map((_, depth) => ["repo", ...Array.from({ length: depth }, (__, i) => `d${i}`)].join("/"));
+          const spec: Record<string, string | null> = { "repo/.git/": null };
+          texts.forEach((text, index) => {
+            spec[`${rels[index]}/AGENTS.md`] = text;
+          });
+          const tree = await createTree(spec);
+          const cwd = tree.path(rels.at(-1)!);
+          const session = await openSession(tree, { cwd, config: { initial: { maxBytes, maxFiles }, resolver: { maxFilesPerResolve: 10 } } });
+          const load = session.initialLoad!;
+          const files = session.initialFiles;
+          const byPath = new Map(rels.map((rel, index) => [tree.path(`${rel}/AGENTS.md`), texts[index]!]));
 
-        expect(files.length).toBeLessThanOrEqual(maxFiles);
-        expect(files.filter((file) => file.truncated).length).toBeLessThanOrEqual(1);
-        // Root-first order.
-        const order = [...byPath.keys()];
-        expect(files.map((file) => order.indexOf(file.path))).toEqual([...files.map((file) => order.indexOf(file.path))].sort((a, b) => a - b));
-        let rendered = 0;
-        for (const file of files) {
-          const text = byPath.get(file.path)!;
-          const bytes = Buffer.from(text);
-          const shown = bytes.subarray(0, file.includedBytes).toString("utf8");
-          expect(text.startsWith(shown)).toBe(true);
-          expect(file.truncated).toBe(file.includedBytes < bytes.length);
-          const note = file.truncated ? `\n[agentsmd: truncated, showed ${file.includedBytes} of ${bytes.length} bytes; read ${file.path} for the rest]` : "";
-          expect(session.initialMessage).toContain(`Instructions from: ${file.path}\n${trimEndText(shown + note)}`);
-          rendered += file.includedBytes + Buffer.byteLength(note);
-        }
-        expect(rendered).toBeLessThanOrEqual(maxBytes);
-        // Every candidate is accounted for once.
-        const accounted = [...files.map((file) => file.path), ...load.leftOut.map((file) => file.path), ...load.blank.map((file) => file.path)];
-        expect(accounted.sort()).toEqual(order.filter((path) => byPath.get(path) !== undefined).sort());
-        // maxFiles keeps the deepest: anything left out for max-files is shallower than every included file.
-        for (const left of load.leftOut.filter((file) => file.reason === "max-files")) {
-          for (const file of files) expect(order.indexOf(left.path)).toBeLessThan(order.indexOf(file.path));
-        }
-        // Left-out files are offered later, root side first; nothing else is.
-        const offered = (await session.resolve(cwd)).files.map((file) => file.path);
-        expect(offered).toEqual(load.leftOut.map((file) => file.path));
-        await session.close();
-        await tree.cleanup();
-      }),
+          expect(files.length).toBeLessThanOrEqual(maxFiles);
+          expect(files.filter((file) => file.truncated).length).toBeLessThanOrEqual(1);
+          // Root-first order.
+          const order = [...byPath.keys()];
+          expect(files.map((file) => order.indexOf(file.path))).toEqual([...files.map((file) => order.indexOf(file.path))].sort((a, b) => a - b));
+          let rendered = 0;
+          for (const file of files) {
+            const text = byPath.get(file.path)!;
+            const bytes = Buffer.from(text);
+            const shown = bytes.subarray(0, file.includedBytes).toString("utf8");
+            expect(text.startsWith(shown)).toBe(true);
+            expect(file.truncated).toBe(file.includedBytes < bytes.length);
+            const note = file.truncated ? `\n[agentsmd: truncated, showed ${file.includedBytes} of ${bytes.length} bytes; read ${file.path} for the rest]` : "";
+            expect(session.initialMessage).toContain(`Instructions from: ${file.path}\n${trimEndText(shown + note)}`);
+            rendered += file.includedBytes + Buffer.byteLength(note);
+          }
+          expect(rendered).toBeLessThanOrEqual(maxBytes);
+          // Every candidate is accounted for once.
+          const accounted = [...files.map((file) => file.path), ...load.leftOut.map((file) => file.path), ...load.blank.map((file) => file.path)];
+          expect(accounted.sort()).toEqual(order.filter((path) => byPath.get(path) !== undefined).sort());
+          // maxFiles keeps the deepest: anything left out for max-files is shallower than every included file.
+          for (const left of load.leftOut.filter((file) => file.reason === "max-files")) {
+            for (const file of files) expect(order.indexOf(left.path)).toBeLessThan(order.indexOf(file.path));
+          }
+          // Left-out files are offered later, root side first; nothing else is.
+          const offered = (await session.resolve(cwd)).files.map((file) => file.path);
+          expect(offered).toEqual(load.leftOut.map((file) => file.path));
+          await session.close();
+          await tree.cleanup();
+        },
+      ),
       { numRuns: 60 },
     );
   });

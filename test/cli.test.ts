@@ -36,7 +36,12 @@ describe("CLI", () => {
       const tree = await repo();
       const run = await cli(tree, tree.path("repo/pkg/src"), ["root", "--json"]);
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual({ root: tree.path("repo"), cwd: tree.path("repo/pkg/src"), markers: [".codelia", ".git", ".jj"], reason: "marker" });
+      expect(JSON.parse(run.stdout)).toEqual({
+        root: tree.path("repo"),
+        cwd: tree.path("repo/pkg/src"),
+        markers: [".codelia", ".git", ".jj"],
+        reason: "marker",
+      });
     });
 
     it("--root and --markers beat the environment", async () => {
@@ -47,7 +52,9 @@ describe("CLI", () => {
       expect(byEnv).toMatchObject({ root: tree.path("repo"), reason: "override" });
       const byRoot = JSON.parse((await cli(tree, tree.path("repo/pkg/src"), ["--root", tree.path("repo/pkg"), "root", "--json"], { env })).stdout);
       expect(byRoot).toMatchObject({ root: tree.path("repo/pkg"), reason: "override" });
-      const byMarkers = JSON.parse((await cli(tree, tree.path("repo/pkg/src"), ["--markers", ".mine", "root", "--json"], { env: { AGENTSMD_MARKERS: ".nothing" } })).stdout);
+      const byMarkers = JSON.parse(
+        (await cli(tree, tree.path("repo/pkg/src"), ["--markers", ".mine", "root", "--json"], { env: { AGENTSMD_MARKERS: ".nothing" } })).stdout,
+      );
       expect(byMarkers).toEqual({ root: tree.path("repo/pkg"), cwd: tree.path("repo/pkg/src"), markers: [".mine"], reason: "marker" });
     });
 
@@ -106,7 +113,10 @@ describe("CLI", () => {
       const tree = await repo();
       const run = await cli(tree, tree.path("repo/pkg/src"), ["list"]);
       expect(run.code).toBe(0);
-      expect(run.stdout.trim().split("\n")).toEqual([expect.stringContaining(tree.path("repo/AGENTS.md")), expect.stringContaining(tree.path("repo/pkg/AGENTS.md"))]);
+      expect(run.stdout.trim().split("\n")).toEqual([
+        expect.stringContaining(tree.path("repo/AGENTS.md")),
+        expect.stringContaining(tree.path("repo/pkg/AGENTS.md")),
+      ]);
       const empty = await createTree({ ".git/": null });
       const none = await cli(empty, empty.root, ["list"]);
       expect(none.code).toBe(0);
@@ -230,10 +240,24 @@ describe("CLI", () => {
       const { Ajv2020 } = await import("ajv/dist/2020.js");
       const ajv = new Ajv2020({ strict: false });
       const validate = ajv.compile(schema);
-      for (const good of [{}, { enabled: true, root: { projectRootOverride: "/r", markers: [".git"], stopAtFsRoot: false }, initial: { maxFiles: 2, maxBytes: 10 }, resolver: { enabled: true, maxFilesPerResolve: 3 } }]) {
+      for (const good of [
+        {},
+        {
+          enabled: true,
+          root: { projectRootOverride: "/r", markers: [".git"], stopAtFsRoot: false },
+          initial: { maxFiles: 2, maxBytes: 10 },
+          resolver: { enabled: true, maxFilesPerResolve: 3 },
+        },
+      ]) {
         expect(validate(good)).toBe(true);
       }
-      for (const bad of [{ initial: { maxFiles: 0 } }, { initial: { maxFiles: 1.5 } }, { root: { markers: "x" } }, { typo: 1 }, { resolver: { outsideRoot: "sometimes" } }]) {
+      for (const bad of [
+        { initial: { maxFiles: 0 } },
+        { initial: { maxFiles: 1.5 } },
+        { root: { markers: "x" } },
+        { typo: 1 },
+        { resolver: { outsideRoot: "sometimes" } },
+      ]) {
         expect(validate(bad)).toBe(false);
       }
     });
@@ -265,18 +289,34 @@ Read and apply these files before editing files in this scope.
     it("--json prints a strict ResolvedAgents document, each file once across several paths", async () => {
       const tree = await repo();
       const state = tree.path("s.json");
-      const run = await cli(tree, tree.path("repo"), ["--json", "resolve", tree.path("repo/lib/x.ts"), tree.path("repo/lib/deep/x.ts"), tree.path("repo/lib/y.ts"), "--state", state]);
+      const run = await cli(tree, tree.path("repo"), [
+        "--json",
+        "resolve",
+        tree.path("repo/lib/x.ts"),
+        tree.path("repo/lib/deep/x.ts"),
+        tree.path("repo/lib/y.ts"),
+        "--state",
+        state,
+      ]);
       expect(run.code).toBe(0);
       const doc = ResolvedAgentsSchema.parse(JSON.parse(run.stdout));
       expect(doc.files.map((file) => file.path)).toEqual([tree.path("repo/lib/AGENTS.md"), tree.path("repo/lib/deep/AGENTS.md")]);
       expect(run.stdout).not.toMatch(/BODY/);
-      expect(JSON.parse((await cli(tree, tree.path("repo"), ["--json", "resolve", tree.path("repo/lib/x.ts"), "--state", state])).stdout)).toEqual({ files: [] });
+      expect(JSON.parse((await cli(tree, tree.path("repo"), ["--json", "resolve", tree.path("repo/lib/x.ts"), "--state", state])).stdout)).toEqual({
+        files: [],
+      });
     });
 
     it("resolves relative path arguments against the process cwd", async () => {
       const tree = await repo();
-      const run = await runCli(["--home", tree.home, "--cwd", tree.path("repo"), "--json", "resolve", "deep/x.ts", "--state", "s.json"], { cwd: tree.path("repo/lib"), env: {} });
-      expect(JSON.parse(run.stdout).files.map((file: { path: string }) => file.path)).toEqual([tree.path("repo/lib/AGENTS.md"), tree.path("repo/lib/deep/AGENTS.md")]);
+      const run = await runCli(["--home", tree.home, "--cwd", tree.path("repo"), "--json", "resolve", "deep/x.ts", "--state", "s.json"], {
+        cwd: tree.path("repo/lib"),
+        env: {},
+      });
+      expect(JSON.parse(run.stdout).files.map((file: { path: string }) => file.path)).toEqual([
+        tree.path("repo/lib/AGENTS.md"),
+        tree.path("repo/lib/deep/AGENTS.md"),
+      ]);
       expect(await readdir(tree.path("repo/lib"))).toContain("s.json");
     });
 
@@ -315,7 +355,11 @@ Read and apply these files before editing files in this scope.
 
       expect(runs.map((run) => run.code)).toEqual(Array(24).fill(0));
       const returned = runs.flatMap((run) => ResolvedAgentsSchema.parse(JSON.parse(run.stdout)).files.map((file) => file.path));
-      expect(returned.sort()).toEqual(Object.keys(spec).map((rel) => tree.path(rel)).sort());
+      expect(returned.sort()).toEqual(
+        Object.keys(spec)
+          .map((rel) => tree.path(rel))
+          .sort(),
+      );
       expect(reads).toBeGreaterThan(0);
       expect(await readdir(tree.path("state"))).toEqual(["s.json"]);
       const final = SessionStateSchema.parse(JSON.parse(await readFile(state, "utf8")));
@@ -378,7 +422,16 @@ Re-check AGENTS.md for current scope:
     it("--json prints exactly one JSON document on stdout for every command", async () => {
       const tree = await repo();
       const state = tree.path("s.json");
-      const commands = [["root"], ["list"], ["show"], ["paths"], ["schema"], ["resolve", tree.path("repo/lib/x.ts"), "--state", state], ["touch", tree.path("repo/pkg/src/y.ts"), "--state", state], ["resume", "--state", state]];
+      const commands = [
+        ["root"],
+        ["list"],
+        ["show"],
+        ["paths"],
+        ["schema"],
+        ["resolve", tree.path("repo/lib/x.ts"), "--state", state],
+        ["touch", tree.path("repo/pkg/src/y.ts"), "--state", state],
+        ["resume", "--state", state],
+      ];
       for (const command of commands) {
         const run = await cli(tree, tree.path("repo/pkg/src"), ["--json", ...command]);
         expect(run.code, command.join(" ")).toBe(0);

@@ -95,7 +95,9 @@ describe("session.compactionContext", () => {
     await t.remove("repo/a/AGENTS.md");
     const pathOnly = await session.compactionContext({ layers: ["path"] });
     expect(pathOnly.included.map((file) => file.path)).toEqual([t.path("repo/a/b/AGENTS.md")]);
-    expect((await session.compactionContext({ exclude: [t.path("repo/AGENTS.md")] })).included.map((file) => file.path)).toEqual([t.path("repo/a/b/AGENTS.md")]);
+    expect((await session.compactionContext({ exclude: [t.path("repo/AGENTS.md")] })).included.map((file) => file.path)).toEqual([
+      t.path("repo/a/b/AGENTS.md"),
+    ]);
     expect(await openSession(t, { cwd: t.path("repo/a") }).then((fresh) => fresh.compactionContext({ layers: ["path"] }))).toEqual({
       text: "",
       tokens: 0,

@@ -22,14 +22,21 @@ describe("doctor findings", () => {
   it("reports a file over Claude Code's 4 MiB per-file limit", async () => {
     const tree = await createTree({ "CLAUDE.md": "c".repeat(4 * 1024 * 1024 + 1) });
     const report = await run(tree, ["claude"]);
-    expect(find(report, "truncated")).toEqual([expect.objectContaining({ agents: ["claude"], message: expect.stringContaining("is 4194305 bytes: Claude Code skips the whole file over 4 MiB") })]);
+    expect(find(report, "truncated")).toEqual([
+      expect.objectContaining({ agents: ["claude"], message: expect.stringContaining("is 4194305 bytes: Claude Code skips the whole file over 4 MiB") }),
+    ]);
   });
 
   it("reports an empty override hiding a file as an error", async () => {
     const tree = await createTree({ ".git/": null, "AGENTS.override.md": "\n", "AGENTS.md": "real rules" });
     const report = await run(tree, ["codex", "codelia"]);
     const [hidden] = find(report, "empty-override");
-    expect(hidden).toMatchObject({ severity: "error", path: tree.path("AGENTS.override.md"), agents: ["codex"], paths: [tree.path("AGENTS.override.md"), tree.path("AGENTS.md")] });
+    expect(hidden).toMatchObject({
+      severity: "error",
+      path: tree.path("AGENTS.override.md"),
+      agents: ["codex"],
+      paths: [tree.path("AGENTS.override.md"), tree.path("AGENTS.md")],
+    });
     expect(hidden!.fix).toContain("delete the empty AGENTS.override.md");
     expect(report.counts.error).toBe(1);
   });
@@ -38,7 +45,10 @@ describe("doctor findings", () => {
     const tree = await createTree({ "pkg/CLAUDE.md": "claude", "pkg/AGENTS.md": "agents", "pkg/sub/AGENTS.md": "sub", "other/AGENTS.md": "other" });
     const report = await run(tree, ["claude"]);
     const [finding] = find(report, "claude-ignores-agents");
-    expect(finding).toMatchObject({ path: tree.path("pkg/CLAUDE.md"), paths: [tree.path("pkg/CLAUDE.md"), tree.path("pkg/AGENTS.md"), tree.path("pkg/sub/AGENTS.md")] });
+    expect(finding).toMatchObject({
+      path: tree.path("pkg/CLAUDE.md"),
+      paths: [tree.path("pkg/CLAUDE.md"), tree.path("pkg/AGENTS.md"), tree.path("pkg/sub/AGENTS.md")],
+    });
     expect(finding!.message).toContain("the AGENTS.md beside it and 1 more below never load there");
   });
 

@@ -108,7 +108,8 @@ describe("explainPath", () => {
 
 describe("explainAllPresets", () => {
   it("includes whatever presets are registered at run time", async () => {
-    if (!presetNames().includes("test-only")) registerPreset({ ...codeliaPreset, name: "test-only", root: { markers: [".git"], stopAtFsRoot: true }, files: { names: ["NOTES.md"], select: "first" } });
+    if (!presetNames().includes("test-only"))
+      registerPreset({ ...codeliaPreset, name: "test-only", root: { markers: [".git"], stopAtFsRoot: true }, files: { names: ["NOTES.md"], select: "first" } });
     const tree = await createTree({ ".git/": null, "AGENTS.md": "a", "NOTES.md": "n" });
     const matrix = await explainAllPresets(base(tree), tree.path("x.ts"));
     expect(matrix.presets).toEqual(presetNames());

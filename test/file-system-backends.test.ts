@@ -18,7 +18,7 @@ async function outcome(run: () => Promise<unknown>): Promise<unknown> {
 
 describe("nodeFileSystem (sync metadata) and asyncFileSystem (thread pool)", () => {
   it("give the same stat and lstat for files, directories, FIFOs, missing paths, dangling links and loops", async () => {
-    const tree = await createTree({ "AGENTS.md": "text", "dir/": null, "file": "x" });
+    const tree = await createTree({ "AGENTS.md": "text", "dir/": null, file: "x" });
     await makeFifo(tree, "fifo");
     await makeSymlink(tree, "dangling", tree.path("nope"));
     await makeSymlink(tree, "loop", tree.path("loop"));
@@ -33,7 +33,7 @@ describe("nodeFileSystem (sync metadata) and asyncFileSystem (thread pool)", () 
   });
 
   it("read the same bytes, sizes and truncation, and refuse the same non-regular files", async () => {
-    const tree = await createTree({ "AGENTS.md": "héllo world", "empty": "", "dir/": null });
+    const tree = await createTree({ "AGENTS.md": "héllo world", empty: "", "dir/": null });
     await makeFifo(tree, "fifo");
     for (const rel of ["AGENTS.md", "empty", "dir", "fifo", "missing"]) {
       for (const limit of [0, 2, 5, 1000]) {

@@ -156,9 +156,7 @@ describe("expandImports", () => {
     const tree = await createTree({});
     const result = await expandImports("See @docs/missing.md.", tree.path("AGENTS.md"), options(tree));
     expect(result.content).toBe("See @docs/missing.md.");
-    expect(result.diagnostics).toEqual([
-      expect.objectContaining({ level: "warning", code: "import-missing", path: tree.path("AGENTS.md") }),
-    ]);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ level: "warning", code: "import-missing", path: tree.path("AGENTS.md") })]);
     expect(result.diagnostics[0]!.message).toContain(tree.path("docs/missing.md"));
   });
 
@@ -222,7 +220,9 @@ describe("readInstructionExpanded", () => {
     const diagnostics: Diagnostic[] = [];
     const plain = await readInstructionExpanded(nodeFileSystem, tree.path("AGENTS.md"), 100, "utf8-with-note", context(tree), (d) => diagnostics.push(d));
     expect(plain).toMatchObject({ content: "no imports here", importedBytes: 0, imports: [] });
-    const off = await readInstructionExpanded(nodeFileSystem, tree.path("B.md"), 100, "utf8-with-note", { ...context(tree), enabled: false }, (d) => diagnostics.push(d));
+    const off = await readInstructionExpanded(nodeFileSystem, tree.path("B.md"), 100, "utf8-with-note", { ...context(tree), enabled: false }, (d) =>
+      diagnostics.push(d),
+    );
     expect(off!.content).toBe("see @x.md");
     expect(diagnostics).toEqual([]);
   });

@@ -19,7 +19,14 @@ const relDir = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => 
 const kind = fc.constantFrom<Kind>("none", "none", "text", "text", "empty", "blank");
 
 const modelArb = fc
-  .array(fc.tuple(relDir, kind, fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false)))), { maxLength: 10 })
+  .array(
+    fc.tuple(
+      relDir,
+      kind,
+      fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))),
+    ),
+    { maxLength: 10 },
+  )
   .chain((entries) => fc.tuple(kind, fc.boolean()).map(([rootKind, rootMarker]) => ({ entries, rootKind, rootMarker })))
   .map(({ entries, rootKind, rootMarker }) => {
     const dirs = new Map<string, { kind: Kind; marker: boolean }>([["", { kind: rootKind, marker: rootMarker }]]);
@@ -72,7 +79,10 @@ describe("differential: random trees against a naive model", () => {
 
           // Model: root.
           const rootRel = ancestorsRel(cwdRel).find((rel) => model.dirs.get(rel)!.marker) ?? cwdRel;
-          const chainOf = (rel: string) => ancestorsRel(rel).filter((each) => inside(each, rootRel)).reverse();
+          const chainOf = (rel: string) =>
+            ancestorsRel(rel)
+              .filter((each) => inside(each, rootRel))
+              .reverse();
           const agents = (rel: string) => `${abs(rel)}/AGENTS.md`;
           const initialRels = chainOf(cwdRel).filter((rel) => model.dirs.get(rel)!.kind === "text");
 
@@ -86,11 +96,21 @@ describe("differential: random trees against a naive model", () => {
           );
 
           // Model: delivered files; blank files of the initial chain count as delivered (nothing to read).
-          const delivered = new Set(chainOf(cwdRel).filter((rel) => ["text", "blank"].includes(model.dirs.get(rel)!.kind)).map(agents));
+          const delivered = new Set(
+            chainOf(cwdRel)
+              .filter((rel) => ["text", "blank"].includes(model.dirs.get(rel)!.kind))
+              .map(agents),
+          );
           for (const [index, targetKind] of picks) {
             const rel = dirList[index % dirList.length]!;
             const target =
-              targetKind === "dir" ? abs(rel) : targetKind === "file" ? `${abs(rel)}/file.ts` : targetKind === "new-file" ? `${abs(rel)}/new.ts` : `${abs(rel)}/newdir/x.ts`;
+              targetKind === "dir"
+                ? abs(rel)
+                : targetKind === "file"
+                  ? `${abs(rel)}/file.ts`
+                  : targetKind === "new-file"
+                    ? `${abs(rel)}/new.ts`
+                    : `${abs(rel)}/newdir/x.ts`;
             const targetDirRel = targetKind === "dir" || targetKind === "file" || targetKind === "new-file" ? rel : `${rel === "" ? "" : `${rel}/`}newdir`;
             const expected = inside(targetDirRel, rootRel)
               ? chainOf(targetDirRel)

@@ -178,7 +178,9 @@ Read and apply these files before editing files in this scope.
       const results = await Promise.all([...targets, ...targets].map((target) => session.resolve(tree.path(target))));
       const returned = results.flatMap(paths);
       expect(new Set(returned).size).toBe(returned.length);
-      const expected = Object.keys(spec).filter((rel) => rel.endsWith("AGENTS.md")).map((rel) => tree.path(rel));
+      const expected = Object.keys(spec)
+        .filter((rel) => rel.endsWith("AGENTS.md"))
+        .map((rel) => tree.path(rel));
       const initial = session.initialFiles.map((file) => file.path);
       expect(new Set([...returned, ...initial])).toEqual(new Set(expected));
       await session.close();

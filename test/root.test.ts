@@ -150,7 +150,12 @@ describe("root estimation", () => {
       expect(fileOnly.root).toBe(tree.root);
       const withEnv = await openSession(tree, { cwd, configFile, env: { CODELIA_AGENTS_MARKERS: ".envmark" } });
       expect(withEnv.root).toBe(tree.path("a"));
-      const withExplicit = await openSession(tree, { cwd, configFile, env: { CODELIA_AGENTS_MARKERS: ".envmark" }, config: { root: { markers: [".optmark"] } } });
+      const withExplicit = await openSession(tree, {
+        cwd,
+        configFile,
+        env: { CODELIA_AGENTS_MARKERS: ".envmark" },
+        config: { root: { markers: [".optmark"] } },
+      });
       expect(withExplicit.root).toBe(tree.path("a/b"));
     });
 
@@ -162,7 +167,8 @@ describe("root estimation", () => {
       expect((await openSession(tree, { cwd, configFile })).root).toBe(tree.root);
       expect((await openSession(tree, { cwd, configFile, env: { AGENTSMD_ROOT: tree.path("x") } })).root).toBe(tree.path("x"));
       expect(
-        (await openSession(tree, { cwd, configFile, env: { AGENTSMD_ROOT: tree.path("x") }, config: { root: { projectRootOverride: tree.path("x/y") } } })).root,
+        (await openSession(tree, { cwd, configFile, env: { AGENTSMD_ROOT: tree.path("x") }, config: { root: { projectRootOverride: tree.path("x/y") } } }))
+          .root,
       ).toBe(tree.path("x/y"));
     });
 

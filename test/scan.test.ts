@@ -73,7 +73,11 @@ describe("scanTree", () => {
 
   it("reports an unlistable directory as a diagnostic and goes on", async () => {
     const tree = await createTree({ "AGENTS.md": "x", "locked/AGENTS.md": "y" });
-    const failing = { ...nodeFileSystem, readdir: async (path: string) => (path.endsWith("/locked") ? Promise.reject(Object.assign(new Error("EACCES"), { code: "EACCES" })) : nodeFileSystem.readdir(path)) };
+    const failing = {
+      ...nodeFileSystem,
+      readdir: async (path: string) =>
+        path.endsWith("/locked") ? Promise.reject(Object.assign(new Error("EACCES"), { code: "EACCES" })) : nodeFileSystem.readdir(path),
+    };
     const result = await scanTree({ fs: failing, root: tree.root, names: NAMES, exclude: DEFAULT_EXCLUDES });
     expect(result.files.map((file) => file.path)).toEqual([tree.path("AGENTS.md")]);
     expect(result.diagnostics).toEqual([expect.objectContaining({ path: tree.path("locked") })]);

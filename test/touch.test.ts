@@ -137,7 +137,26 @@ describe("absolute paths", () => {
   it("normalises every absolute spelling to what path.resolve gives, and keeps normal ones as they are", async () => {
     const { absolute } = await import("../src/paths.js");
     const { resolve } = await import("node:path");
-    for (const path of ["/", "/a", "/a/b", "/a//b", "/a/./b", "/a/../b", "/a/b/", "/a/b/.", "/a/b/..", "//a", "/a/.b", "/a/..b", "/a/b.", "/..", "/.", "rel/x", "./x", "../x"]) {
+    for (const path of [
+      "/",
+      "/a",
+      "/a/b",
+      "/a//b",
+      "/a/./b",
+      "/a/../b",
+      "/a/b/",
+      "/a/b/.",
+      "/a/b/..",
+      "//a",
+      "/a/.b",
+      "/a/..b",
+      "/a/b.",
+      "/..",
+      "/.",
+      "rel/x",
+      "./x",
+      "../x",
+    ]) {
       expect(absolute(path, "/base/dir"), path).toBe(resolve("/base/dir", path));
     }
   });

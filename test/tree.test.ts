@@ -5,7 +5,13 @@ import { createTree, runCli } from "./helpers/tree.js";
 
 describe("buildScopeTree", () => {
   it("lists instruction files with size, tokens and the presets that load each at startup", async () => {
-    const tree = await createTree({ ".git/": null, "AGENTS.md": "12345678", "tools/release/AGENTS.override.md": "o", "tools/release/AGENTS.md": "a", "src/index.ts": "" });
+    const tree = await createTree({
+      ".git/": null,
+      "AGENTS.md": "12345678",
+      "tools/release/AGENTS.override.md": "o",
+      "tools/release/AGENTS.md": "a",
+      "src/index.ts": "",
+    });
     const scope = await buildScopeTree({ root: tree.root, session: { home: tree.home, env: {} }, presets: ["codelia", "codex"] });
     expect(scope.files.map((file) => [file.path, file.sizeBytes, file.tokens, file.startup])).toEqual([
       [tree.path("AGENTS.md"), 8, 2, ["codelia", "codex"]],

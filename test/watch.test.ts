@@ -62,7 +62,11 @@ describe("watchSession", () => {
     expect(await session.resolve(target)).toEqual({ files: [] });
     await tree.write("repo/a/AGENTS.md", "A, edited");
     await tree.setMtime("repo/a/AGENTS.md", 2_000_000_000);
-    const found = await waitFor(() => session.resolve(target), (value) => value.files.length > 0, "the edit to be seen");
+    const found = await waitFor(
+      () => session.resolve(target),
+      (value) => value.files.length > 0,
+      "the edit to be seen",
+    );
     expect(found.files).toEqual([expect.objectContaining({ path: tree.path("repo/a/AGENTS.md"), mtimeMs: 2_000_000_000_000 })]);
   });
 
@@ -74,7 +78,11 @@ describe("watchSession", () => {
     await watcher.settled();
     await mkdir(tree.path("repo/new/deep"), { recursive: true });
     await tree.write("repo/new/deep/AGENTS.md", "DEEP");
-    const found = await waitFor(() => session.resolve(target), (value) => value.files.length > 0, "the new file to be seen");
+    const found = await waitFor(
+      () => session.resolve(target),
+      (value) => value.files.length > 0,
+      "the new file to be seen",
+    );
     expect(paths(found)).toEqual([tree.path("repo/new/deep/AGENTS.md")]);
   });
 
@@ -85,11 +93,19 @@ describe("watchSession", () => {
     await session.resolve(target);
     await watcher.settled();
     await tree.remove("repo/a/AGENTS.md");
-    await waitFor(() => session.cache.peekDir(tree.path("repo/a"), session.cache.now()), (probe) => probe === undefined, "the deletion to invalidate the probe");
+    await waitFor(
+      () => session.cache.peekDir(tree.path("repo/a"), session.cache.now()),
+      (probe) => probe === undefined,
+      "the deletion to invalidate the probe",
+    );
     expect(await session.resolve(target)).toEqual({ files: [] });
     await tree.write("repo/a/AGENTS.md", "A again");
     await tree.setMtime("repo/a/AGENTS.md", 2_000_000_000);
-    const found = await waitFor(() => session.resolve(target), (value) => value.files.length > 0, "the re-created file");
+    const found = await waitFor(
+      () => session.resolve(target),
+      (value) => value.files.length > 0,
+      "the re-created file",
+    );
     expect(paths(found)).toEqual([tree.path("repo/a/AGENTS.md")]);
   });
 
@@ -100,11 +116,19 @@ describe("watchSession", () => {
     await session.resolve(target);
     await watcher.settled();
     await tree.remove("repo/a");
-    await waitFor(() => session.cache.peekDir(tree.path("repo/a"), session.cache.now()), (probe) => probe === undefined, "the removal to be seen");
+    await waitFor(
+      () => session.cache.peekDir(tree.path("repo/a"), session.cache.now()),
+      (probe) => probe === undefined,
+      "the removal to be seen",
+    );
     expect(await session.resolve(target)).toEqual({ files: [] });
     await tree.write("repo/a/AGENTS.md", "A, new dir");
     await tree.setMtime("repo/a/AGENTS.md", 2_000_000_000);
-    const found = await waitFor(() => session.resolve(target), (value) => value.files.length > 0, "the file in the re-created directory");
+    const found = await waitFor(
+      () => session.resolve(target),
+      (value) => value.files.length > 0,
+      "the file in the re-created directory",
+    );
     expect(paths(found)).toEqual([tree.path("repo/a/AGENTS.md")]);
   });
 

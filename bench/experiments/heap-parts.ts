@@ -22,6 +22,8 @@ const cacheSize = session.cache.size;
 session.cache.clear();
 const h2 = heap();
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
-console.log(`session after ${tree.touchPaths.length} resolves: ${mb(h1 - h0)}; StatCache (${cacheSize} entries): ${mb(h1 - h2)}; rest of the session (chain memo, loaded, covered): ${mb(h2 - h0)}`);
+console.log(
+  `session after ${tree.touchPaths.length} resolves: ${mb(h1 - h0)}; StatCache (${cacheSize} entries): ${mb(h1 - h2)}; rest of the session (chain memo, loaded, covered): ${mb(h2 - h0)}`,
+);
 console.log(`covered dirs ${session.coveredDirs.size}, loaded ${session.loadedVersions.size}`);
 await session.close();

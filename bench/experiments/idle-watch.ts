@@ -30,7 +30,9 @@ for (const watch of [false, true]) {
     stats.push(counters.stat - before);
   }
   const s = summarize(times);
-  console.log(`${watch ? "watch: true " : "default     "} after ${pause} ms pauses: median ${(s.median * 1000).toFixed(1)} µs, p95 ${(s.p95 * 1000).toFixed(1)} µs, min ${(s.min * 1000).toFixed(1)} µs; stats per call: ${[...new Set(stats)].join(",")}`);
+  console.log(
+    `${watch ? "watch: true " : "default     "} after ${pause} ms pauses: median ${(s.median * 1000).toFixed(1)} µs, p95 ${(s.p95 * 1000).toFixed(1)} µs, min ${(s.min * 1000).toFixed(1)} µs; stats per call: ${[...new Set(stats)].join(",")}`,
+  );
   await session.close();
 }
 clearInterval(keepAlive);

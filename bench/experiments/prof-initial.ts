@@ -22,7 +22,10 @@ async function time(label: string, fn: () => Promise<unknown>, n = 300): Promise
   const r = summarize(t);
   console.log(`${label.padEnd(58)} median ${(r.median * 1000).toFixed(0).padStart(5)} µs  p95 ${(r.p95 * 1000).toFixed(0).padStart(5)} µs`);
 }
-for (const [name, fs] of [["async nodeFileSystem", nodeFileSystem], ["sync-backed (experiment)", syncFileSystem]] as Array<[string, FileSystem]>) {
+for (const [name, fs] of [
+  ["async nodeFileSystem", nodeFileSystem],
+  ["sync-backed (experiment)", syncFileSystem],
+] as Array<[string, FileSystem]>) {
   console.log(`-- ${name}`);
   await time("createSession({ cwd: depth-20 dir }) total", () => createSession({ cwd, env: {}, fs }));
   await time("  resolveConfig (no file)", () => resolveConfig({ cwd, env: {} }));

@@ -98,9 +98,13 @@ export function patchFsPromises(counts: FsCounts): () => void {
   };
   const none = () => undefined;
   for (const name of ["access", "stat", "lstat"]) wrap(name, none, () => counts.probes++);
-  wrap("readFile", (value) => {
-    counts.bytesRead += typeof value === "string" ? Buffer.byteLength(value) : (value as Uint8Array).length;
-  }, () => counts.opens++);
+  wrap(
+    "readFile",
+    (value) => {
+      counts.bytesRead += typeof value === "string" ? Buffer.byteLength(value) : (value as Uint8Array).length;
+    },
+    () => counts.opens++,
+  );
   wrap("open", none, () => counts.opens++);
   for (const name of ["readdir", "opendir"]) wrap(name, none, () => counts.readdirs++);
   for (const name of ["realpath", "readlink"]) wrap(name, none, () => counts.other++);

@@ -64,7 +64,10 @@ interface Setup {
 async function setup(): Promise<Setup> {
   const fx = await createClaudeFixture({ files: FILES });
   const server = await startAnthropicServer({ script: [] });
-  cleanups.push(() => fx.cleanup(), () => server.close());
+  cleanups.push(
+    () => fx.cleanup(),
+    () => server.close(),
+  );
   installAgentsmdInFixture(fx);
   const installEnv = cleanEnv({ HOME: fx.home, XDG_STATE_HOME: path.join(fx.home, ".local", "state"), XDG_CONFIG_HOME: path.join(fx.home, ".config") });
   const install = await runAgentsmd(["install", "claude-code", "--scope", "project"], { cwd: fx.repo, env: installEnv });
@@ -72,7 +75,9 @@ async function setup(): Promise<Setup> {
   const settingsFile = fx.path(".claude/settings.json");
   const settings = JSON.parse(fs.readFileSync(settingsFile, "utf8"));
   expect(Object.keys(settings.hooks ?? {})).toEqual(expect.arrayContaining(["SessionStart", "PostToolUse", "UserPromptSubmit"]));
-  const commands = new Set(Object.values(settings.hooks as Record<string, any[]>).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h: any) => h.command))));
+  const commands = new Set(
+    Object.values(settings.hooks as Record<string, any[]>).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h: any) => h.command))),
+  );
   expect(commands.size, [...commands].join("\n")).toBe(1);
   expect([...commands][0]).toMatch(/node_modules\/\.bin\/agentsmd"? hook claude-code$/);
   // Idempotent: a second install changes nothing.
@@ -102,7 +107,10 @@ function expectCleanRun(fx: ClaudeFixture, run: ClaudeRunResult, server: Anthrop
   // A hook error would also show up in the conversation.
   for (const req of run.requests) {
     const errors = textSegments(req.body).filter((s) => /hook (error|failed)|Hook JSON output validation failed/i.test(s.text));
-    expect(errors.map((s) => s.text.slice(0, 400)), `hook errors in request #${req.seq}`).toEqual([]);
+    expect(
+      errors.map((s) => s.text.slice(0, 400)),
+      `hook errors in request #${req.seq}`,
+    ).toEqual([]);
   }
 }
 
@@ -233,7 +241,11 @@ describe(`agentsmd hooks in Claude Code ${pinnedClaudeCodeVersion()}`, () => {
     server.setScript([
       { toolUses: [{ name: "Read", input: { file_path: fx.path("packages/api/src/index.ts") } }] },
       { toolUses: [{ name: "Read", input: { file_path: agents } }] },
-      { toolUses: [{ name: "Edit", input: { file_path: agents, old_string: "every handler validates its input", new_string: "handlers validate input with zod" } }] },
+      {
+        toolUses: [
+          { name: "Edit", input: { file_path: agents, old_string: "every handler validates its input", new_string: "handlers validate input with zod" } },
+        ],
+      },
       { toolUses: [{ name: "Read", input: { file_path: fx.path("packages/api/src/index.ts") } }] },
       { text: "done" },
     ]);

@@ -65,9 +65,7 @@ export function claudeCodeBinary(): string {
       // try the next one
     }
   }
-  throw new Error(
-    `Claude Code CLI not installed for the e2e tests (looked in ${scope}). Run: npm ci --prefix e2e/claude-code`,
-  );
+  throw new Error(`Claude Code CLI not installed for the e2e tests (looked in ${scope}). Run: npm ci --prefix e2e/claude-code`);
 }
 
 /** The pinned version from e2e/claude-code/package.json. */

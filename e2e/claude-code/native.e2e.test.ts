@@ -35,7 +35,10 @@ describe(`agentsmd hooks with Claude Code ${pinnedClaudeCodeVersion()}'s own AGE
   it("every AGENTS.md once, nested files back after compaction", async () => {
     const fx = await createClaudeFixture({ files: FILES, prefix: "agentsmd-e2e-native-" });
     const server = await startAnthropicServer({ script: [] });
-    cleanups.push(() => fx.cleanup(), () => server.close());
+    cleanups.push(
+      () => fx.cleanup(),
+      () => server.close(),
+    );
     const bin = fx.path("node_modules/.bin/agentsmd");
     fs.mkdirSync(path.dirname(bin), { recursive: true });
     fs.writeFileSync(bin, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(AGENTSMD_BIN)} "$@"\n`, { mode: 0o755 });

@@ -40,7 +40,10 @@ async function setup(files: Record<string, string>, home: Record<string, string>
     fs.writeFileSync(file, content);
   }
   const server = await startAnthropicServer({ script: [{ text: "done" }] });
-  cleanups.push(() => fx.cleanup(), () => server.close());
+  cleanups.push(
+    () => fx.cleanup(),
+    () => server.close(),
+  );
   return { fx, server };
 }
 
@@ -68,7 +71,11 @@ describe("preset claude matches what Claude Code loads", () => {
   });
 
   it("a nested CLAUDE.md after a Read below it, as touch renders it", async () => {
-    const { fx, server } = await setup({ "CLAUDE.md": "Root CC-1.\n", "pkg/CLAUDE.md": "# Pkg\n<!-- hidden -->\nNested rule CC-9.\n", "pkg/src/a.ts": "export {};\n" });
+    const { fx, server } = await setup({
+      "CLAUDE.md": "Root CC-1.\n",
+      "pkg/CLAUDE.md": "# Pkg\n<!-- hidden -->\nNested rule CC-9.\n",
+      "pkg/src/a.ts": "export {};\n",
+    });
     server.setScript([{ toolUses: [{ name: "Read", input: { file_path: fx.path("pkg/src/a.ts") } }] }, { text: "done" }]);
     const run = await runClaude({ fixture: fx, server, prompt: "read it" });
     expect(run.exitCode, describeRun(run)).toBe(0);

@@ -67,7 +67,10 @@ async function setup(): Promise<Setup> {
     }),
   );
   const server = await startAnthropicServer({ script: [] });
-  cleanups.push(() => fx.cleanup(), () => server.close());
+  cleanups.push(
+    () => fx.cleanup(),
+    () => server.close(),
+  );
   return { fx, server, hookLog };
 }
 
@@ -101,12 +104,18 @@ describe(`Claude Code ${pinnedClaudeCodeVersion()} hooks reach the model`, () =>
 
     // --- hook stdin ---
     const events = readHookLog(hookLog);
-    const start = only(events.filter((e) => e.input.hook_event_name === "SessionStart"), "one SessionStart");
+    const start = only(
+      events.filter((e) => e.input.hook_event_name === "SessionStart"),
+      "one SessionStart",
+    );
     expect(Object.keys(start.input).sort()).toEqual(["cwd", "hook_event_name", "session_id", "source", "transcript_path"]);
     expect(start.input).toMatchObject({ cwd: fx.repo, source: "startup", session_id: run.sessionId });
     expect(start.env.CLAUDE_PROJECT_DIR).toBe(fx.repo);
     expect(start.env.CLAUDE_ENV_FILE).toMatch(/session-env/);
-    const post = only(events.filter((e) => e.input.hook_event_name === "PostToolUse"), "one PostToolUse");
+    const post = only(
+      events.filter((e) => e.input.hook_event_name === "PostToolUse"),
+      "one PostToolUse",
+    );
     expect(post.input).toMatchObject({
       session_id: run.sessionId,
       cwd: fx.repo,
@@ -151,7 +160,9 @@ describe(`Claude Code ${pinnedClaudeCodeVersion()} hooks reach the model`, () =>
       expect(hit.inner).toBeNull();
       const content: string = second.body.messages[resultIndex].content[hit.block!].content;
       expect(content).toContain("util = 1\n");
-      expect(content).toContain("\n\n<system-reminder>\nPostToolUse:Read hook additional context: MARKER-123\n</system-reminder>\n\n<system-reminder>\nContents of ");
+      expect(content).toContain(
+        "\n\n<system-reminder>\nPostToolUse:Read hook additional context: MARKER-123\n</system-reminder>\n\n<system-reminder>\nContents of ",
+      );
       const nested = only(locateText(second.body, NESTED_CLAUDE), "nested CLAUDE.md once");
       expect([nested.message, nested.blockType]).toEqual([resultIndex, "tool_result"]);
     }
@@ -201,14 +212,7 @@ describe(`Claude Code ${pinnedClaudeCodeVersion()} hooks reach the model`, () =>
 
     const events = readHookLog(hookLog).map((e) => e.input);
     const names = events.map((e) => `${e.hook_event_name}${e.source ? `:${e.source}` : e.trigger ? `:${e.trigger}` : ""}`);
-    expect(names).toEqual([
-      "SessionStart:startup",
-      "UserPromptSubmit",
-      "PostToolUse",
-      "PreCompact:auto",
-      "SessionStart:compact",
-      "PostToolUse",
-    ]);
+    expect(names).toEqual(["SessionStart:startup", "UserPromptSubmit", "PostToolUse", "PreCompact:auto", "SessionStart:compact", "PostToolUse"]);
     const compactStart = events.find((e) => e.source === "compact");
     expect(Object.keys(compactStart).sort()).toEqual(["cwd", "hook_event_name", "model", "prompt_id", "session_id", "source", "transcript_path"]);
     expect(compactStart).toMatchObject({ session_id: run.sessionId, cwd: fx.repo, model: "claude-opus-5-5" });

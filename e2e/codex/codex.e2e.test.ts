@@ -49,7 +49,13 @@ describe(`codex preset is byte-identical with Codex CLI ${CODEX_VERSION}`, () =>
     for (;;) {
       for (const m of markers) {
         const candidate = path.join(dir, m);
-        if (await access(candidate).then(() => true, () => false)) found.push(candidate);
+        if (
+          await access(candidate).then(
+            () => true,
+            () => false,
+          )
+        )
+          found.push(candidate);
       }
       const parent = path.dirname(dir);
       if (parent === dir) break;

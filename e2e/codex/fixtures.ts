@@ -251,8 +251,7 @@ export const fixtures: readonly CodexFixture[] = [
   },
   {
     name: "symlink-loop-drops-project-docs",
-    about:
-      "a candidate whose metadata fails with something other than NotFound (here ELOOP) aborts discovery: no project docs at all, the global file stays",
+    about: "a candidate whose metadata fails with something other than NotFound (here ELOOP) aborts discovery: no project docs at all, the global file stays",
     tree: {
       "codex-home/AGENTS.md": "GLOBAL\n",
       "repo/.git": dir(),
@@ -476,8 +475,7 @@ export const fixtures: readonly CodexFixture[] = [
     about: "a repo's own .codex/config.toml moves neither the root nor the budget nor the fallback names",
     tree: {
       "repo/.git": dir(),
-      "repo/.codex/config.toml":
-        'project_root_markers = []\nproject_doc_max_bytes = 3\nproject_doc_fallback_filenames = ["CLAUDE.md"]\n',
+      "repo/.codex/config.toml": 'project_root_markers = []\nproject_doc_max_bytes = 3\nproject_doc_fallback_filenames = ["CLAUDE.md"]\n',
       "repo/AGENTS.md": "ROOT DOC\n",
       "repo/sub/CLAUDE.md": "SUB CLAUDE (not a fallback)\n",
       "repo/sub/deeper/AGENTS.md": "DEEPER DOC\n",
@@ -608,8 +606,7 @@ export const fixtures: readonly CodexFixture[] = [
   },
   {
     name: "bom-and-unicode-whitespace",
-    about:
-      "a UTF-8 BOM is kept (and is not whitespace, so a BOM-only global file wins); U+0085 counts as whitespace",
+    about: "a UTF-8 BOM is kept (and is not whitespace, so a BOM-only global file wins); U+0085 counts as whitespace",
     tree: {
       "codex-home/AGENTS.override.md": "\uFEFF\n",
       "codex-home/AGENTS.md": "GLOBAL (hidden by the BOM-only override)\n",

@@ -29,10 +29,7 @@ export interface BuiltFixture {
 }
 
 export async function buildFixture(fixture: CodexFixture): Promise<BuiltFixture> {
-  const tree = await createTree(
-    { [CODEX_HOME_DIR]: dir(), [HOME_DIR]: dir(), ...fixture.tree },
-    { prefix: `agentsmd-codex-${fixture.name}-` },
-  );
+  const tree = await createTree({ [CODEX_HOME_DIR]: dir(), [HOME_DIR]: dir(), ...fixture.tree }, { prefix: `agentsmd-codex-${fixture.name}-` });
   let configFile: string | undefined;
   if (fixture.config) {
     configFile = path.join(tree.root, "agentsmd-config.json");

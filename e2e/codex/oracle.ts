@@ -62,10 +62,7 @@ export async function codexPromptInput(options: CodexOracleOptions, prompt = "hi
     timeoutMs: 60_000,
   });
   if (r.code !== 0) {
-    throw new Error(
-      `codex debug prompt-input failed (exit ${r.code}${r.timedOut ? ", timed out" : ""}) for cwd ${options.cwd}:\n` +
-        r.stderr.toString(),
-    );
+    throw new Error(`codex debug prompt-input failed (exit ${r.code}${r.timedOut ? ", timed out" : ""}) for cwd ${options.cwd}:\n` + r.stderr.toString());
   }
   try {
     return JSON.parse(r.stdout.toString("utf8")) as unknown;

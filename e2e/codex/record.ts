@@ -24,9 +24,7 @@ const EXPECTED_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "ex
 async function main(argv: string[]): Promise<number> {
   const check = argv.includes("--check");
   const filter = argv.find((a) => !a.startsWith("--"));
-  const selected = fixtures.filter(
-    (f) => (!filter || f.name.includes(filter)) && !(f.posixOnly && process.platform === "win32"),
-  );
+  const selected = fixtures.filter((f) => (!filter || f.name.includes(filter)) && !(f.posixOnly && process.platform === "win32"));
   await mkdir(EXPECTED_DIR, { recursive: true });
   let differences = 0;
   for (const fixture of selected) {

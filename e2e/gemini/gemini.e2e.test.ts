@@ -67,7 +67,7 @@ interface Fixture {
 }
 
 async function fixture(spec: TreeSpec, setup: Setup, prepare?: (tree: BuiltTree) => Promise<void>): Promise<Fixture> {
-  const tree = await createTree({ "home": dir(), ...spec } as TreeSpec, { prefix: "agentsmd-e2e-gemini-" });
+  const tree = await createTree({ home: dir(), ...spec } as TreeSpec, { prefix: "agentsmd-e2e-gemini-" });
   trees.push(tree);
   await prepare?.(tree);
   const cwd = tree.path(setup.cwd);
@@ -134,7 +134,13 @@ describe(`preset gemini is byte-identical with Gemini CLI core ${GEMINI_CORE_VER
     let current = await realpath(tmpdir());
     const found: string[] = [];
     for (;;) {
-      if (await access(path.join(current, ".git")).then(() => true, () => false)) found.push(current);
+      if (
+        await access(path.join(current, ".git")).then(
+          () => true,
+          () => false,
+        )
+      )
+        found.push(current);
       const parent = path.dirname(current);
       if (parent === current) break;
       current = parent;

@@ -127,7 +127,7 @@ lines.on("line", (line) => {
       const result = await handler(request);
       process.stdout.write(`${JSON.stringify({ id: request.id, ...result })}\n`);
     } catch (error) {
-      process.stdout.write(`${JSON.stringify({ id: request?.id, error: error instanceof Error ? error.stack ?? error.message : String(error) })}\n`);
+      process.stdout.write(`${JSON.stringify({ id: request?.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })}\n`);
     }
   });
 });

@@ -18,9 +18,7 @@ import { REPO_ROOT } from "./install.js";
  * Absolute path of the built CLI entry point: `dist/cli/bin.js`, or `$AGENTSMD_E2E_BIN` when set
  * (to run a suite against another build, e.g. an installed release).
  */
-export const AGENTSMD_BIN: string = process.env.AGENTSMD_E2E_BIN
-  ? path.resolve(process.env.AGENTSMD_E2E_BIN)
-  : path.join(REPO_ROOT, "dist", "cli", "bin.js");
+export const AGENTSMD_BIN: string = process.env.AGENTSMD_E2E_BIN ? path.resolve(process.env.AGENTSMD_E2E_BIN) : path.join(REPO_ROOT, "dist", "cli", "bin.js");
 
 /** Throws a clear error when the CLI has not been built. */
 export async function assertAgentsmdBuilt(): Promise<void> {

@@ -109,7 +109,5 @@ export function describeLocation(loc: TextLocation): string {
 /** Index of the message holding the tool_result for `toolUseId`, or -1. */
 export function toolResultMessageIndex(body: any, toolUseId: string): number {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  return messages.findIndex(
-    (m) => Array.isArray(m?.content) && m.content.some((b: any) => b?.type === "tool_result" && b.tool_use_id === toolUseId),
-  );
+  return messages.findIndex((m) => Array.isArray(m?.content) && m.content.some((b: any) => b?.type === "tool_result" && b.tool_use_id === toolUseId));
 }

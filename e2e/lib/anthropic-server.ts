@@ -249,13 +249,7 @@ function sendMessage(res: http.ServerResponse, body: any, reply: { content: any[
   res.end();
 }
 
-const MODELS = [
-  "claude-opus-5-5",
-  "claude-sonnet-4-5",
-  "claude-sonnet-4-5-20250929",
-  "claude-haiku-4-5",
-  "claude-haiku-4-5-20251001",
-];
+const MODELS = ["claude-opus-5-5", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "claude-haiku-4-5", "claude-haiku-4-5-20251001"];
 
 /** Start the server on 127.0.0.1 with a random free port. */
 export async function startAnthropicServer(options: AnthropicServerOptions): Promise<AnthropicServer> {

@@ -62,10 +62,7 @@ async function doEnsure({ folder, pkg, version }: EnsureInstalledOptions): Promi
   if (found === version) return pkgDir;
   const command = `npm ci --prefix ${path.relative(REPO_ROOT, prefix)}`;
   if (process.env.AGENTSMD_E2E_NO_INSTALL === "1") {
-    throw new Error(
-      `${pkg}@${version} is not installed in ${prefix} (found: ${found ?? "nothing"}). ` +
-        `Run \`${command}\` from ${REPO_ROOT}.`,
-    );
+    throw new Error(`${pkg}@${version} is not installed in ${prefix} (found: ${found ?? "nothing"}). ` + `Run \`${command}\` from ${REPO_ROOT}.`);
   }
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const r = await run(npm, ["ci", "--prefix", prefix, "--no-audit", "--no-fund"], {
@@ -74,10 +71,7 @@ async function doEnsure({ folder, pkg, version }: EnsureInstalledOptions): Promi
   });
   const after = await installedVersion(pkgDir);
   if (r.code !== 0 || after !== version) {
-    throw new Error(
-      `\`${command}\` failed (exit ${r.code}); ${pkg} is at ${after ?? "nothing"}, expected ${version}.\n` +
-        r.stderr.toString().slice(-4000),
-    );
+    throw new Error(`\`${command}\` failed (exit ${r.code}); ${pkg} is at ${after ?? "nothing"}, expected ${version}.\n` + r.stderr.toString().slice(-4000));
   }
   return pkgDir;
 }

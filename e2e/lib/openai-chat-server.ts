@@ -58,9 +58,7 @@ export interface ScriptedUsage {
   completion_tokens: number;
 }
 
-export type ScriptTurn =
-  | { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage }
-  | { text: string; usage?: ScriptedUsage };
+export type ScriptTurn = { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage } | { text: string; usage?: ScriptedUsage };
 
 export interface TurnContext {
   /** The request this turn answers. */

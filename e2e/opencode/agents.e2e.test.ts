@@ -141,9 +141,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
 
     // 2. read: OpenCode attached packages/api/AGENTS.md itself; the plugin adds nothing.
     expect(afterRead?.tool).toBe("read");
-    expect(afterRead!.content).toContain(
-      `<system-reminder>\nInstructions from: ${fx.path("packages/api/AGENTS.md")}\nAPI-RULES v1\n\n</system-reminder>`,
-    );
+    expect(afterRead!.content).toContain(`<system-reminder>\nInstructions from: ${fx.path("packages/api/AGENTS.md")}\nAPI-RULES v1\n\n</system-reminder>`);
     expect(occurrences(final, "API-RULES v1")).toBe(1);
     expect(afterRead!.content.match(/<system-reminder>/g)).toHaveLength(1);
 
@@ -252,7 +250,10 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
     });
     expectCleanRun(run);
     const compaction = bodyOf(run.requests.find((r) => r.kind === "compaction"));
-    const summaryInput = compaction.messages.filter((m) => m.role === "user").map(messageText).join("\n");
+    const summaryInput = compaction.messages
+      .filter((m) => m.role === "user")
+      .map(messageText)
+      .join("\n");
     // pushed by experimental.session.compacting (appended after OpenCode's own instructions)
     const tail = summaryInput.slice(summaryInput.lastIndexOf("Do not mention the summary process"));
     expect(tail).toContain("WEB-RULES v1");
@@ -275,12 +276,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
       config: pluginConfig(),
     });
     const fx = fixture;
-    const patch = [
-      "*** Begin Patch",
-      `*** Add File: ${fx.path("libs/util/new.ts")}`,
-      "+export const util = 1;",
-      "*** End Patch",
-    ].join("\n");
+    const patch = ["*** Begin Patch", `*** Add File: ${fx.path("libs/util/new.ts")}`, "+export const util = 1;", "*** End Patch"].join("\n");
     const run = await fx.run({
       prompt: "patch",
       script: [

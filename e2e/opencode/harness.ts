@@ -78,9 +78,7 @@ export function findOpenCodeBinary(modulesDir = join(HERE, "node_modules")): str
   const platform = process.platform === "win32" ? "windows" : process.platform;
   const exe = process.platform === "win32" ? "opencode.exe" : "opencode";
   const base = `opencode-${platform}-${process.arch}`;
-  const candidates = [base, `${base}-baseline`, `${base}-musl`, `${base}-baseline-musl`].map((name) =>
-    join(modulesDir, name, "bin", exe),
-  );
+  const candidates = [base, `${base}-baseline`, `${base}-musl`, `${base}-baseline-musl`].map((name) => join(modulesDir, name, "bin", exe));
   candidates.push(join(modulesDir, "opencode-ai", "bin", "opencode.exe"));
   return candidates.find(isNativeExecutable) ?? null;
 }
@@ -387,11 +385,7 @@ interface SpawnResult {
   stderr: string;
 }
 
-function spawnCollect(
-  bin: string,
-  args: string[],
-  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
-): Promise<SpawnResult> {
+function spawnCollect(bin: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<SpawnResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

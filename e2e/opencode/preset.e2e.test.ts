@@ -77,7 +77,12 @@ async function apply(base: string, files: State["files"]): Promise<void> {
  * One `opencode run` in `cwd` (relative to the repo) going through `states`: per step, agentsmd
  * show on the current tree, then the next state. Returns [instruction part, agentsmd show] pairs.
  */
-async function runStates(fx: OpenCodeFixture, cwd: string, states: State[], env: Record<string, string>): Promise<Array<{ state: State; sent: string; shown: string }>> {
+async function runStates(
+  fx: OpenCodeFixture,
+  cwd: string,
+  states: State[],
+  env: Record<string, string>,
+): Promise<Array<{ state: State; sent: string; shown: string }>> {
   const shown: string[] = [];
   const notes = fx.path(path.join(cwd, "notes.txt"));
   await writeFile(notes, "notes\n");
@@ -139,7 +144,13 @@ describe(`preset opencode is byte-identical with the instructions in OpenCode ${
       },
       {
         name: "CLAUDE.md only",
-        files: { "repo/AGENTS.md": null, "repo/pkg/AGENTS.md": null, "repo/pkg/sub/AGENTS.md": null, "repo/CLAUDE.md": "ROOT-CC-1\n", "repo/pkg/sub/CLAUDE.md": "SUB-CC-2\n" },
+        files: {
+          "repo/AGENTS.md": null,
+          "repo/pkg/AGENTS.md": null,
+          "repo/pkg/sub/AGENTS.md": null,
+          "repo/CLAUDE.md": "ROOT-CC-1\n",
+          "repo/pkg/sub/CLAUDE.md": "SUB-CC-2\n",
+        },
         has: ["ROOT-CC-1", "PKG-CC-X", "SUB-CC-2"],
       },
       {

@@ -37,7 +37,9 @@ export function parseHookInput(text: string): ClaudeHookInput {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new HookInputError(`hook input is not JSON (${(error as Error).message})`, { fix: "run this command as a Claude Code hook: it reads the event JSON on stdin" });
+    throw new HookInputError(`hook input is not JSON (${(error as Error).message})`, {
+      fix: "run this command as a Claude Code hook: it reads the event JSON on stdin",
+    });
   }
   return validateHookInput(data);
 }
@@ -51,9 +53,12 @@ export function validateHookInput(data: unknown): ClaudeHookInput {
   const result = ClaudeHookInputSchema.safeParse(normalizeHookInput(data));
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new HookInputError(`hook input is not a Claude Code hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`, {
-      fix: "register `agentsmd hook claude-code` as a command hook",
-    });
+    throw new HookInputError(
+      `hook input is not a Claude Code hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`,
+      {
+        fix: "register `agentsmd hook claude-code` as a command hook",
+      },
+    );
   }
   return result.data;
 }
@@ -96,7 +101,12 @@ export function toolTargets(input: ClaudeHookInput): string[] {
     return args.files.map((file) => usablePath(file, input.cwd)).filter((path): path is string => path !== undefined);
   }
   if (!input.tool_name || !CLAUDE_FILE_TOOLS.has(input.tool_name)) return [];
-  const value = input.tool_name === "Grep" || input.tool_name === "Glob" ? args.path : input.tool_name === "NotebookEdit" ? (args.notebook_path ?? args.file_path) : args.file_path;
+  const value =
+    input.tool_name === "Grep" || input.tool_name === "Glob"
+      ? args.path
+      : input.tool_name === "NotebookEdit"
+        ? (args.notebook_path ?? args.file_path)
+        : args.file_path;
   const path = usablePath(value, input.cwd);
   return path === undefined ? [] : [path];
 }
@@ -112,7 +122,12 @@ export function normalizeHookInput(raw: unknown): unknown {
   if (data.session_id !== undefined || data.hook_event_name !== undefined) return raw;
   if (data.sessionId === undefined && data.hookEventName === undefined) return raw;
   const out: Record<string, unknown> = { ...data, session_id: data.sessionId, hook_event_name: data.hookEventName };
-  for (const [from, to] of [["transcriptPath", "transcript_path"], ["toolName", "tool_name"], ["toolInput", "tool_input"], ["toolResponse", "tool_response"]] as const) {
+  for (const [from, to] of [
+    ["transcriptPath", "transcript_path"],
+    ["toolName", "tool_name"],
+    ["toolInput", "tool_input"],
+    ["toolResponse", "tool_response"],
+  ] as const) {
     if (out[to] === undefined && data[from] !== undefined) out[to] = data[from];
   }
   if (out.source === "new") out.source = "startup";

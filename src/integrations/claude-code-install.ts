@@ -77,13 +77,15 @@ export async function defaultHookCommand(scope: InstallScope, projectDir: string
 
 function groupsOf(hooks: Json, event: string, file: string): unknown[] {
   const groups = hooks[event] ?? [];
-  if (!Array.isArray(groups)) throw new ConfigError(`${file}: hooks.${event} is not an array`, { path: file, fix: `fix hooks.${event} in ${file} (an array of matcher groups)` });
+  if (!Array.isArray(groups))
+    throw new ConfigError(`${file}: hooks.${event} is not an array`, { path: file, fix: `fix hooks.${event} in ${file} (an array of matcher groups)` });
   return groups;
 }
 
 function hooksOf(settings: Json, file: string): Json {
   const hooks = settings.hooks ?? {};
-  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) throw new ConfigError(`${file}: "hooks" is not an object`, { path: file, fix: `fix the "hooks" key of ${file}` });
+  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
+    throw new ConfigError(`${file}: "hooks" is not an object`, { path: file, fix: `fix the "hooks" key of ${file}` });
   return hooks as Json;
 }
 
@@ -149,7 +151,8 @@ export function removeClaudeHooks(input: unknown, file = "settings.json"): { set
 
 function asObject(value: unknown, file: string): Json {
   if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ConfigError(`${file} does not hold a JSON object`, { path: file, fix: `fix or remove ${file}` });
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new ConfigError(`${file} does not hold a JSON object`, { path: file, fix: `fix or remove ${file}` });
   return value as Json;
 }
 
@@ -161,7 +164,11 @@ async function readSettings(file: string): Promise<Json | undefined> {
     return asObject(JSON.parse(text), file);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`, { path: file, cause: error, fix: `fix the JSON syntax of ${file}; it was left unchanged` });
+    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`, {
+      path: file,
+      cause: error,
+      fix: `fix the JSON syntax of ${file}; it was left unchanged`,
+    });
   }
 }
 
@@ -198,7 +205,12 @@ export async function installClaudeCode(options: {
  * Removes the agentsmd hooks from the settings file of `scope`.
  * @example await uninstallClaudeCode({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
-export async function uninstallClaudeCode(options: { scope: InstallScope; projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> }): Promise<InstallResult> {
+export async function uninstallClaudeCode(options: {
+  scope: InstallScope;
+  projectDir: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): Promise<InstallResult> {
   const file = settingsPath(options.scope, options);
   const current = await readSettings(file);
   if (current === undefined) return { file, scope: options.scope, changed: false };

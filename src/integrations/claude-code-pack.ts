@@ -58,7 +58,12 @@ export interface PackResult {
  * pass them most specific first), skipping any that no longer fit, then the paths of the rest.
  * @example packContext("header", [{ path: "/r/AGENTS.md", content: "x" }], 9500).text
  */
-export function packContext(header: string, pieces: ReadonlyArray<{ path: string; content: string }>, budget = DEFAULT_CONTEXT_BUDGET, alreadyNamed: ReadonlySet<string> = new Set()): PackResult {
+export function packContext(
+  header: string,
+  pieces: ReadonlyArray<{ path: string; content: string }>,
+  budget = DEFAULT_CONTEXT_BUDGET,
+  alreadyNamed: ReadonlySet<string> = new Set(),
+): PackResult {
   if (pieces.length === 0) return { text: "", shown: [], named: [] };
   // Room kept for naming what is left: the paths already left out plus every later one (an upper
   // bound of the final list), capped.

@@ -38,7 +38,16 @@ import { hookStateDir, hookStatePath, toolTargets, validateHookInput, type Claud
 import { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, fit, nearestFirst, packContext, packNotice } from "./claude-code-pack.js";
 
 export { CLAUDE_FILE_TOOLS };
-export { ClaudeHookInputSchema, HookInputError, parseHookInput, validateHookInput, normalizeHookInput, toolTargets, hookStateDir, hookStatePath } from "./claude-code-input.js";
+export {
+  ClaudeHookInputSchema,
+  HookInputError,
+  parseHookInput,
+  validateHookInput,
+  normalizeHookInput,
+  toolTargets,
+  hookStateDir,
+  hookStatePath,
+} from "./claude-code-input.js";
 export type { ClaudeHookInput } from "./claude-code-input.js";
 export { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, nearestFirst, renderPiece, packContext } from "./claude-code-pack.js";
 export type { PackResult } from "./claude-code-pack.js";
@@ -110,8 +119,6 @@ interface Context {
   options: ClaudeHookOptions;
   budget: number;
 }
-
-
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split(".").map((part) => Number.parseInt(part, 10) || 0);
@@ -249,12 +256,18 @@ async function claudeSkipsIt(path: string, state: Pick<HookState, "nativeBoth">,
 }
 
 /** Splits pieces into what Claude Code has anyway and what to show, and packs the latter. */
-async function deliver(header: string, pieces: ReadonlyArray<Piece & { native: NativePolicy }>, state: Pick<HookState, "mode" | "named" | "nativeBoth">, context: Context): Promise<Delivery> {
+async function deliver(
+  header: string,
+  pieces: ReadonlyArray<Piece & { native: NativePolicy }>,
+  state: Pick<HookState, "mode" | "named" | "nativeBoth">,
+  context: Context,
+): Promise<Delivery> {
   const out: Delivery = { text: "", admit: [], withhold: [], named: [] };
   const show: Piece[] = [];
   for (const piece of pieces) {
     if (isClaudeFile(piece.path)) out.admit.push(piece);
-    else if (state.mode === "native" && piece.native !== "show" && !(await claudeSkipsIt(piece.path, state, context))) (piece.native === "admit" ? out.admit : out.withhold).push(piece);
+    else if (state.mode === "native" && piece.native !== "show" && !(await claudeSkipsIt(piece.path, state, context)))
+      (piece.native === "admit" ? out.admit : out.withhold).push(piece);
     else if (state.mode === "inject" && (await coveredByClaudeFile(context.fs, piece.path))) out.admit.push(piece);
     else show.push(piece);
   }
@@ -284,15 +297,26 @@ function apply(session: AgentsSession, state: HookState, delivery: Delivery): Se
 }
 
 const HEADERS = {
-  startup: "agentsmd: the AGENTS.md files below apply to this project (Claude Code does not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
-  compact: "agentsmd: the AGENTS.md files that applied before this conversation was compacted, most specific first. A file governs its directory and everything below it.",
+  startup:
+    "agentsmd: the AGENTS.md files below apply to this project (Claude Code does not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
+  compact:
+    "agentsmd: the AGENTS.md files that applied before this conversation was compacted, most specific first. A file governs its directory and everything below it.",
   tool: (target: string) => `agentsmd: ${target} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
 };
 
 async function freshState(input: ClaudeHookInput, context: Context): Promise<{ session: AgentsSession; state: HookState }> {
   const { mode, reason, both } = await decideMode(input, context);
   const session = await createSession(sessionOptions(input, context));
-  const state: HookState = { kind: "agentsmd/claude-code", version: 1, mode, modeReason: reason, ...(both ? { nativeBoth: true } : {}), notified: {}, named: {}, session: session.snapshot() };
+  const state: HookState = {
+    kind: "agentsmd/claude-code",
+    version: 1,
+    mode,
+    modeReason: reason,
+    ...(both ? { nativeBoth: true } : {}),
+    notified: {},
+    named: {},
+    session: session.snapshot(),
+  };
   return { session, state };
 }
 
@@ -325,7 +349,12 @@ async function onSessionStart(input: ClaudeHookInput, stored: HookState | null, 
   }
 }
 
-async function onPostToolUse(input: ClaudeHookInput, targets: readonly string[], stored: HookState | null, context: Context): Promise<{ text: string; state: HookState }> {
+async function onPostToolUse(
+  input: ClaudeHookInput,
+  targets: readonly string[],
+  stored: HookState | null,
+  context: Context,
+): Promise<{ text: string; state: HookState }> {
   let session: AgentsSession;
   let state: HookState;
   let initial: Piece[] = [];
@@ -349,7 +378,12 @@ async function onPostToolUse(input: ClaudeHookInput, targets: readonly string[],
     }
     const blocks = await session.touch(targets, { admit: false });
     // Claude Code's own AGENTS.md support attaches nested files on a text Read only.
-    const delivery = await deliver(HEADERS.tool(targets.length === 1 ? target : targets.join(", ")), [...withPolicy(blocks, textRead ? "admit" : "skip"), ...withPolicy(initial, "admit")], state, context);
+    const delivery = await deliver(
+      HEADERS.tool(targets.length === 1 ? target : targets.join(", ")),
+      [...withPolicy(blocks, textRead ? "admit" : "skip"), ...withPolicy(initial, "admit")],
+      state,
+      context,
+    );
     return { text: delivery.text, state: { ...state, session: apply(session, state, delivery) } };
   } finally {
     await session.close();
@@ -414,7 +448,13 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOpti
   const parsed = validateHookInput(raw);
   const input = { ...parsed, cwd: absolute(parsed.cwd, "/") };
   const env = options.env ?? process.env;
-  const context: Context = { env, home: options.home ?? env.HOME ?? homedir(), fs: options.session?.fs ?? nodeFileSystem, options, budget: Math.min(options.budget ?? DEFAULT_CONTEXT_BUDGET, CLAUDE_CONTEXT_LIMIT - 1) };
+  const context: Context = {
+    env,
+    home: options.home ?? env.HOME ?? homedir(),
+    fs: options.session?.fs ?? nodeFileSystem,
+    options,
+    budget: Math.min(options.budget ?? DEFAULT_CONTEXT_BUDGET, CLAUDE_CONTEXT_LIMIT - 1),
+  };
   const event = input.hook_event_name;
   const targets = event === "PostToolUse" ? toolTargets(input) : [];
   const handled = event === "SessionStart" || event === "UserPromptSubmit" || (event === "PostToolUse" && targets.length > 0);
@@ -434,12 +474,27 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOpti
           ? await onUserPromptSubmit(input, stored, context)
           : await onPostToolUse(input, targets, stored, context);
     const output: ClaudeHookOutput | null =
-      result.text === "" ? null : { hookSpecificOutput: { hookEventName: event as ClaudeHookOutput["hookSpecificOutput"]["hookEventName"], additionalContext: fit(result.text, context.budget) } };
+      result.text === ""
+        ? null
+        : {
+            hookSpecificOutput: {
+              hookEventName: event as ClaudeHookOutput["hookSpecificOutput"]["hookEventName"],
+              additionalContext: fit(result.text, context.budget),
+            },
+          };
     await options.deliver?.(output);
     if (result.state) await saveState(path, result.state);
     return output;
   });
 }
 
-export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, isAgentsmdHandler, CLAUDE_HOOK_EVENTS } from "./claude-code-install.js";
+export {
+  addClaudeHooks,
+  removeClaudeHooks,
+  installClaudeCode,
+  uninstallClaudeCode,
+  settingsPath,
+  isAgentsmdHandler,
+  CLAUDE_HOOK_EVENTS,
+} from "./claude-code-install.js";
 export type { InstallScope, InstallResult } from "./claude-code-install.js";

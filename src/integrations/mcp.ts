@@ -131,7 +131,9 @@ class Workspaces {
     const resolved = absolute(path, roots[0]!);
     const holders = roots.filter((root) => isInside(resolved, root)).sort((a, b) => b.length - a.length);
     if (holders.length === 0) {
-      return { error: `${resolved} is outside the workspace roots (${roots.join(", ")}); agentsmd only answers for paths inside them. Pass a path inside a workspace root.` };
+      return {
+        error: `${resolved} is outside the workspace roots (${roots.join(", ")}); agentsmd only answers for paths inside them. Pass a path inside a workspace root.`,
+      };
     }
     return { workspace: this.workspace(holders[0]!), resolved };
   }
@@ -139,7 +141,9 @@ class Workspaces {
   async close(): Promise<void> {
     const all = [...this.#byRoot.values()];
     this.#byRoot.clear();
-    await Promise.all(all.flatMap((workspace) => [workspace.resolve, workspace.context].map((session) => session.then((each) => each.close()).catch(() => undefined))));
+    await Promise.all(
+      all.flatMap((workspace) => [workspace.resolve, workspace.context].map((session) => session.then((each) => each.close()).catch(() => undefined))),
+    );
   }
 }
 
@@ -229,7 +233,12 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
       const text = session.renderInline(blocks);
       session.admit(blocks);
       return {
-        content: [{ type: "text" as const, text: text === "" ? `No AGENTS.md instructions apply to ${located.resolved} beyond those already given in this session.` : text }],
+        content: [
+          {
+            type: "text" as const,
+            text: text === "" ? `No AGENTS.md instructions apply to ${located.resolved} beyond those already given in this session.` : text,
+          },
+        ],
       };
     },
   );
@@ -239,7 +248,8 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
     "agentsmd://initial",
     {
       title: "Initial AGENTS.md bundle",
-      description: "The AGENTS.md files from the project root to the working directory of each workspace root, rendered as the preset injects them at session start.",
+      description:
+        "The AGENTS.md files from the project root to the working directory of each workspace root, rendered as the preset injects them at session start.",
       mimeType: "text/plain",
     },
     async (uri) => {
@@ -247,7 +257,11 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
       const contents = [];
       for (const root of roots) {
         const session = await workspaces.workspace(root).resolve;
-        contents.push({ uri: roots.length === 1 ? uri.href : `${uri.href}?root=${encodeURIComponent(root)}`, mimeType: "text/plain", text: session.initialMessage });
+        contents.push({
+          uri: roots.length === 1 ? uri.href : `${uri.href}?root=${encodeURIComponent(root)}`,
+          mimeType: "text/plain",
+          text: session.initialMessage,
+        });
       }
       return { contents };
     },

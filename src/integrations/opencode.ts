@@ -95,7 +95,9 @@ export function defaultStateDir(home: string, env: Readonly<Record<string, strin
 function parseOptions(options: PluginOptions | undefined): OpenCodePluginOptions {
   const result = OpenCodePluginOptionsSchema.safeParse(options ?? {});
   if (!result.success) {
-    throw new ConfigError(`invalid agentsmd/opencode plugin options:\n${formatIssues(result.error)}`, { fix: "check the options given with the plugin in opencode.json" });
+    throw new ConfigError(`invalid agentsmd/opencode plugin options:\n${formatIssues(result.error)}`, {
+      fix: "check the options given with the plugin in opencode.json",
+    });
   }
   return result.data;
 }
@@ -212,7 +214,10 @@ export class OpenCodeAgents {
     const o = this.options;
     const names = opencodeNames(this.env);
     const config: Record<string, unknown> = { ...(o.config ?? {}) };
-    const root = { ...((config.root as object | undefined) ?? {}), projectRootOverride: this.worktree.startsWith("/") && isInside(this.directory, this.worktree) ? this.worktree : this.directory };
+    const root = {
+      ...((config.root as object | undefined) ?? {}),
+      projectRootOverride: this.worktree.startsWith("/") && isInside(this.directory, this.worktree) ? this.worktree : this.directory,
+    };
     config.root = root;
     if ((o.preset ?? "opencode") === "opencode" && !names.includes("CLAUDE.md")) {
       config.files = { ...((config.files as object | undefined) ?? {}), names: ["AGENTS.override.md", ...names] };
@@ -304,7 +309,9 @@ export class OpenCodeAgents {
     const had = new Map(native.map((path) => [path, session.loadedVersion(path)?.mtimeMs]));
     const current = await this.#admitCurrent(session, [...system, ...native, ...readInstruction]);
     // A native attachment of a version the plugin already delivered (and the model still has) is a duplicate.
-    const duplicates = native.filter((path) => entry.delivered.get(path) !== undefined && entry.delivered.get(path) === had.get(path) && current.get(path) === had.get(path));
+    const duplicates = native.filter(
+      (path) => entry.delivered.get(path) !== undefined && entry.delivered.get(path) === had.get(path) && current.get(path) === had.get(path),
+    );
     const skip = new Set([...system, ...native, ...readInstruction]);
 
     let text = "";
@@ -344,7 +351,11 @@ export class OpenCodeAgents {
   async compacting(input: { sessionID: string }, output: { context: string[] }): Promise<void> {
     const entry = await this.session(input.sessionID);
     // System-prompt files survive a compaction (OpenCode re-reads them every step).
-    const context = await entry.session.compactionContext({ maxTokens: this.options.compactionTokens ?? DEFAULT_COMPACTION_TOKENS, layers: ["path"], exclude: await this.systemPaths() });
+    const context = await entry.session.compactionContext({
+      maxTokens: this.options.compactionTokens ?? DEFAULT_COMPACTION_TOKENS,
+      layers: ["path"],
+      exclude: await this.systemPaths(),
+    });
     if (context.text !== "") output.context.push(context.text);
   }
 
@@ -375,12 +386,19 @@ export class OpenCodeAgents {
   async messages(messages: ReadonlyArray<{ info: { sessionID?: string }; parts: ReadonlyArray<unknown> }>): Promise<void> {
     const lost = new Map<string, Set<string>>();
     for (const message of messages) {
-      for (const part of message.parts as Array<{ type?: string; sessionID?: string; tool?: string; state?: { status?: string; time?: { compacted?: number }; metadata?: Record<string, unknown> } }>) {
+      for (const part of message.parts as Array<{
+        type?: string;
+        sessionID?: string;
+        tool?: string;
+        state?: { status?: string; time?: { compacted?: number }; metadata?: Record<string, unknown> };
+      }>) {
         if (part?.type !== "tool" || part.state?.status !== "completed" || !part.state.time?.compacted) continue;
         const sessionID = part.sessionID ?? message.info.sessionID;
         if (!sessionID || !this.#sessions.has(sessionID)) continue;
         const carried = (part.state.metadata?.[METADATA_KEY] as { files?: Array<{ path?: unknown }> } | undefined)?.files ?? [];
-        const paths = [...carried.map((file) => file.path), ...(part.tool === "read" ? nativeLoaded(part.state.metadata) : [])].filter((path): path is string => typeof path === "string");
+        const paths = [...carried.map((file) => file.path), ...(part.tool === "read" ? nativeLoaded(part.state.metadata) : [])].filter(
+          (path): path is string => typeof path === "string",
+        );
         if (paths.length === 0) continue;
         let set = lost.get(sessionID);
         if (!set) lost.set(sessionID, (set = new Set()));

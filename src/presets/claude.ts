@@ -119,7 +119,12 @@ export interface BuiltinAgentsMd {
  * Whether Claude Code's built-in AGENTS.md support (≥ 2.1.277) is active for a session in `cwd`.
  * @example const { active, reason } = await builtinAgentsMd({ fs: nodeFileSystem, cwd, home, env });
  */
-export async function builtinAgentsMd(context: { fs: FileSystem; cwd: string; home: string; env: Readonly<Record<string, string | undefined>> }): Promise<BuiltinAgentsMd> {
+export async function builtinAgentsMd(context: {
+  fs: FileSystem;
+  cwd: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): Promise<BuiltinAgentsMd> {
   const mode = await instructionFilesMode(context.fs, context.home, context.env);
   if (mode === "claude-md" || mode === "managed-only") return { active: false, mode, claudeMd: null, reason: `instructionFiles is "${mode}"` };
   const claudeMd = await claudeMdAtOrAbove(context.fs, context.cwd);
@@ -137,7 +142,11 @@ export async function claudeGroups(context: PrepareContext): Promise<PreparedGro
   const builtin = await builtinAgentsMd(context);
   if (!builtin.active) return { groups: [CLAUDE_MD_NAMES], reason: `AGENTS.md is not read: ${builtin.reason}` };
   if (builtin.mode === "claude-md-and-agents-md")
-    return { groups: [[...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES]], lazyGroups: [[...CLAUDE_MD_NAMES, "AGENTS.md"]], reason: `AGENTS.md is read beside CLAUDE.md: ${builtin.reason}` };
+    return {
+      groups: [[...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES]],
+      lazyGroups: [[...CLAUDE_MD_NAMES, "AGENTS.md"]],
+      reason: `AGENTS.md is read beside CLAUDE.md: ${builtin.reason}`,
+    };
   // No CLAUDE file at or above cwd: AGENTS.md there; below, a directory's CLAUDE files beat its AGENTS.md.
   return { groups: [CLAUDE_MD_NAMES, CLAUDE_AGENTS_NAMES], lazyGroups: [CLAUDE_MD_NAMES, ["AGENTS.md"]], reason: `AGENTS.md is read: ${builtin.reason}` };
 }
@@ -219,7 +228,8 @@ const BIG = Number.MAX_SAFE_INTEGER;
 
 export const claudePreset: Preset = {
   name: "claude",
-  description: "Claude Code: CLAUDE.md / .claude/CLAUDE.md / CLAUDE.local.md from / to cwd, ~/.claude/CLAUDE.md, nested on touch; AGENTS.md only without any CLAUDE file at or above cwd",
+  description:
+    "Claude Code: CLAUDE.md / .claude/CLAUDE.md / CLAUDE.local.md from / to cwd, ~/.claude/CLAUDE.md, nested on touch; AGENTS.md only without any CLAUDE file at or above cwd",
   // Claude Code has no project root: every ancestor up to / counts (`adapt` sets the root to /).
   root: { markers: [], stopAtFsRoot: true },
   files: { names: [...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES], select: "all" },

@@ -142,9 +142,7 @@ export const geminiPreset: Preset = {
   lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [], scope: "inside-cwd" },
   renderer: "gemini",
   imports: { enabled: true, marker: "gemini" },
-  userLayers: ({ home, env, names }) => [
-    { candidates: geminiNames(names).map((name) => join(geminiDir(home, env), name)), select: "all", trim: false },
-  ],
+  userLayers: ({ home, env, names }) => [{ candidates: geminiNames(names).map((name) => join(geminiDir(home, env), name)), select: "all", trim: false }],
   adapt(config, raw) {
     config.files.names = geminiNames(raw.files?.names);
   },

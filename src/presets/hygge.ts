@@ -11,11 +11,7 @@ const ROOT_NAMES = [".agents/AGENTS.md", "AGENTS.md", "AGENTS.local.md", "CLAUDE
 /** hygge's source token for a block, and the label it prints (root-relative for project files). */
 export function hyggeSource(block: RenderBlock, root: string): { token: string; label: string } {
   if (block.layer === "user") {
-    const token = block.path.endsWith("/.agents/AGENTS.md")
-      ? "user/.agents"
-      : block.path.endsWith("/hygge/AGENTS.md")
-        ? "user/hygge"
-        : "user/.claude";
+    const token = block.path.endsWith("/.agents/AGENTS.md") ? "user/.agents" : block.path.endsWith("/hygge/AGENTS.md") ? "user/hygge" : "user/.claude";
     return { token, label: block.path };
   }
   const label = isInside(block.path, root) && block.path !== root ? block.path.slice(root.length + (root.endsWith("/") ? 0 : 1)) : block.path;

@@ -48,7 +48,9 @@ describe("install claude-code", () => {
     const removed = await runCli(["--cwd", tree.path("repo"), "--home", tree.home, "uninstall", "claude-code", "--scope", "project"]);
     expect(removed.code).toBe(0);
     expect(await readFile(file, "utf8")).toBe(original);
-    expect((await runCli(["--cwd", tree.path("repo"), "--home", tree.home, "uninstall", "claude-code", "--scope", "project"])).stdout).toContain("nothing changed");
+    expect((await runCli(["--cwd", tree.path("repo"), "--home", tree.home, "uninstall", "claude-code", "--scope", "project"])).stdout).toContain(
+      "nothing changed",
+    );
   });
 
   it("picks the settings file of each scope; --json reports it", async () => {
@@ -76,7 +78,14 @@ describe("install claude-code", () => {
   it("replaces an older agentsmd entry instead of adding a second one, and keeps foreign handlers of a shared group", () => {
     const before = {
       hooks: {
-        SessionStart: [{ hooks: [{ type: "command", command: "/old/agentsmd hook claude-code" }, { type: "command", command: "echo hi" }] }],
+        SessionStart: [
+          {
+            hooks: [
+              { type: "command", command: "/old/agentsmd hook claude-code" },
+              { type: "command", command: "echo hi" },
+            ],
+          },
+        ],
       },
     };
     const { settings } = addClaudeHooks(before, "agentsmd hook claude-code");

@@ -110,7 +110,13 @@ describe("hook claude-code: events", () => {
   });
 
   it("never repeats an AGENTS.md that a CLAUDE file of its directory links or imports", async () => {
-    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT-AGENTS\n", "r/CLAUDE.md": "See @AGENTS.md\n", "r/s/AGENTS.md": "S-AGENTS\n", "r/s/f.ts": "" });
+    const tree = await createTree({
+      "r/.git/": null,
+      "r/AGENTS.md": "ROOT-AGENTS\n",
+      "r/CLAUDE.md": "See @AGENTS.md\n",
+      "r/s/AGENTS.md": "S-AGENTS\n",
+      "r/s/f.ts": "",
+    });
     await makeSymlink(tree, "r/s/CLAUDE.md", "AGENTS.md");
     const h = hooks(tree);
     expect(await h.start()).toBe("");
@@ -159,7 +165,13 @@ describe("hook claude-code: events", () => {
   });
 
   it("Claude Code's own AGENTS.md loading (no CLAUDE file): nothing duplicated, nested files restored after compaction", async () => {
-    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT-AGENTS\n", "r/n/AGENTS.md": "N-AGENTS\n", "r/n/f.ts": "", "r/w/AGENTS.md": "W-AGENTS\n" });
+    const tree = await createTree({
+      "r/.git/": null,
+      "r/AGENTS.md": "ROOT-AGENTS\n",
+      "r/n/AGENTS.md": "N-AGENTS\n",
+      "r/n/f.ts": "",
+      "r/w/AGENTS.md": "W-AGENTS\n",
+    });
     const h = hooks(tree);
     expect(await h.start()).toBe("");
     expect(await h.read("r/n/f.ts")).toBe(""); // Claude Code attached it itself
@@ -178,7 +190,9 @@ describe("hook claude-code: events", () => {
     expect(await hooks(tree).start("startup", { session_id: "old-2" })).toContain("ROOT-AGENTS");
     // Forced modes.
     expect(await hooks(tree, "r", { agentsMd: "inject" }).start("startup", { session_id: "f-1", transcript_path: undefined })).toContain("ROOT-AGENTS");
-    expect(await hooks(tree, "r", { env: { AGENTSMD_CLAUDE_AGENTS_MD: "native", AGENTSMD_CLAUDE_CODE_VERSION: "2.1.197" } }).start("startup", { session_id: "f-2" })).toBe("");
+    expect(
+      await hooks(tree, "r", { env: { AGENTSMD_CLAUDE_AGENTS_MD: "native", AGENTSMD_CLAUDE_CODE_VERSION: "2.1.197" } }).start("startup", { session_id: "f-2" }),
+    ).toBe("");
   });
 
   it("with Claude Code's own AGENTS.md loading on, an AGENTS.md next to a nested CLAUDE.md is still delivered (Claude Code skips it)", async () => {
@@ -336,10 +350,16 @@ describe("hook claude-code: CLI", () => {
       const run = await runCli(["hook", "claude-code"], { stdin: JSON.stringify({ session_id: "s", hook_event_name: event, cwd: tree.path("r") }), env });
       expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
     }
-    const run = await runCli(["hook", "claude-code"], { stdin: JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: tree.path("r") }), env });
+    const run = await runCli(["hook", "claude-code"], {
+      stdin: JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: tree.path("r") }),
+      env,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ hookEventName: "SessionStart", additionalContext: expect.stringContaining("ROOT-AGENTS") });
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({
+      hookEventName: "SessionStart",
+      additionalContext: expect.stringContaining("ROOT-AGENTS"),
+    });
     expect(() => parseHookInput("{}")).toThrow(/session_id/);
   });
 
@@ -352,7 +372,13 @@ describe("hook claude-code: CLI", () => {
     const [file] = await readdir(dir);
     await tree.write(`state/agentsmd/claude-code/${file}`, "{broken");
     const run = await runCli(["hook", "claude-code"], {
-      stdin: JSON.stringify({ session_id: "s", hook_event_name: "PostToolUse", cwd: tree.path("r"), tool_name: "Read", tool_input: { file_path: tree.path("r/pkg/b/y.ts") } }),
+      stdin: JSON.stringify({
+        session_id: "s",
+        hook_event_name: "PostToolUse",
+        cwd: tree.path("r"),
+        tool_name: "Read",
+        tool_input: { file_path: tree.path("r/pkg/b/y.ts") },
+      }),
       env,
     });
     expect(run.code).toBe(0);
@@ -361,7 +387,12 @@ describe("hook claude-code: CLI", () => {
   });
 
   it.skipIf(!existsSync(BIN))("8 concurrent PostToolUse processes of one session deliver each file exactly once", async () => {
-    const spec: Record<string, string | null> = { "r/.git/": null, "r/CLAUDE.md": "c\n", "r/AGENTS.md": "ROOT-AGENTS\n", "r/shared/AGENTS.md": "SHARED-AGENTS\n" };
+    const spec: Record<string, string | null> = {
+      "r/.git/": null,
+      "r/CLAUDE.md": "c\n",
+      "r/AGENTS.md": "ROOT-AGENTS\n",
+      "r/shared/AGENTS.md": "SHARED-AGENTS\n",
+    };
     for (let index = 0; index < 8; index++) {
       spec[`r/shared/p${index}/AGENTS.md`] = `P${index}-AGENTS\n`;
       spec[`r/shared/p${index}/f.ts`] = "";
@@ -384,7 +415,13 @@ describe("hook claude-code: CLI", () => {
     expect(start.stdout).toContain("ROOT-AGENTS");
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
-        run({ ...base, hook_event_name: "PostToolUse", tool_name: "Read", tool_use_id: `t${index}`, tool_input: { file_path: tree.path(`r/shared/p${index}/f.ts`) } }),
+        run({
+          ...base,
+          hook_event_name: "PostToolUse",
+          tool_name: "Read",
+          tool_use_id: `t${index}`,
+          tool_input: { file_path: tree.path(`r/shared/p${index}/f.ts`) },
+        }),
       ),
     );
     const all = results.map((result) => {

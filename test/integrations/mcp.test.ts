@@ -25,14 +25,19 @@ const REPO = {
 async function connect(tree: Tree, options: AgentsMcpOptions = {}, roots?: { current: string[] }) {
   const { server, close } = await createAgentsMcpServer({ cwd: tree.path("r"), home: tree.home, env: {}, ...options });
   const client = new Client({ name: "test", version: "1.0.0" }, { capabilities: roots ? { roots: { listChanged: true } } : {} });
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.current.map((path) => ({ uri: pathToFileURL(path).href, name: path })) }));
+  if (roots)
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.current.map((path) => ({ uri: pathToFileURL(path).href, name: path })) }));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
   return {
     client,
     async call(name: string, args: Record<string, unknown>) {
-      return (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: unknown };
+      return (await client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        content: Array<{ type: string; text: string }>;
+        structuredContent?: unknown;
+      };
     },
     async close() {
       await client.close();
@@ -130,7 +135,13 @@ describe("agentsmd mcp", () => {
     const { resources } = await mcp.client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(["agentsmd://initial"]);
     const read = await mcp.client.readResource({ uri: "agentsmd://initial" });
-    expect(read.contents).toEqual([{ uri: "agentsmd://initial", mimeType: "text/plain", text: `# AGENTS.md instructions for ${tree.path("r")}\n\n<INSTRUCTIONS>\nROOT-AGENTS\n\n</INSTRUCTIONS>` }]);
+    expect(read.contents).toEqual([
+      {
+        uri: "agentsmd://initial",
+        mimeType: "text/plain",
+        text: `# AGENTS.md instructions for ${tree.path("r")}\n\n<INSTRUCTIONS>\nROOT-AGENTS\n\n</INSTRUCTIONS>`,
+      },
+    ]);
     await mcp.close();
   });
 
@@ -165,7 +176,9 @@ describe("agentsmd mcp", () => {
     });
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
     await client.connect(transport);
-    const result = (await client.callTool({ name: "agents_context", arguments: { path: tree.path("r/pkg/api/src/x.ts") } })) as { content: Array<{ text: string }> };
+    const result = (await client.callTool({ name: "agents_context", arguments: { path: tree.path("r/pkg/api/src/x.ts") } })) as {
+      content: Array<{ text: string }>;
+    };
     expect(result.content[0]!.text).toContain("API-AGENTS");
     await client.close();
   });

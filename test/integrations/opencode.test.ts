@@ -49,7 +49,8 @@ async function after(hooks: Hooks, tool: string, args: Record<string, unknown>, 
 /** A read result as OpenCode 1.18.33 builds it, with its native attachment. */
 function readResult(path: string, attached: Array<{ path: string; body: string }> = []): Partial<AfterOutput> {
   let output = `<path>${path}</path>\n<type>file</type>\n<content>\n1: x\n\n(End of file - total 1 lines)\n</content>`;
-  if (attached.length > 0) output += `\n\n<system-reminder>\n${attached.map((file) => `Instructions from: ${file.path}\n${file.body}`).join("\n\n")}\n</system-reminder>`;
+  if (attached.length > 0)
+    output += `\n\n<system-reminder>\n${attached.map((file) => `Instructions from: ${file.path}\n${file.body}`).join("\n\n")}\n</system-reminder>`;
   return { title: "rel", output, metadata: { preview: "x", truncated: false, loaded: attached.map((file) => file.path) } };
 }
 
@@ -63,7 +64,13 @@ describe("agentsmd/opencode module", () => {
     const tree = await repo();
     const input = { directory: tree.path("repo"), worktree: tree.path("repo") } as PluginInput;
     const hooks = await plugin.server(input, { mode: "paths" });
-    expect(Object.keys(hooks).sort()).toEqual(["dispose", "event", "experimental.chat.messages.transform", "experimental.session.compacting", "tool.execute.after"]);
+    expect(Object.keys(hooks).sort()).toEqual([
+      "dispose",
+      "event",
+      "experimental.chat.messages.transform",
+      "experimental.session.compacting",
+      "tool.execute.after",
+    ]);
     await expect(plugin.server(input, { mode: "everything" })).rejects.toThrow(/invalid agentsmd\/opencode plugin options[\s\S]*mode/);
     await hooks.dispose?.();
   });
@@ -74,9 +81,23 @@ describe("agentsmd/opencode module", () => {
     expect(toolTargets("write", { filePath: "b/new.ts", content: "" }, { filepath: "/repo/b/new.ts" }, dir)).toEqual(["/repo/b/new.ts"]);
     expect(toolTargets("edit", { filePath: "/repo/c.ts", oldString: "a", newString: "b" }, {}, dir)).toEqual(["/repo/c.ts"]);
     expect(
-      toolTargets("apply_patch", { patchText: "" }, { files: [{ filePath: "/repo/x/new.txt", type: "add" }, { filePath: "/repo/y/old.txt", type: "delete" }, { filePath: "/repo/z/a.txt", movePath: "/repo/w/a.txt", type: "move" }] }, dir),
+      toolTargets(
+        "apply_patch",
+        { patchText: "" },
+        {
+          files: [
+            { filePath: "/repo/x/new.txt", type: "add" },
+            { filePath: "/repo/y/old.txt", type: "delete" },
+            { filePath: "/repo/z/a.txt", movePath: "/repo/w/a.txt", type: "move" },
+          ],
+        },
+        dir,
+      ),
     ).toEqual(["/repo/x/new.txt", "/repo/w/a.txt", "/repo/z/a.txt"]);
-    expect(toolTargets("apply_patch", { patchText: "*** Begin Patch\n*** Add File: pkg/n.txt\n+x\n*** Update File: q/r.ts\n*** End Patch" }, {}, dir)).toEqual(["/repo/pkg/n.txt", "/repo/q/r.ts"]);
+    expect(toolTargets("apply_patch", { patchText: "*** Begin Patch\n*** Add File: pkg/n.txt\n+x\n*** Update File: q/r.ts\n*** End Patch" }, {}, dir)).toEqual([
+      "/repo/pkg/n.txt",
+      "/repo/q/r.ts",
+    ]);
     expect(toolTargets("glob", { pattern: "**/*.ts", path: "/repo/pkg" }, { count: 1 }, dir)).toEqual(["/repo/pkg"]);
     expect(toolTargets("grep", { pattern: "x" }, {}, dir)).toEqual(["/repo"]);
     expect(toolTargets("bash", { command: "ls" }, {}, dir)).toEqual([]);
@@ -87,7 +108,12 @@ describe("tool.execute.after", () => {
   it("appends the AGENTS.md of a directory a new file is written to, once, and admits it after amending", async () => {
     const tree = await repo();
     const { hooks, agents: instance } = agents(tree);
-    const write = await after(hooks, "write", { filePath: tree.path("repo/pkg/api/new.ts"), content: "x" }, { output: "Wrote file successfully.", metadata: { filepath: tree.path("repo/pkg/api/new.ts"), exists: false } });
+    const write = await after(
+      hooks,
+      "write",
+      { filePath: tree.path("repo/pkg/api/new.ts"), content: "x" },
+      { output: "Wrote file successfully.", metadata: { filepath: tree.path("repo/pkg/api/new.ts"), exists: false } },
+    );
     expect(write.output).toBe(
       `Wrote file successfully.\n\n${reminderFor([
         { path: tree.path("repo/pkg/api/AGENTS.md"), body: "API RULES\n" },
@@ -102,7 +128,12 @@ describe("tool.execute.after", () => {
     });
     const entry = await instance.session(SESSION);
     expect(entry.session.loadedVersion(tree.path("repo/pkg/api/AGENTS.md"))).toBeDefined();
-    const again = await after(hooks, "edit", { filePath: tree.path("repo/pkg/api/x.ts"), oldString: "a", newString: "b" }, { output: "Edit applied successfully." });
+    const again = await after(
+      hooks,
+      "edit",
+      { filePath: tree.path("repo/pkg/api/x.ts"), oldString: "a", newString: "b" },
+      { output: "Edit applied successfully." },
+    );
     expect(again.output).toBe("Edit applied successfully.");
   });
 
@@ -188,10 +219,15 @@ describe("tool.execute.after", () => {
   it("covers apply_patch and glob", async () => {
     const tree = await repo();
     const { hooks } = agents(tree);
-    const patch = await after(hooks, "apply_patch", { patchText: "*** Begin Patch\n*** Add File: other/sub/new.txt\n+x\n*** End Patch" }, {
-      output: "Success. Updated the following files:\nA other/sub/new.txt",
-      metadata: { files: [{ filePath: tree.path("repo/other/sub/new.txt"), relativePath: "other/sub/new.txt", type: "add" }] },
-    });
+    const patch = await after(
+      hooks,
+      "apply_patch",
+      { patchText: "*** Begin Patch\n*** Add File: other/sub/new.txt\n+x\n*** End Patch" },
+      {
+        output: "Success. Updated the following files:\nA other/sub/new.txt",
+        metadata: { files: [{ filePath: tree.path("repo/other/sub/new.txt"), relativePath: "other/sub/new.txt", type: "add" }] },
+      },
+    );
     expect(patch.output).toContain(`Instructions from: ${tree.path("repo/other/AGENTS.md")}`);
     const glob = await after(hooks, "glob", { pattern: "*.ts", path: tree.path("repo/ovr") }, { output: "", metadata: { count: 0, truncated: false } });
     expect(glob.output).toContain(`Instructions from: ${tree.path("repo/ovr/AGENTS.override.md")}`);
@@ -244,9 +280,18 @@ describe("compaction, events and persistence", () => {
       type: "tool" as const,
       callID: "call_x",
       tool: "write",
-      state: { status: "completed" as const, input: {}, output: "[Old tool result content cleared]", title: "", metadata: write.metadata as Record<string, unknown>, time: { start: 1, end: 2, compacted: 3 } },
+      state: {
+        status: "completed" as const,
+        input: {},
+        output: "[Old tool result content cleared]",
+        title: "",
+        metadata: write.metadata as Record<string, unknown>,
+        time: { start: 1, end: 2, compacted: 3 },
+      },
     };
-    const messages = [{ info: { id: "msg_1", sessionID: SESSION, role: "assistant" }, parts: [part] }] as unknown as Parameters<MessagesTransform>[1]["messages"];
+    const messages = [
+      { info: { id: "msg_1", sessionID: SESSION, role: "assistant" }, parts: [part] },
+    ] as unknown as Parameters<MessagesTransform>[1]["messages"];
     await hooks["experimental.chat.messages.transform"]!({}, { messages });
     expect((await after(hooks, "edit", { filePath: tree.path("repo/other/o.ts") }, { output: "ok" })).output).toContain("OTHER RULES");
   });
@@ -261,7 +306,10 @@ describe("compaction, events and persistence", () => {
     const second = agents(tree);
     expect((await after(second.hooks, "edit", { filePath: tree.path("repo/other/o.ts") }, { output: "ok" })).output).toBe("ok");
     const deleted: Parameters<EventHook>[0] = {
-      event: { type: "session.deleted", properties: { info: { id: SESSION, projectID: "p", directory: tree.path("repo"), title: "t", version: "1", time: { created: 1, updated: 1 } } } },
+      event: {
+        type: "session.deleted",
+        properties: { info: { id: SESSION, projectID: "p", directory: tree.path("repo"), title: "t", version: "1", time: { created: 1, updated: 1 } } },
+      },
     };
     await second.hooks.event!(deleted);
     expect(existsSync(statePath)).toBe(false);
@@ -282,8 +330,12 @@ describe("stripNativeBlocks", () => {
   it("removes only the named blocks and leaves an unrecognised output alone", () => {
     const body = "<path>/r/a/x.ts</path>";
     const both = `${body}\n\n<system-reminder>\nInstructions from: /r/a/b/AGENTS.md\nB\n\n\nInstructions from: /r/a/AGENTS.md\nA\n\n</system-reminder>`;
-    expect(stripNativeBlocks(both, ["/r/a/b/AGENTS.md"], ["/r/a/b/AGENTS.md", "/r/a/AGENTS.md"])).toBe(`${body}\n\n<system-reminder>\nInstructions from: /r/a/AGENTS.md\nA\n\n</system-reminder>`);
-    expect(stripNativeBlocks(both, ["/r/a/AGENTS.md"], ["/r/a/b/AGENTS.md", "/r/a/AGENTS.md"])).toBe(`${body}\n\n<system-reminder>\nInstructions from: /r/a/b/AGENTS.md\nB\n\n</system-reminder>`);
+    expect(stripNativeBlocks(both, ["/r/a/b/AGENTS.md"], ["/r/a/b/AGENTS.md", "/r/a/AGENTS.md"])).toBe(
+      `${body}\n\n<system-reminder>\nInstructions from: /r/a/AGENTS.md\nA\n\n</system-reminder>`,
+    );
+    expect(stripNativeBlocks(both, ["/r/a/AGENTS.md"], ["/r/a/b/AGENTS.md", "/r/a/AGENTS.md"])).toBe(
+      `${body}\n\n<system-reminder>\nInstructions from: /r/a/b/AGENTS.md\nB\n\n</system-reminder>`,
+    );
     expect(stripNativeBlocks(both, ["/r/a/b/AGENTS.md", "/r/a/AGENTS.md"], ["/r/a/b/AGENTS.md", "/r/a/AGENTS.md"])).toBe(body);
     expect(stripNativeBlocks("no reminder", ["/r/a/AGENTS.md"], ["/r/a/AGENTS.md"])).toBe("no reminder");
   });

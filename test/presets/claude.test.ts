@@ -73,7 +73,11 @@ describe("preset claude", () => {
       },
       "r",
     );
-    expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("home/.claude/CLAUDE.md"), tree.path("r/AGENTS.md"), tree.path("r/.claude/AGENTS.md")]);
+    expect(session.initialFiles.map((file) => file.path)).toEqual([
+      tree.path("home/.claude/CLAUDE.md"),
+      tree.path("r/AGENTS.md"),
+      tree.path("r/.claude/AGENTS.md"),
+    ]);
     const blocks = await session.touch([tree.path("r/sub/x.ts"), tree.path("r/other/y.ts")]);
     expect(blocks.map((block) => block.path).sort()).toEqual([tree.path("r/other/AGENTS.md"), tree.path("r/sub/CLAUDE.md")]);
   });
@@ -90,7 +94,9 @@ describe("preset claude", () => {
     const spec = { "r/CLAUDE.md": "claude\n", "r/AGENTS.md": "agents\n" };
     const both = await createTree({
       ...spec,
-      "home/.claude/settings.json": JSON.stringify({ pluginConfigs: { "cc-plugin-agents-md@builtin": { options: { instructionFiles: "claude-md-and-agents-md" } } } }),
+      "home/.claude/settings.json": JSON.stringify({
+        pluginConfigs: { "cc-plugin-agents-md@builtin": { options: { instructionFiles: "claude-md-and-agents-md" } } },
+      }),
     });
     const session = await createSession({ cwd: both.path("r"), home: both.path("home"), env: {}, preset: "claude" });
     expect(session.initialFiles.map((file) => file.path)).toEqual([both.path("r/CLAUDE.md"), both.path("r/AGENTS.md")]);

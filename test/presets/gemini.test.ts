@@ -37,14 +37,23 @@ describe("preset gemini", () => {
     const blocks = session.initialLoad!.blocks;
     // Global memory alone reaches the system instruction as a string: renderUserMemory's headed form.
     const system = geminiSystemMemory(blocks, ["AGENTS.md", "GEMINI.md"]);
-    expect(system.startsWith("\n# Contextual Instructions (AGENTS.md, GEMINI.md)\nThe following content is loaded from local and global configuration files.\n")).toBe(true);
+    expect(
+      system.startsWith("\n# Contextual Instructions (AGENTS.md, GEMINI.md)\nThe following content is loaded from local and global configuration files.\n"),
+    ).toBe(true);
     expect(system.endsWith(`\n\n<loaded_context>\n${ctx(global, "global prefs")}\n</loaded_context>`)).toBe(true);
-    expect(geminiSessionMemory(blocks)).toBe(`\n<loaded_context>\n<project_context>\n${ctx(tree.path("GEMINI.md"), "project rules")}\n</project_context>\n</loaded_context>`);
+    expect(geminiSessionMemory(blocks)).toBe(
+      `\n<loaded_context>\n<project_context>\n${ctx(tree.path("GEMINI.md"), "project rules")}\n</project_context>\n</loaded_context>`,
+    );
   });
 
   it("reads global files under $GEMINI_CLI_HOME and follows the configured names there too", async () => {
     const tree = await createTree({ "alt/.gemini/AGENTS.md": "alt agents", "alt/.gemini/GEMINI.md": "alt gemini", "p/": null });
-    const session = await openSession(tree, { preset: "gemini", cwd: tree.path("p"), env: { GEMINI_CLI_HOME: tree.path("alt") }, config: { files: { names: ["AGENTS.md"] } } });
+    const session = await openSession(tree, {
+      preset: "gemini",
+      cwd: tree.path("p"),
+      env: { GEMINI_CLI_HOME: tree.path("alt") },
+      config: { files: { names: ["AGENTS.md"] } },
+    });
     expect(session.initialFiles.map((file) => [file.path, file.layer])).toEqual([
       [tree.path("alt/.gemini/AGENTS.md"), "user"],
       [tree.path("alt/.gemini/GEMINI.md"), "user"],
@@ -105,7 +114,9 @@ describe("preset gemini", () => {
       [tree.path(".test-home/.gemini/GEMINI.md"), "user"],
       [tree.path("sub/GEMINI.md"), "project"],
     ]);
-    expect(session.initialLoad!.duplicates).toEqual([expect.objectContaining({ path: tree.path("GEMINI.md"), sameAs: tree.path(".test-home/.gemini/GEMINI.md") })]);
+    expect(session.initialLoad!.duplicates).toEqual([
+      expect.objectContaining({ path: tree.path("GEMINI.md"), sameAs: tree.path(".test-home/.gemini/GEMINI.md") }),
+    ]);
   });
 
   it("offers just-in-time files only for targets inside cwd, and never offers a loaded file again after an edit", async () => {

@@ -94,12 +94,18 @@ describe("preset hygge", () => {
   });
 
   it("never loads subdirectory files at startup", async () => {
-    const { tree, session } = await hygge({ "home/p/.git/": null, "home/p/AGENTS.md": "root", "home/p/sub/AGENTS.md": "sub", "home/p/sub/x/CLAUDE.md": "x" }, "home/p");
+    const { tree, session } = await hygge(
+      { "home/p/.git/": null, "home/p/AGENTS.md": "root", "home/p/sub/AGENTS.md": "sub", "home/p/sub/x/CLAUDE.md": "x" },
+      "home/p",
+    );
     expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("home/p/AGENTS.md")]);
   });
 
   it("makes the nearest AGENTS.md or CLAUDE.md a root marker, so a nested one becomes the root", async () => {
-    const { tree, session } = await hygge({ "home/p/.git/": null, "home/p/AGENTS.md": "outer", "home/p/pkg/CLAUDE.md": "inner", "home/p/pkg/src/": null }, "home/p/pkg/src");
+    const { tree, session } = await hygge(
+      { "home/p/.git/": null, "home/p/AGENTS.md": "outer", "home/p/pkg/CLAUDE.md": "inner", "home/p/pkg/src/": null },
+      "home/p/pkg/src",
+    );
     expect(session.root).toBe(tree.path("home/p/pkg"));
     expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("home/p/pkg/CLAUDE.md")]);
   });
@@ -125,7 +131,11 @@ describe("preset hygge", () => {
       "home/p",
     );
     const blocks = await session.touch([tree.path("home/p/a/b/file.ts")]);
-    expect(blocks.map((block) => block.path)).toEqual([tree.path("home/p/a/b/AGENTS.md"), tree.path("home/p/a/CLAUDE.md"), tree.path("home/p/a/CLAUDE.local.md")]);
+    expect(blocks.map((block) => block.path)).toEqual([
+      tree.path("home/p/a/b/AGENTS.md"),
+      tree.path("home/p/a/CLAUDE.md"),
+      tree.path("home/p/a/CLAUDE.local.md"),
+    ]);
     expect(session.renderInline(blocks)).toBe(
       "## Additional project context (loaded for this turn)\n\n<!-- source: project/subdir: a/b/AGENTS.md -->\nb agents\n\n---\n\n<!-- source: project/subdir: a/CLAUDE.md -->\na claude\n\n---\n\n<!-- source: project/subdir: a/CLAUDE.local.md -->\na local",
     );
@@ -175,7 +185,9 @@ describe("preset hygge", () => {
   it("lists SOURCE / PATH / BYTES / LINES, and says so when there is nothing", async () => {
     const { tree, session } = await hygge({ "home/p/.git/": null, "home/p/AGENTS.md": "a\nb\n" }, "home/p");
     const rows = session.initialFiles.map((file, index) => ({ ...file, content: session.initialLoad!.blocks[index]!.content }));
-    expect(session.preset.formatList!(rows, { root: session.root, cwd: session.cwd })).toBe("SOURCE        PATH       BYTES  LINES\nproject/root  AGENTS.md  4      2");
+    expect(session.preset.formatList!(rows, { root: session.root, cwd: session.cwd })).toBe(
+      "SOURCE        PATH       BYTES  LINES\nproject/root  AGENTS.md  4      2",
+    );
     expect(session.preset.formatList!([], { root: tree.path(), cwd: tree.path() })).toBe("No project context files found.");
   });
 });

@@ -18,7 +18,9 @@ describe("preset opencode: system prompt files", () => {
       "repo/pkg/sub/CLAUDE.md": "CLAUDE SUB",
     });
     const session = await openSession(tree, { cwd: tree.path("repo/pkg/sub"), preset: "opencode" });
-    expect(session.initialMessage).toBe(`Instructions from: ${tree.path("repo/pkg/AGENTS.md")}\nPKG RULES\n\nInstructions from: ${tree.path("repo/AGENTS.md")}\nROOT RULES\n`);
+    expect(session.initialMessage).toBe(
+      `Instructions from: ${tree.path("repo/pkg/AGENTS.md")}\nPKG RULES\n\nInstructions from: ${tree.path("repo/AGENTS.md")}\nROOT RULES\n`,
+    );
     expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("repo/AGENTS.md"), tree.path("repo/pkg/AGENTS.md")]);
   });
 
@@ -34,7 +36,9 @@ describe("preset opencode: system prompt files", () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "P" });
     await tree.write(".test-home/.claude/CLAUDE.md", "CLAUDE GLOBAL");
     const session = await openSession(tree, { cwd: tree.path("repo"), preset: "opencode" });
-    expect(session.initialMessage).toBe(`Instructions from: ${tree.home}/.claude/CLAUDE.md\nCLAUDE GLOBAL\nInstructions from: ${tree.path("repo/AGENTS.md")}\nP`);
+    expect(session.initialMessage).toBe(
+      `Instructions from: ${tree.home}/.claude/CLAUDE.md\nCLAUDE GLOBAL\nInstructions from: ${tree.path("repo/AGENTS.md")}\nP`,
+    );
     await tree.write(".test-home/.config/opencode/AGENTS.md", "OPENCODE GLOBAL");
     const second = await openSession(tree, { cwd: tree.path("repo"), preset: "opencode" });
     expect(second.initialFiles.map((file) => [file.path, file.layer])).toEqual([
@@ -59,9 +63,19 @@ describe("preset opencode: system prompt files", () => {
 
   it("reads the Claude Code switches as OpenCode's runtime flags do: true, yes, on, 1, y", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/CLAUDE.md": "C", "repo/CONTEXT.md": "X" });
-    for (const [value, names] of [["yes", ["CONTEXT.md"]], ["y", ["CONTEXT.md"]], ["on", ["CONTEXT.md"]], ["0", ["CLAUDE.md"]], ["no", ["CLAUDE.md"]], ["TRUE", ["CLAUDE.md"]]] as const) {
+    for (const [value, names] of [
+      ["yes", ["CONTEXT.md"]],
+      ["y", ["CONTEXT.md"]],
+      ["on", ["CONTEXT.md"]],
+      ["0", ["CLAUDE.md"]],
+      ["no", ["CLAUDE.md"]],
+      ["TRUE", ["CLAUDE.md"]],
+    ] as const) {
       const session = await openSession(tree, { cwd: tree.path("repo"), preset: "opencode", env: { OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: value } });
-      expect(session.initialFiles.map((file) => file.path), value).toEqual(names.map((name) => tree.path(`repo/${name}`)));
+      expect(
+        session.initialFiles.map((file) => file.path),
+        value,
+      ).toEqual(names.map((name) => tree.path(`repo/${name}`)));
     }
   });
 
@@ -83,9 +97,15 @@ describe("preset opencode: system prompt files", () => {
     await tree.write(".test-home/.claude/CLAUDE.md", "G");
     const paths = await opencodeSystemPaths({ cwd: tree.path("repo/pkg"), worktree: tree.path("repo"), home: tree.home, env: {}, fs: nodeFileSystem });
     expect(paths).toEqual([`${tree.home}/.claude/CLAUDE.md`, tree.path("repo/pkg/AGENTS.md"), tree.path("repo/AGENTS.md")]);
-    expect(await opencodeSystemPaths({ cwd: tree.path("repo/pkg"), worktree: tree.path("repo"), home: tree.home, env: { OPENCODE_DISABLE_PROJECT_CONFIG: "true" }, fs: nodeFileSystem })).toEqual([
-      `${tree.home}/.claude/CLAUDE.md`,
-    ]);
+    expect(
+      await opencodeSystemPaths({
+        cwd: tree.path("repo/pkg"),
+        worktree: tree.path("repo"),
+        home: tree.home,
+        env: { OPENCODE_DISABLE_PROJECT_CONFIG: "true" },
+        fs: nodeFileSystem,
+      }),
+    ).toEqual([`${tree.home}/.claude/CLAUDE.md`]);
   });
 });
 

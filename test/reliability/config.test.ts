@@ -61,7 +61,8 @@ describe("a config file", () => {
     expect(run).toEqual({
       code: 1,
       stdout: "",
-      stderr: "agentsmd: root.projectRootOverride: /nonexistent/agentsmd-root is not an existing directory\nfix: point root.projectRootOverride (or CODELIA_AGENTS_ROOT / AGENTSMD_ROOT / --root) at an existing directory\n",
+      stderr:
+        "agentsmd: root.projectRootOverride: /nonexistent/agentsmd-root is not an existing directory\nfix: point root.projectRootOverride (or CODELIA_AGENTS_ROOT / AGENTSMD_ROOT / --root) at an existing directory\n",
     });
   });
 

@@ -61,7 +61,9 @@ describe("odd bytes through inline mode (touch)", () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "a\r\nb\0c\r\n", "repo/d/AGENTS.md": "\0" });
     const session = await openSession(tree, { cwd: tree.path("repo") });
     expect(session.initialMessage).toContain("a\r\nb\0c");
-    const run = await runCli(["--home", tree.home, "--cwd", tree.path("repo"), "--json", "touch", tree.path("repo/d/x.ts"), "--state", tree.path("s.json")], { cwd: tree.root });
+    const run = await runCli(["--home", tree.home, "--cwd", tree.path("repo"), "--json", "touch", tree.path("repo/d/x.ts"), "--state", tree.path("s.json")], {
+      cwd: tree.root,
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ blocks: [{ path: tree.path("repo/d/AGENTS.md"), layer: "path", content: "\0", truncated: false }] });
   });

@@ -144,7 +144,11 @@ describe("a symlink leaving the root (files.symlinks)", () => {
     const tree = await escaping();
     const config = await tree.write("cfg.json", JSON.stringify({ files: { symlinks: "inside-root" } }));
     const run = await runCli(["--home", tree.home, "--cwd", tree.path("repo/pkg/src"), "--config", config, "paths"], { cwd: tree.root });
-    expect(run).toEqual({ code: 0, stdout: `${tree.path("repo/AGENTS.md")}\n`, stderr: expect.stringContaining(`${tree.path("repo/pkg/AGENTS.md")} resolves to`) });
+    expect(run).toEqual({
+      code: 0,
+      stdout: `${tree.path("repo/AGENTS.md")}\n`,
+      stderr: expect.stringContaining(`${tree.path("repo/pkg/AGENTS.md")} resolves to`),
+    });
   });
 
   it("rejects an unknown policy, naming the key", async () => {

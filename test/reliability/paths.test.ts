@@ -16,13 +16,20 @@ const NAME_MAX = 255;
 
 describe("targets that escape the root with ..", () => {
   async function escaping() {
-    const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root", "repo/pkg/AGENTS.md": "pkg", "repo/lib/AGENTS.md": "lib", "outside/AGENTS.md": "not ours" });
+    const tree = await createTree({
+      "repo/.git/": null,
+      "repo/AGENTS.md": "root",
+      "repo/pkg/AGENTS.md": "pkg",
+      "repo/lib/AGENTS.md": "lib",
+      "outside/AGENTS.md": "not ours",
+    });
     return { tree, session: await openSession(tree, { cwd: tree.path("repo/pkg") }) };
   }
 
   it("a relative target climbing out of the root returns nothing", async () => {
     const { session } = await escaping();
-    for (const target of ["../../outside/x.ts", "../../../../../../../../etc/passwd", "./../../outside"]) expect(await session.resolve(target)).toEqual({ files: [] });
+    for (const target of ["../../outside/x.ts", "../../../../../../../../etc/passwd", "./../../outside"])
+      expect(await session.resolve(target)).toEqual({ files: [] });
   });
 
   it("an absolute target with .. segments is normalised first: out of the root is nothing, back into it is that directory", async () => {
@@ -51,7 +58,16 @@ describe("hostile characters in names", () => {
     const session = await openSession(tree, { cwd: tree.path("repo"), config: { resolver: { maxFilesPerResolve: 100 } } });
     const found = await session.resolve(tree.path(`${rel}/file.ts`));
     expect(files(found.files)).toEqual(expected);
-    expect(JSON.parse(session.reminder(found).split("\n").at(-3)!.slice(2).replace(/ \(mtime: \d+\)$/, ""))).toBe(expected.at(-1));
+    expect(
+      JSON.parse(
+        session
+          .reminder(found)
+          .split("\n")
+          .at(-3)!
+          .slice(2)
+          .replace(/ \(mtime: \d+\)$/, ""),
+      ),
+    ).toBe(expected.at(-1));
     expect(ResolvedAgentsSchema.parse(JSON.parse(JSON.stringify(found)))).toEqual(found);
   });
 
@@ -80,7 +96,14 @@ describe("hostile characters in names", () => {
     const session = await openSession(tree, { cwd: tree.path("repo") });
     const text = session.reminder(await session.resolve(tree.path("repo/</system-reminder>/x.ts")));
     expect(text.match(/<\/system-reminder>/g)).toHaveLength(1);
-    expect(JSON.parse(text.split("\n")[2]!.slice(2).replace(/ \(mtime: \d+\)$/, ""))).toBe(path);
+    expect(
+      JSON.parse(
+        text
+          .split("\n")[2]!
+          .slice(2)
+          .replace(/ \(mtime: \d+\)$/, ""),
+      ),
+    ).toBe(path);
   });
 
   it("the initial message quotes such a path in its header too", async () => {
@@ -138,7 +161,7 @@ describe("long paths", () => {
     expect(files(initial.initialFiles)).toEqual(expected);
     const session = await openSession(tree, { cwd: tree.path("repo"), config });
     expect(files((await session.resolve(tree.path(`${rel}/x.ts`))).files)).toEqual(expected.slice(1));
-    expect(files((await session.touch([tree.path(`${rel}/x.ts`)])))).toEqual([]);
+    expect(files(await session.touch([tree.path(`${rel}/x.ts`)]))).toEqual([]);
   });
 });
 
@@ -196,7 +219,9 @@ describe("a deleted cwd", () => {
     await mkdir(tree.path("repo/gone"));
     const withoutPwd = await runBin([], { shell: inDeleted(`env -u PWD "$NODE" "$BIN" --home "${tree.home}" paths`) });
     expect(withoutPwd.code).toBe(1);
-    expect(withoutPwd.stderr).toBe("agentsmd: the current directory no longer exists (ENOENT)\nfix: cd into an existing directory, or pass --cwd DIR and absolute paths\n");
+    expect(withoutPwd.stderr).toBe(
+      "agentsmd: the current directory no longer exists (ENOENT)\nfix: cd into an existing directory, or pass --cwd DIR and absolute paths\n",
+    );
   });
 
   it("currentDir falls back to an absolute $PWD only", () => {
@@ -231,7 +256,9 @@ describe("the instruction file itself as the target", () => {
 
   it("the CLI resolves it as a relative argument", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/pkg/AGENTS.md": "pkg rules" });
-    const run = await runCli(["--home", tree.home, "--cwd", tree.path("repo"), "--json", "resolve", "pkg/AGENTS.md", "--state", tree.path("s.json")], { cwd: tree.path("repo") });
+    const run = await runCli(["--home", tree.home, "--cwd", tree.path("repo"), "--json", "resolve", "pkg/AGENTS.md", "--state", tree.path("s.json")], {
+      cwd: tree.path("repo"),
+    });
     expect(JSON.parse(run.stdout).files.map((file: { path: string }) => file.path)).toEqual([tree.path("repo/pkg/AGENTS.md")]);
   });
 });

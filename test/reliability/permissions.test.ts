@@ -32,7 +32,10 @@ describe("an unreadable instruction file", () => {
       let broken = true;
       const fs = injectFs({ read: ([path, max], next) => (broken && path === bad ? Promise.reject(fsError(path, code, "open")) : next(path, max)) });
       const session = await openSession(tree, { cwd: tree.path("repo"), fs });
-      expect(files(await session.touch([tree.path("repo/a/locked/deep/x.ts")]))).toEqual([tree.path("repo/a/locked/deep/AGENTS.md"), tree.path("repo/a/locked/AGENTS.md")]);
+      expect(files(await session.touch([tree.path("repo/a/locked/deep/x.ts")]))).toEqual([
+        tree.path("repo/a/locked/deep/AGENTS.md"),
+        tree.path("repo/a/locked/AGENTS.md"),
+      ]);
       expect(session.diagnostics).toContainEqual(expect.objectContaining({ level: "warning", code: `read-${code}`, path: bad }));
       expect(session.loadedVersion(bad)).toBeUndefined();
       broken = false;
@@ -115,7 +118,10 @@ describe.runIf(canDropPrivileges)("for real, as nobody (setpriv)", () => {
       expect(list.stderr).toContain(`cannot read ${tree.path("repo/a/AGENTS.md")}`);
 
       const state = tree.path("state/s.json");
-      const resolve = await runBin(["--home", tree.home, "--cwd", tree.path("repo/a"), "--json", "resolve", tree.path("repo/a/locked/deep/x.ts"), "--state", state], asNobody);
+      const resolve = await runBin(
+        ["--home", tree.home, "--cwd", tree.path("repo/a"), "--json", "resolve", tree.path("repo/a/locked/deep/x.ts"), "--state", state],
+        asNobody,
+      );
       expect(resolve.code).toBe(0);
       // The unreadable file exists: it is offered (the model's own read will fail visibly); nothing below the locked directory is.
       expect(JSON.parse(resolve.stdout).files.map((file: { path: string }) => file.path)).toEqual([tree.path("repo/a/AGENTS.md")]);

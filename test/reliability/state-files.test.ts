@@ -26,10 +26,26 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("bad state files: exit 1, a message naming the file and the problem, the file untouched", () => {
   const cases: Array<[string, (state: SessionState) => string | Uint8Array, RegExp]> = [
-    ["a __proto__ key at the top", (state) => JSON.stringify(state).replace('{"version"', '{"__proto__":{"polluted":true},"version"'), /Unrecognized key: "__proto__"/],
-    ["a __proto__ key in the config", (state) => JSON.stringify({ ...state, config: JSON.parse('{"__proto__":{"enabled":false}}') }), /config: Unrecognized key: "__proto__"/],
-    ["a constructor.prototype key", (state) => JSON.stringify({ ...state, config: { constructor: { prototype: { polluted: true } } } }), /config: Unrecognized key: "constructor"/],
-    ["a __proto__ key in a loaded entry", (state) => JSON.stringify({ ...state, loaded: [JSON.parse('{"path":"/x","mtimeMs":1,"layer":"path","__proto__":{"polluted":true}}')] }), /loaded\.0/],
+    [
+      "a __proto__ key at the top",
+      (state) => JSON.stringify(state).replace('{"version"', '{"__proto__":{"polluted":true},"version"'),
+      /Unrecognized key: "__proto__"/,
+    ],
+    [
+      "a __proto__ key in the config",
+      (state) => JSON.stringify({ ...state, config: JSON.parse('{"__proto__":{"enabled":false}}') }),
+      /config: Unrecognized key: "__proto__"/,
+    ],
+    [
+      "a constructor.prototype key",
+      (state) => JSON.stringify({ ...state, config: { constructor: { prototype: { polluted: true } } } }),
+      /config: Unrecognized key: "constructor"/,
+    ],
+    [
+      "a __proto__ key in a loaded entry",
+      (state) => JSON.stringify({ ...state, loaded: [JSON.parse('{"path":"/x","mtimeMs":1,"layer":"path","__proto__":{"polluted":true}}')] }),
+      /loaded\.0/,
+    ],
     ["a JSON array", () => "[]", /expected object/],
     ["JSON null", () => "null", /expected object/],
     ["a JSON string", () => '"state"', /expected object/],
@@ -132,9 +148,22 @@ describe("processes on one state file (the built CLI)", () => {
     // Each directory is asked for by two processes.
     const runs = await Promise.all(
       Array.from({ length: 8 }, (_, p) =>
-        runBin(["--home", tree.home, "--cwd", tree.path("repo"), "--json", "resolve", ...[0, 1, 2, 3].map((k) => tree.path(`repo/${dirs[(2 * p + k) % 16]}/x.ts`)), "--state", state], {
-          cwd: tree.root,
-        }),
+        runBin(
+          [
+            "--home",
+            tree.home,
+            "--cwd",
+            tree.path("repo"),
+            "--json",
+            "resolve",
+            ...[0, 1, 2, 3].map((k) => tree.path(`repo/${dirs[(2 * p + k) % 16]}/x.ts`)),
+            "--state",
+            state,
+          ],
+          {
+            cwd: tree.root,
+          },
+        ),
       ),
     );
     for (const run of runs) expect(run).toMatchObject({ code: 0, stderr: "" });

@@ -20,7 +20,10 @@ export function registerDoctor(program: Command, context: CommandContext): void 
       if (context.globals(command).json) context.json(report);
       else context.out(formatReport(report));
       if (report.counts.error > 0) {
-        throw new AgentsMdError(`doctor found ${report.counts.error} error${report.counts.error === 1 ? "" : "s"} in ${root}`, { path: root, fix: "see the fix line of each error above" });
+        throw new AgentsMdError(`doctor found ${report.counts.error} error${report.counts.error === 1 ? "" : "s"} in ${root}`, {
+          path: root,
+          fix: "see the fix line of each error above",
+        });
       }
     });
 }

@@ -15,7 +15,8 @@ function parseScope(value: string): InstallScope {
 }
 
 function parseHost(value: string): string {
-  if (!HOSTS.includes(value)) throw new InvalidArgumentError(`supported: ${HOSTS.join(", ")} (for Codex, Gemini CLI and other MCP hosts register \`agentsmd mcp\`; see the README)`);
+  if (!HOSTS.includes(value))
+    throw new InvalidArgumentError(`supported: ${HOSTS.join(", ")} (for Codex, Gemini CLI and other MCP hosts register \`agentsmd mcp\`; see the README)`);
   return value;
 }
 
@@ -35,11 +36,19 @@ export function registerInstall(program: Command, context: CommandContext): void
     .description("register agentsmd with an agent host: claude-code (merges hook entries into a Claude Code settings.json)")
     .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
     .option("--scope <scope>", scopeHelp, parseScope, "user")
-    .option("--command <command>", 'command the hooks run, without "hook claude-code" (default: the project\'s node_modules/.bin/agentsmd for project/local scope when present, else this CLI by absolute path)')
+    .option(
+      "--command <command>",
+      'command the hooks run, without "hook claude-code" (default: the project\'s node_modules/.bin/agentsmd for project/local scope when present, else this CLI by absolute path)',
+    )
     .action(async (_host: string, options: { scope: InstallScope; command?: string }, command: Command) => {
-      const result = await installClaudeCode({ ...where(command), scope: options.scope, ...(options.command ? { command: `${options.command.trim()} hook claude-code` } : {}) });
+      const result = await installClaudeCode({
+        ...where(command),
+        scope: options.scope,
+        ...(options.command ? { command: `${options.command.trim()} hook claude-code` } : {}),
+      });
       if (context.globals(command).json) context.json(result);
-      else if (result.changed) context.out(`agentsmd: added the Claude Code hooks (SessionStart, PostToolUse, UserPromptSubmit) to ${result.file}\n  command: ${result.command}`);
+      else if (result.changed)
+        context.out(`agentsmd: added the Claude Code hooks (SessionStart, PostToolUse, UserPromptSubmit) to ${result.file}\n  command: ${result.command}`);
       else context.out(`agentsmd: ${result.file} already has the agentsmd hooks; nothing changed`);
     });
 

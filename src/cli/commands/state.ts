@@ -11,12 +11,7 @@ import type { CommandContext } from "../context.js";
 import { reportDiagnostics } from "./inspect.js";
 
 /** Opens the session of a state file (created on first use), runs `fn`, saves. */
-async function withStateSession<T>(
-  context: CommandContext,
-  command: Command,
-  stateFile: string,
-  fn: (session: AgentsSession) => Promise<T>,
-): Promise<T> {
+async function withStateSession<T>(context: CommandContext, command: Command, stateFile: string, fn: (session: AgentsSession) => Promise<T>): Promise<T> {
   const path = context.path(stateFile);
   return withLock(path, async () => {
     const state = await readStateFile(path);
