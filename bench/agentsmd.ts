@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";
 import { addCounts, patchNodeFs, zeroCounts, type FsCounts } from "./lib/fs-count.js";
-import { watchSession, type SessionWatcher } from "../src/watch.js";
+import { watchSession, type SessionWatcher } from "../src/session/watch.js";
 import type { TreeInfo } from "./generate-tree.js";
 import { summarize } from "./lib/measure.js";
 

@@ -2,8 +2,8 @@
  * Spec §9: one test per acceptance criterion, named after it.
  */
 import { describe, expect, it } from "vitest";
-import { restoreSession } from "../src/session.js";
-import { ResolvedAgentsSchema } from "../src/schema.js";
+import { restoreSession } from "../src/session/session.js";
+import { ResolvedAgentsSchema } from "../src/core/schema.js";
 import { createTree, openSession } from "./helpers/tree.js";
 
 const T1 = 1_738_970_000; // seconds; mtimeMs 1738970000000 as in the spec's examples

@@ -5,7 +5,7 @@
  * surface the same file.
  */
 import { describe, expect, it } from "vitest";
-import { restoreSession } from "../src/session.js";
+import { restoreSession } from "../src/session/session.js";
 import { createTree, openSession, type Tree } from "./helpers/tree.js";
 
 async function tree(): Promise<Tree> {

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { trimEndText, truncationNoteBytes } from "../src/budget.js";
+import { trimEndText, truncationNoteBytes } from "../src/core/budget.js";
 import { createTree, openSession, type Tree } from "./helpers/tree.js";
 
 const NOTE = /^\[agentsmd: truncated, showed (\d+) of (\d+) bytes; read (.+) for the rest\]$/;

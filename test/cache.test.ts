@@ -3,9 +3,9 @@
  * probes each unseen directory once, concurrent lookups share one walk, the resolver never reads.
  */
 import { describe, expect, it } from "vitest";
-import { StatCache } from "../src/cache.js";
-import { DEFAULT_REVALIDATE_MS } from "../src/config.js";
-import { countingFileSystem, nodeFileSystem, type FileSystem } from "../src/file-system.js";
+import { StatCache } from "../src/io/cache.js";
+import { DEFAULT_REVALIDATE_MS } from "../src/load/config.js";
+import { countingFileSystem, nodeFileSystem, type FileSystem } from "../src/io/file-system.js";
 import { createTree, openSession } from "./helpers/tree.js";
 
 /** Counts calls and records the stat'ed paths in order. */

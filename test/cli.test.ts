@@ -4,7 +4,7 @@
  */
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { configJsonSchema, ResolvedAgentsSchema, SessionStateSchema } from "../src/schema.js";
+import { configJsonSchema, ResolvedAgentsSchema, SessionStateSchema } from "../src/core/schema.js";
 import { createTree, openSession, runCli, type Tree } from "./helpers/tree.js";
 
 async function repo(): Promise<Tree> {

@@ -4,8 +4,8 @@
  * compaction, path-layer files are offered again; both survive snapshot/restore.
  */
 import { describe, expect, it } from "vitest";
-import { buildCompactionContext, estimateTokens } from "../src/compaction.js";
-import { restoreSession } from "../src/session.js";
+import { buildCompactionContext, estimateTokens } from "../src/session/compaction.js";
+import { restoreSession } from "../src/session/session.js";
 import { createTree, openSession, type Tree } from "./helpers/tree.js";
 
 async function tree(): Promise<Tree> {

@@ -1,6 +1,6 @@
 import { link } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { doctor, firstInvalidUtf8, formatReport, type DoctorReport } from "../src/doctor.js";
+import { doctor, firstInvalidUtf8, formatReport, type DoctorReport } from "../src/inspect/doctor.js";
 import { createTree, makeSymlink, runCli, type Tree } from "./helpers/tree.js";
 
 const run = (tree: Tree, presets?: string[], root = tree.root) => doctor({ root, session: { home: tree.home, env: {} }, ...(presets ? { presets } : {}) });

@@ -1,7 +1,7 @@
 import { link } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { explainAllPresets, explainPath, formatExplanation, formatMatrix, type Explanation } from "../src/explain.js";
-import { codeliaPreset, presetNames, registerPreset } from "../src/presets.js";
+import { explainAllPresets, explainPath, formatExplanation, formatMatrix, type Explanation } from "../src/inspect/explain.js";
+import { codeliaPreset, presetNames, registerPreset } from "../src/presets/preset.js";
 import { createTree, runCli, type Tree } from "./helpers/tree.js";
 
 const base = (tree: Tree, more: Record<string, unknown> = {}) => ({ cwd: tree.root, home: tree.home, env: {}, ...more });

@@ -3,8 +3,8 @@
  * being opened for reading; a symlink to a regular file counts; a dangling one does not.
  */
 import { describe, expect, it } from "vitest";
-import { FsError } from "../src/errors.js";
-import { nodeFileSystem, type FileSystem } from "../src/file-system.js";
+import { FsError } from "../src/core/errors.js";
+import { nodeFileSystem, type FileSystem } from "../src/io/file-system.js";
 import { createTree, makeFifo, makeSocket, makeSymlink, openSession } from "./helpers/tree.js";
 
 /** The real file system, recording every path opened for reading. */

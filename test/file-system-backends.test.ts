@@ -3,8 +3,8 @@
  * call for call (a differential test: each is the other's oracle).
  */
 import { describe, expect, it } from "vitest";
-import { asyncFileSystem, nodeFileSystem } from "../src/file-system.js";
-import { FsError } from "../src/errors.js";
+import { asyncFileSystem, nodeFileSystem } from "../src/io/file-system.js";
+import { FsError } from "../src/core/errors.js";
 import { createTree, makeFifo, makeSymlink } from "./helpers/tree.js";
 
 async function outcome(run: () => Promise<unknown>): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isIgnored, parseGitignore, type IgnoreFrame } from "../src/gitignore.js";
+import { isIgnored, parseGitignore, type IgnoreFrame } from "../src/inspect/gitignore.js";
 
 const frame = (dir: string, text: string): IgnoreFrame => ({ dir, rules: parseGitignore(text) });
 

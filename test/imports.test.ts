@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { codeRegions, expandImports, findImports, readInstructionExpanded, resolveImportPath, type ImportOptions } from "../src/imports.js";
-import { nodeFileSystem } from "../src/file-system.js";
-import type { Diagnostic } from "../src/schema.js";
+import { codeRegions, expandImports, findImports, readInstructionExpanded, resolveImportPath, type ImportOptions } from "../src/load/imports.js";
+import { nodeFileSystem } from "../src/io/file-system.js";
+import type { Diagnostic } from "../src/core/schema.js";
 import { createTree, makeSymlink, type Tree } from "./helpers/tree.js";
 
 function options(tree: Tree, more: Partial<ImportOptions> = {}): ImportOptions {

@@ -3,7 +3,7 @@
  * metadata only, target-dir rules, outside-root handling, the §6.1 trigger, concurrency.
  */
 import { describe, expect, it } from "vitest";
-import { ResolvedAgentsSchema } from "../src/schema.js";
+import { ResolvedAgentsSchema } from "../src/core/schema.js";
 import { createTree, openSession, type Tree } from "./helpers/tree.js";
 
 async function deepTree(): Promise<Tree> {

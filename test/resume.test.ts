@@ -3,9 +3,9 @@
  * and state documents that do not validate are refused.
  */
 import { describe, expect, it } from "vitest";
-import { StateError } from "../src/errors.js";
-import { SessionStateSchema } from "../src/schema.js";
-import { restoreSession } from "../src/session.js";
+import { StateError } from "../src/core/errors.js";
+import { SessionStateSchema } from "../src/core/schema.js";
+import { restoreSession } from "../src/session/session.js";
 import { createTree, openSession, type Tree } from "./helpers/tree.js";
 
 async function repo(): Promise<Tree> {

@@ -3,8 +3,8 @@
  * and the precedence of explicit options, env and the config file.
  */
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../src/errors.js";
-import { createSession } from "../src/session.js";
+import { ConfigError } from "../src/core/errors.js";
+import { createSession } from "../src/session/session.js";
 import { createTree, makeSymlink, openSession } from "./helpers/tree.js";
 
 describe("root estimation", () => {

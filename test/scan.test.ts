@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { scanTree } from "../src/scan.js";
-import { countingFileSystem, nodeFileSystem } from "../src/file-system.js";
-import { DEFAULT_EXCLUDES } from "../src/presets.js";
+import { scanTree } from "../src/inspect/scan.js";
+import { countingFileSystem, nodeFileSystem } from "../src/io/file-system.js";
+import { DEFAULT_EXCLUDES } from "../src/presets/preset.js";
 import { createTree, makeSymlink } from "./helpers/tree.js";
 
 const NAMES = ["AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "GEMINI.md"];

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createTree, openSession, runCli } from "./helpers/tree.js";
-import { DEFAULT_EXCLUDES } from "../src/presets.js";
+import { DEFAULT_EXCLUDES } from "../src/presets/preset.js";
 
 const repo = {
   "repo/.git/": null,
@@ -135,7 +135,7 @@ describe("inline mode (touch)", () => {
 
 describe("absolute paths", () => {
   it("normalises every absolute spelling to what path.resolve gives, and keeps normal ones as they are", async () => {
-    const { absolute } = await import("../src/paths.js");
+    const { absolute } = await import("../src/core/paths.js");
     const { resolve } = await import("node:path");
     for (const path of [
       "/",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildScopeTree, estimateTokens, renderScopeTree, type ScopeTree } from "../src/tree.js";
+import { buildScopeTree, estimateTokens, renderScopeTree, type ScopeTree } from "../src/inspect/tree.js";
 import { useColor } from "../src/cli/commands/tree.js";
 import { createTree, runCli } from "./helpers/tree.js";
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { mkdir } from "node:fs/promises";
-import { watchSession, type SessionWatcher, type WatchOptions } from "../src/watch.js";
-import type { AgentsSession } from "../src/session.js";
+import { watchSession, type SessionWatcher, type WatchOptions } from "../src/session/watch.js";
+import type { AgentsSession } from "../src/session/session.js";
 import { createTree, openSession, type Tree } from "./helpers/tree.js";
 
 async function waitFor<T>(probe: () => Promise<T> | T, accept: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {

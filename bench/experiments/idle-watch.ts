@@ -3,7 +3,7 @@
  * with the fs calls of each call. Run: node bench/.build/bench/experiments/idle-watch.js [pauseMs] [calls]
  */
 import { createSession, countingFileSystem } from "../../src/index.js";
-import { watchSession } from "../../src/watch.js";
+import { watchSession } from "../../src/session/watch.js";
 import { generateTree } from "../generate-tree.js";
 import { summarize } from "../lib/measure.js";
 

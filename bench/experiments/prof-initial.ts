@@ -7,7 +7,7 @@ import { createSession, findProjectRoot, nodeFileSystem, resolveConfig, StatCach
 import { syncFileSystem } from "./sync-fs.js";
 import { generateTree } from "../generate-tree.js";
 import { summarize } from "../lib/measure.js";
-import { chain } from "../../src/paths.js";
+import { chain } from "../../src/core/paths.js";
 
 const tree = await generateTree();
 const cwd = tree.deepDir;

@@ -3,7 +3,7 @@
  * Run: node --cpu-prof --cpu-prof-dir=bench/.build/prof bench/.build/bench/experiments/prof-watch.js [paths]
  */
 import { createSession } from "../../src/index.js";
-import { watchSession } from "../../src/watch.js";
+import { watchSession } from "../../src/session/watch.js";
 import { generateTree } from "../generate-tree.js";
 
 const keepAlive = setInterval(() => undefined, 1 << 30);

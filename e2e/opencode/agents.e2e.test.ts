@@ -1,5 +1,5 @@
 /**
- * The built agentsmd OpenCode plugin (dist/integrations/opencode.js) inside the real OpenCode CLI
+ * The built agentsmd OpenCode plugin (dist/integrations/opencode/index.js) inside the real OpenCode CLI
  * (issue 4, "Proof"). The model is scripted; the test inspects what the model server received.
  *
  * Rule checked everywhere: every instruction file reaches the model exactly once per version
@@ -18,7 +18,7 @@ import { REPO_ROOT } from "../lib/install.js";
 import { messageText, systemTexts, toolResults, type ChatRequestBody, type RecordedRequest } from "../lib/openai-chat-server.js";
 import { createOpenCodeFixture, recorderPluginSource, type OpenCodeFixture, type OpenCodeRunResult } from "./harness.js";
 
-const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode.js");
+const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
 
 let fixture: OpenCodeFixture | undefined;
 afterEach(async () => {

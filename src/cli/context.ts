@@ -2,9 +2,9 @@
  * Global options -> session options, shared by every command.
  */
 import type { Command } from "commander";
-import { absolute } from "../paths.js";
-import type { SessionOptions } from "../session.js";
-import type { AgentsConfig } from "../schema.js";
+import { absolute } from "../core/paths.js";
+import type { SessionOptions } from "../session/session.js";
+import type { AgentsConfig } from "../core/schema.js";
 import type { CliIo } from "./io.js";
 
 export interface GlobalOptions {

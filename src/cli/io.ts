@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /**
  * What a CLI command may touch: output streams, stdin, env and cwd are injected so tests run

@@ -2,10 +2,10 @@
  * The CLI as a function: `main(argv, io)` returns the exit code; the bin is a shim.
  */
 import { Command, CommanderError } from "commander";
-import { AgentsMdError, ConfigError } from "../errors.js";
-import { nodeFileSystem } from "../file-system.js";
-import { absolute } from "../paths.js";
-import { presetNames } from "../presets.js";
+import { AgentsMdError, ConfigError } from "../core/errors.js";
+import { nodeFileSystem } from "../io/file-system.js";
+import { absolute } from "../core/paths.js";
+import { presetNames } from "../presets/preset.js";
 import { createContext } from "./context.js";
 import { EXIT, type CliIo } from "./io.js";
 import { registerInspect } from "./commands/inspect.js";
@@ -16,7 +16,7 @@ import { registerMcp } from "./commands/mcp.js";
 import { registerExplain } from "./commands/explain.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerTree } from "./commands/tree.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../core/version.js";
 
 export { VERSION };
 

@@ -14,11 +14,11 @@
  * `@path` imports expand (imports.ts; on by default, `imports.enabled` switches them).
  * Not modelled: `.claude/rules/`, auto memory, the 4 MiB skip, managed-only mode.
  */
-import { registerPreset, type PrepareContext, type PreparedGroups, type Preset } from "../presets.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
-import { ancestors, join, nameOf, parentOf } from "../paths.js";
-import { trimEndText } from "../budget.js";
-import type { FileSystem } from "../file-system.js";
+import { registerPreset, type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
+import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
+import { trimEndText } from "../core/budget.js";
+import type { FileSystem } from "../io/file-system.js";
 
 /** The files that count as "a CLAUDE.md" (peers §2.6), in load order within a directory. */
 export const CLAUDE_MD_NAMES: readonly string[] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];

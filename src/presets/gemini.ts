@@ -19,9 +19,9 @@
  * private project memory, include directories, the walk stopping at `~/.gemini`, `importFormat:
  * "flat"`; a loaded file replaced by a new inode (an editor's rename) is not offered again.
  */
-import { registerPreset, type Preset } from "../presets.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
-import { join, parentOf } from "../paths.js";
+import { registerPreset, type Preset } from "./preset.js";
+import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { join, parentOf } from "../core/paths.js";
 
 export const GEMINI_MD = "GEMINI.md";
 

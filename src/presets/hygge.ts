@@ -2,9 +2,9 @@
  * Preset `hygge` (cfbender/hygge, peers §5): user layers, all root files, subdirectories only
  * through touch, its own framing and source tokens.
  */
-import { registerPreset, DEFAULT_EXCLUDES, type Preset } from "../presets.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
-import { isInside, join } from "../paths.js";
+import { registerPreset, DEFAULT_EXCLUDES, type Preset } from "./preset.js";
+import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { isInside, join } from "../core/paths.js";
 
 const ROOT_NAMES = [".agents/AGENTS.md", "AGENTS.md", "AGENTS.local.md", "CLAUDE.md", "CLAUDE.local.md"];
 

@@ -18,10 +18,10 @@
  * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
  * (see src/integrations/opencode.ts).
  */
-import { registerPreset, DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "../presets.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../render.js";
-import type { FileSystem } from "../file-system.js";
-import { chain, isInside, join } from "../paths.js";
+import { registerPreset, DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
+import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import type { FileSystem } from "../io/file-system.js";
+import { chain, isInside, join } from "../core/paths.js";
 
 /** OpenCode's instruction file names, in priority order (1.18.33). */
 export const OPENCODE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];

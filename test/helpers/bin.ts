@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { withLock } from "../../src/state-store.js";
+import { withLock } from "../../src/io/state-store.js";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const BIN = join(REPO, "dist/cli/bin.js");

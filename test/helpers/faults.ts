@@ -6,8 +6,8 @@
  * const fs = injectFs({ read: ([path, max], next) => (path === locked ? Promise.reject(fsError(path, "EACCES")) : next(path, max)) });
  * const session = await openSession(tree, { fs });
  */
-import { FsError } from "../../src/errors.js";
-import { nodeFileSystem, type FileSystem } from "../../src/file-system.js";
+import { FsError } from "../../src/core/errors.js";
+import { nodeFileSystem, type FileSystem } from "../../src/io/file-system.js";
 
 type Method = keyof FileSystem;
 

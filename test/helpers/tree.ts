@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/io.js";
-import { createSession, type AgentsSession, type SessionOptions } from "../../src/session.js";
+import { createSession, type AgentsSession, type SessionOptions } from "../../src/session/session.js";
 
 /** A file's text or bytes; `null` makes a directory (as does a key ending in "/"). */
 export type TreeSpec = Readonly<Record<string, string | Uint8Array | null>>;

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { createTree, runCli } from "../helpers/tree.js";
-import { addClaudeHooks, CLAUDE_HOOK_EVENTS, isAgentsmdHandler, removeClaudeHooks } from "../../src/integrations/claude-code-install.js";
+import { addClaudeHooks, CLAUDE_HOOK_EVENTS, isAgentsmdHandler, removeClaudeHooks } from "../../src/integrations/claude-code/install.js";
 
 const REPO = join(import.meta.dirname, "../..");
 

@@ -12,7 +12,7 @@ import {
   packContext,
   parseHookInput,
   type ClaudeHookOptions,
-} from "../../src/integrations/claude-code.js";
+} from "../../src/integrations/claude-code/index.js";
 
 const BIN = join(import.meta.dirname, "../../dist/cli/bin.js");
 

@@ -7,8 +7,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createTree, type Tree } from "../helpers/tree.js";
-import { createAgentsMcpServer, McpResolveResultSchema, type AgentsMcpOptions } from "../../src/integrations/mcp.js";
-import { PROMPT_GUIDANCE } from "../../src/guidance.js";
+import { createAgentsMcpServer, McpResolveResultSchema, type AgentsMcpOptions } from "../../src/integrations/mcp/index.js";
+import { PROMPT_GUIDANCE } from "../../src/core/guidance.js";
 
 const BIN = join(import.meta.dirname, "../../dist/cli/bin.js");
 

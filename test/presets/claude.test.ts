@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createTree, makeSymlink } from "../helpers/tree.js";
-import { createSession } from "../../src/session.js";
+import { createSession } from "../../src/session/session.js";
 import { builtinAgentsMd, claudeRenderer, stripBlockComments } from "../../src/presets/claude.js";
-import { nodeFileSystem } from "../../src/file-system.js";
+import { nodeFileSystem } from "../../src/io/file-system.js";
 
 async function claude(spec: Parameters<typeof createTree>[0], cwdRel: string, env: Record<string, string> = {}) {
   const tree = await createTree(spec);

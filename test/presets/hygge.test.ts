@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTree } from "../helpers/tree.js";
-import { createSession } from "../../src/session.js";
+import { createSession } from "../../src/session/session.js";
 
 async function hygge(treeSpec: Parameters<typeof createTree>[0], cwdRel: string, env: Record<string, string> = {}) {
   const tree = await createTree(treeSpec);

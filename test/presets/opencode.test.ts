@@ -4,7 +4,7 @@
  * files on read below cwd only, one per directory, deepest first, in a `<system-reminder>`.
  */
 import { describe, expect, it } from "vitest";
-import { nodeFileSystem } from "../../src/file-system.js";
+import { nodeFileSystem } from "../../src/io/file-system.js";
 import { opencodeSystemPaths } from "../../src/presets/opencode.js";
 import { createTree, openSession, runCli } from "../helpers/tree.js";
 

@@ -13,9 +13,9 @@
 import fc from "fast-check";
 import { writeFile, rm, utimes } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { restoreSession, type AgentsSession } from "../../src/session.js";
-import { SessionStateSchema } from "../../src/schema.js";
-import { chain, parentOf } from "../../src/paths.js";
+import { restoreSession, type AgentsSession } from "../../src/session/session.js";
+import { SessionStateSchema } from "../../src/core/schema.js";
+import { chain, parentOf } from "../../src/core/paths.js";
 import { createTree, openSession, type Tree } from "../helpers/tree.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);

@@ -5,7 +5,7 @@
  * A few basics (wrong type, maxBytes 0, an unknown key) are in test/cli.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { createTree, openSession, runCli, type Tree } from "../helpers/tree.js";
 import { injectFs } from "../helpers/faults.js";
 

@@ -5,7 +5,7 @@
  */
 import { appendFile, open, rename, rm, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { countingFileSystem, nodeFileSystem } from "../../src/file-system.js";
+import { countingFileSystem, nodeFileSystem } from "../../src/io/file-system.js";
 import { createTree, openSession, runCli, type Tree } from "../helpers/tree.js";
 import { injectFs } from "../helpers/faults.js";
 

@@ -5,7 +5,7 @@
  */
 import { rename, rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { countingFileSystem, type FileSystem } from "../../src/file-system.js";
+import { countingFileSystem, type FileSystem } from "../../src/io/file-system.js";
 import { createTree, makeFifo, makeSymlink, openSession, runCli, type Tree } from "../helpers/tree.js";
 import { injectFs } from "../helpers/faults.js";
 

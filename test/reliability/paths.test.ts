@@ -6,7 +6,7 @@
 import { mkdir, rmdir, stat } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { currentDir } from "../../src/cli/io.js";
-import { ResolvedAgentsSchema } from "../../src/schema.js";
+import { ResolvedAgentsSchema } from "../../src/core/schema.js";
 import { createTree, openSession, runCli } from "../helpers/tree.js";
 import { ensureBuilt, runBin } from "../helpers/bin.js";
 

@@ -8,9 +8,9 @@ import { spawn } from "node:child_process";
 import { open, readFile, readdir, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { StateError } from "../../src/errors.js";
-import { ResolvedAgentsSchema, SessionStateSchema, type SessionState } from "../../src/schema.js";
-import { MAX_STATE_BYTES, breakGuardPath, readStateFile, withLock } from "../../src/state-store.js";
+import { StateError } from "../../src/core/errors.js";
+import { ResolvedAgentsSchema, SessionStateSchema, type SessionState } from "../../src/core/schema.js";
+import { MAX_STATE_BYTES, breakGuardPath, readStateFile, withLock } from "../../src/io/state-store.js";
 import { createTree, makeFifo, openSession, runCli, type Tree } from "../helpers/tree.js";
 import { REPO, deadPid, ensureBuilt, runBin } from "../helpers/bin.js";
 
@@ -122,7 +122,7 @@ describe("processes on one state file (the built CLI)", () => {
     // Rewrites the state forever with bodies of 0.5-4 MiB, so a kill lands inside a write.
     const script = `
       import { readFileSync } from "node:fs";
-      import { writeStateFile } from ${JSON.stringify(join(REPO, "dist/state-store.js"))};
+      import { writeStateFile } from ${JSON.stringify(join(REPO, "dist/io/state-store.js"))};
       const base = JSON.parse(readFileSync(${JSON.stringify(base)}, "utf8"));
       for (let n = 0; ; n++) {
         await writeStateFile(${JSON.stringify(state)}, { ...base, initialMessage: "gen " + n + " " + "x".repeat(524288 * (1 + (n % 8))) });

@@ -3,8 +3,8 @@
  * when any finding is an error.
  */
 import type { Command } from "commander";
-import { doctor, formatReport } from "../../doctor.js";
-import { AgentsMdError } from "../../errors.js";
+import { doctor, formatReport } from "../../inspect/doctor.js";
+import { AgentsMdError } from "../../core/errors.js";
 import type { CommandContext } from "../context.js";
 
 export function registerDoctor(program: Command, context: CommandContext): void {

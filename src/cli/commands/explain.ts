@@ -3,7 +3,7 @@
  * model sees them, and why; `--all-presets` compares every registered preset.
  */
 import type { Command } from "commander";
-import { explainAllPresets, explainPath, formatExplanation, formatMatrix } from "../../explain.js";
+import { explainAllPresets, explainPath, formatExplanation, formatMatrix } from "../../inspect/explain.js";
 import type { CommandContext } from "../context.js";
 import { reportDiagnostics } from "./inspect.js";
 

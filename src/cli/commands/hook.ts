@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
-import { absolute } from "../../paths.js";
+import { absolute } from "../../core/paths.js";
 
 const MODES = ["auto", "inject", "native"] as const;
 
@@ -29,7 +29,7 @@ export function registerHook(program: Command, context: CommandContext): void {
         }
         const globals = context.globals(command);
         const sessionOptions = context.sessionOptions(command);
-        const { handleClaudeCodeHook, parseHookInput } = await import("../../integrations/claude-code.js");
+        const { handleClaudeCodeHook, parseHookInput } = await import("../../integrations/claude-code/index.js");
         const input = parseHookInput(await io.readStdin());
         const home = globals.home !== undefined ? absolute(globals.home, io.cwd) : undefined;
         await handleClaudeCodeHook(input, {

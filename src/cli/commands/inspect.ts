@@ -2,8 +2,8 @@
  * Read-only views of the initial bundle: root, list, show, paths, schema.
  */
 import type { Command } from "commander";
-import { createSession } from "../../session.js";
-import { configJsonSchema } from "../../schema.js";
+import { createSession } from "../../session/session.js";
+import { configJsonSchema } from "../../core/schema.js";
 import type { CommandContext } from "../context.js";
 
 export function registerInspect(program: Command, context: CommandContext): void {

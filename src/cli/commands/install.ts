@@ -4,8 +4,8 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { homedir } from "node:os";
 import type { CommandContext } from "../context.js";
-import { absolute } from "../../paths.js";
-import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code-install.js";
+import { absolute } from "../../core/paths.js";
+import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code/install.js";
 
 const HOSTS = ["claude-code"];
 

@@ -3,10 +3,10 @@
  * processes and replaced atomically.
  */
 import type { Command } from "commander";
-import { createSession, restoreSession, type AgentsSession } from "../../session.js";
-import { readStateFile, withLock, writeStateFile } from "../../state-store.js";
-import { StateError } from "../../errors.js";
-import type { ResolvedAgents } from "../../schema.js";
+import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
+import { readStateFile, withLock, writeStateFile } from "../../io/state-store.js";
+import { StateError } from "../../core/errors.js";
+import type { ResolvedAgents } from "../../core/schema.js";
 import type { CommandContext } from "../context.js";
 import { reportDiagnostics } from "./inspect.js";
 

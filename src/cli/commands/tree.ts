@@ -3,7 +3,7 @@
  * and the presets that load each file at startup. Colour only when stdout is a terminal.
  */
 import type { Command } from "commander";
-import { buildScopeTree, renderScopeTree } from "../../tree.js";
+import { buildScopeTree, renderScopeTree } from "../../inspect/tree.js";
 import type { CommandContext } from "../context.js";
 
 /** Colour when stdout is a terminal, unless NO_COLOR is set; FORCE_COLOR forces it. */

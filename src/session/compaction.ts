@@ -2,9 +2,9 @@
  * Compaction context (seed 002 §3.6): the instruction files in force, rendered for a summariser,
  * cut to a token budget. Pure: the session reads the bodies, this module chooses and renders.
  */
-import type { Layer } from "./schema.js";
-import { trimEndText } from "./budget.js";
-import { segmentsBelow } from "./paths.js";
+import type { Layer } from "../core/schema.js";
+import { trimEndText } from "../core/budget.js";
+import { segmentsBelow } from "../core/paths.js";
 
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;

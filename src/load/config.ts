@@ -3,11 +3,11 @@
  * An unset env var never erases a configured value (each layer only sets what it defines).
  */
 import { isAbsolute, resolve } from "node:path";
-import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } from "./schema.js";
-import { ConfigError } from "./errors.js";
-import { getPreset, presetNames, type Preset } from "./presets.js";
-import "./builtin.js";
-import { readTextFile } from "./file-system.js";
+import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } from "../core/schema.js";
+import { ConfigError } from "../core/errors.js";
+import { getPreset, presetNames, type Preset } from "../presets/preset.js";
+import "../presets/builtin.js";
+import { readTextFile } from "../io/file-system.js";
 
 export interface MutableConfig {
   preset: string;

@@ -17,7 +17,7 @@ import {
   type Dirent,
   type Stats,
 } from "node:fs";
-import { FsError } from "./errors.js";
+import { FsError } from "../core/errors.js";
 
 export type FileKind = "file" | "directory" | "other";
 

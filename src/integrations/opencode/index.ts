@@ -29,15 +29,15 @@
 import type { Hooks, Plugin, PluginInput, PluginModule, PluginOptions } from "@opencode-ai/plugin";
 import { z } from "zod";
 import { homedir } from "node:os";
-import { createSession, restoreSession, type AgentsSession } from "../session.js";
-import { readStateFile, writeStateFile } from "../state-store.js";
-import { nodeFileSystem, removeFile } from "../file-system.js";
-import { absolute, isInside, join, nameOf, parentOf, xdgDir } from "../paths.js";
-import { opencodeNames, opencodeSystemPaths } from "../presets/opencode.js";
-import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../schema.js";
-import { ConfigError } from "../errors.js";
-import { DEFAULT_COMPACTION_TOKENS } from "../compaction.js";
-import "../builtin.js";
+import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
+import { readStateFile, writeStateFile } from "../../io/state-store.js";
+import { nodeFileSystem, removeFile } from "../../io/file-system.js";
+import { absolute, isInside, join, nameOf, parentOf, xdgDir } from "../../core/paths.js";
+import { opencodeNames, opencodeSystemPaths } from "../../presets/opencode.js";
+import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
+import { ConfigError } from "../../core/errors.js";
+import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
+import "../../presets/builtin.js";
 
 /** Tools whose targets trigger resolution (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
 export const OPENCODE_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "patch", "multiedit", "glob", "grep", "list"];

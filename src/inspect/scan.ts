@@ -6,11 +6,11 @@
  * entered either, but their top level is listed once, so an instruction file put there is found.
  * Symlinks are reported, never followed.
  */
-import type { FileSystem, FileKind } from "./file-system.js";
-import type { Diagnostic } from "./schema.js";
-import { ancestors, join, nameOf, parentOf } from "./paths.js";
+import type { FileSystem, FileKind } from "../io/file-system.js";
+import type { Diagnostic } from "../core/schema.js";
+import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
 import { isIgnored, parseGitignore, type IgnoreFrame } from "./gitignore.js";
-import { FsError } from "./errors.js";
+import { FsError } from "../core/errors.js";
 
 export interface ScanOptions {
   fs: FileSystem;

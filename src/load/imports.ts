@@ -13,13 +13,13 @@
  *
  * `findImports` is pure; `expandImports` reads through the injected {@link FileSystem}.
  */
-import type { FileSystem } from "./file-system.js";
-import type { Diagnostic } from "./schema.js";
-import type { CutMode, Preset } from "./presets.js";
-import { absolute, isInside, parentOf } from "./paths.js";
-import { decodeLossy } from "./budget.js";
+import type { FileSystem } from "../io/file-system.js";
+import type { Diagnostic } from "../core/schema.js";
+import type { CutMode, Preset } from "../presets/preset.js";
+import { absolute, isInside, parentOf } from "../core/paths.js";
+import { decodeLossy } from "../core/budget.js";
 import { cutRead, readInstruction, type InstructionText } from "./read.js";
-import { FsError } from "./errors.js";
+import { FsError } from "../core/errors.js";
 import { expandGeminiImports } from "./gemini-imports.js";
 
 /** Imports nest at most this deep (the importing file is depth 0). */

@@ -1,26 +1,26 @@
-export { parseSessionState } from "./session-state.js";
+export { parseSessionState } from "../core/session-state.js";
 
 /**
  * AgentsSession: the frozen initial bundle, the resolver (metadata), inline mode (bodies),
  * two-phase admission, snapshot/restore and the resume diff.
  */
-import type { StatCache, DirProbe, Found } from "./cache.js";
-import type { ResolvedConfig } from "./config.js";
-import type { FileSystem } from "./file-system.js";
-import { buildParts, type Parts } from "./session-setup.js";
-import { parseSessionState } from "./session-state.js";
-import type { Preset } from "./presets.js";
-import { findProjectRoot, type RootReason } from "./root.js";
-import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "./initial.js";
-import { DiagnosticSink, groupsFor, identityKey, selectFiles, type NameGroups } from "./discover.js";
-import { absolute, chain, isInside, nameOf, parentOf } from "./paths.js";
-import { getRenderer, type Renderer } from "./render.js";
-import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline, sessionResumeDiff } from "./reminders.js";
+import type { StatCache, DirProbe, Found } from "../io/cache.js";
+import type { ResolvedConfig } from "../load/config.js";
+import type { FileSystem } from "../io/file-system.js";
+import { buildParts, type Parts } from "./setup.js";
+import { parseSessionState } from "../core/session-state.js";
+import type { Preset } from "../presets/preset.js";
+import { findProjectRoot, type RootReason } from "../load/root.js";
+import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "../load/initial.js";
+import { DiagnosticSink, groupsFor, identityKey, selectFiles, type NameGroups } from "../load/discover.js";
+import { absolute, chain, isInside, nameOf, parentOf } from "../core/paths.js";
+import { getRenderer, type Renderer } from "../core/render.js";
+import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline, sessionResumeDiff } from "../core/reminders.js";
 import { buildCompactionContext, type CompactionContext, type CompactionContextOptions, type CompactionFile } from "./compaction.js";
 import type { WatchOptions } from "./watch.js";
-import { readInstruction } from "./read.js";
-import { importContextOf, readInstructionExpanded } from "./imports.js";
-import { isBlank } from "./budget.js";
+import { readInstruction } from "../load/read.js";
+import { importContextOf, readInstructionExpanded } from "../load/imports.js";
+import { isBlank } from "../core/budget.js";
 import {
   SESSION_STATE_VERSION,
   type AgentsConfig,
@@ -31,7 +31,7 @@ import {
   type ResolvedAgents,
   type ResolvedFile,
   type SessionState,
-} from "./schema.js";
+} from "../core/schema.js";
 
 export interface SessionOptions {
   /** Working directory. @default process.cwd() */

@@ -8,4 +8,4 @@ import { createRequire } from "node:module";
  * This package's version.
  * @example new McpServer({ name: "agentsmd", version: VERSION })
  */
-export const VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+export const VERSION: string = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;

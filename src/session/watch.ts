@@ -14,9 +14,9 @@
  */
 import type { FSWatcher } from "chokidar";
 import type { AgentsSession } from "./session.js";
-import type { StatCache } from "./cache.js";
-import { initialDirs } from "./initial.js";
-import { isInside, join, nameOf, parentOf } from "./paths.js";
+import type { StatCache } from "../io/cache.js";
+import { initialDirs } from "../load/initial.js";
+import { isInside, join, nameOf, parentOf } from "../core/paths.js";
 
 export interface WatchOptions {
   /** Quiet period in ms before `onChange` hears about a batch of changes. @default 20 */

@@ -21,10 +21,10 @@
  * follows its target for the root check); a FIFO blocks Gemini forever and fails here.
  */
 import { relative, resolve, dirname, basename, join, isAbsolute, sep } from "node:path";
-import type { FileSystem } from "./file-system.js";
-import type { Diagnostic } from "./schema.js";
-import { FsError } from "./errors.js";
-import { decodeLossy } from "./budget.js";
+import type { FileSystem } from "../io/file-system.js";
+import type { Diagnostic } from "../core/schema.js";
+import { FsError } from "../core/errors.js";
+import { decodeLossy } from "../core/budget.js";
 
 /** One import Gemini's processor inlined. */
 export interface GeminiImport {

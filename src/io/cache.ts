@@ -5,8 +5,8 @@
  * when that saves calls. Concurrent lookups of one key share one in-flight promise.
  */
 import { isAbsent, type FileInfo, type FileSystem } from "./file-system.js";
-import { FsError } from "./errors.js";
-import { isInside, join } from "./paths.js";
+import { FsError } from "../core/errors.js";
+import { isInside, join } from "../core/paths.js";
 
 export interface Found {
   name: string;

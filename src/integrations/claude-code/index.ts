@@ -27,15 +27,15 @@
  */
 import { homedir } from "node:os";
 import { z } from "zod";
-import { createSession, parseSessionState, restoreSession, type AgentsSession, type SessionOptions } from "../session.js";
-import { withLock } from "../state-store.js";
-import { ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../file-system.js";
-import { absolute, join, nameOf, parentOf } from "../paths.js";
-import { findImports } from "../imports.js";
-import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../presets/claude.js";
-import type { SessionState } from "../schema.js";
-import { hookStateDir, hookStatePath, toolTargets, validateHookInput, type ClaudeHookInput } from "./claude-code-input.js";
-import { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, fit, nearestFirst, packContext, packNotice } from "./claude-code-pack.js";
+import { createSession, parseSessionState, restoreSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
+import { withLock } from "../../io/state-store.js";
+import { ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
+import { absolute, join, nameOf, parentOf } from "../../core/paths.js";
+import { findImports } from "../../load/imports.js";
+import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../../presets/claude.js";
+import type { SessionState } from "../../core/schema.js";
+import { hookStateDir, hookStatePath, toolTargets, validateHookInput, type ClaudeHookInput } from "./input.js";
+import { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, fit, nearestFirst, packContext, packNotice } from "./pack.js";
 
 export { CLAUDE_FILE_TOOLS };
 export {
@@ -47,10 +47,10 @@ export {
   toolTargets,
   hookStateDir,
   hookStatePath,
-} from "./claude-code-input.js";
-export type { ClaudeHookInput } from "./claude-code-input.js";
-export { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, nearestFirst, renderPiece, packContext } from "./claude-code-pack.js";
-export type { PackResult } from "./claude-code-pack.js";
+} from "./input.js";
+export type { ClaudeHookInput } from "./input.js";
+export { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, nearestFirst, renderPiece, packContext } from "./pack.js";
+export type { PackResult } from "./pack.js";
 
 /** First Claude Code version with built-in AGENTS.md loading (peers §2.6). */
 export const BUILTIN_AGENTS_MD_SINCE = "2.1.277";
@@ -488,13 +488,5 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOpti
   });
 }
 
-export {
-  addClaudeHooks,
-  removeClaudeHooks,
-  installClaudeCode,
-  uninstallClaudeCode,
-  settingsPath,
-  isAgentsmdHandler,
-  CLAUDE_HOOK_EVENTS,
-} from "./claude-code-install.js";
-export type { InstallScope, InstallResult } from "./claude-code-install.js";
+export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, isAgentsmdHandler, CLAUDE_HOOK_EVENTS } from "./install.js";
+export type { InstallScope, InstallResult } from "./install.js";

@@ -3,11 +3,11 @@
  * preset reads, a memoising file system for read-only surveys, and "which presets load this file
  * at startup" computed by real sessions (so each preset's own rules, hooks included, decide).
  */
-import type { FileInfo, FileSystem, ReadResult } from "./file-system.js";
-import { getPreset, presetNames } from "./presets.js";
-import { createSession, type SessionOptions } from "./session.js";
-import type { InitialLoad } from "./initial.js";
-import type { InitialFile } from "./schema.js";
+import type { FileInfo, FileSystem, ReadResult } from "../io/file-system.js";
+import { getPreset, presetNames } from "../presets/preset.js";
+import { createSession, type SessionOptions } from "../session/session.js";
+import type { InitialLoad } from "../load/initial.js";
+import type { InitialFile } from "../core/schema.js";
 
 /**
  * Every instruction file name a registered preset reads (files, touch groups), plus `extra`,

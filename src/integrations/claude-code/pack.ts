@@ -2,8 +2,8 @@
  * The Claude Code hook's answers: files packed under Claude Code's `additionalContext` limit, most
  * specific first, what does not fit named. Pure (no I/O).
  */
-import { parentOf } from "../paths.js";
-import { trimEndText } from "../budget.js";
+import { parentOf } from "../../core/paths.js";
+import { trimEndText } from "../../core/budget.js";
 
 /** Claude Code replaces `additionalContext` over 10,000 characters by a file path and a preview. */
 export const CLAUDE_CONTEXT_LIMIT = 10_000;

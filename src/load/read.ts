@@ -1,9 +1,9 @@
 /**
  * Bounded reads of instruction files: never past the budget, lossy UTF-8, the cut rule of the preset.
  */
-import type { FileSystem, ReadResult } from "./file-system.js";
-import type { CutMode } from "./presets.js";
-import { decodeLossy, truncationNote, truncationNoteBytes, utf8Boundary } from "./budget.js";
+import type { FileSystem, ReadResult } from "../io/file-system.js";
+import type { CutMode } from "../presets/preset.js";
+import { decodeLossy, truncationNote, truncationNoteBytes, utf8Boundary } from "../core/budget.js";
 
 export interface InstructionText {
   /** The text to render (a cut file ends with its truncation line in `utf8-with-note` mode). */

@@ -19,20 +19,20 @@
  * each preset's own rules decide; name rules come from each preset's resolved config.
  */
 import { createHash } from "node:crypto";
-import type { FileSystem, FileInfo } from "./file-system.js";
-import { nodeFileSystem } from "./file-system.js";
-import { resolveConfig, type ResolvedConfig } from "./config.js";
-import { getPreset, presetNames, DEFAULT_EXCLUDES } from "./presets.js";
-import { chooseFiles, groupsFor, identityKey, type NameGroups } from "./discover.js";
-import type { Found } from "./cache.js";
-import { expandImports, findImports, resolveImportPath } from "./imports.js";
-import { isBlank } from "./budget.js";
-import { ancestors, isInside, nameOf, parentOf } from "./paths.js";
+import type { FileSystem, FileInfo } from "../io/file-system.js";
+import { nodeFileSystem } from "../io/file-system.js";
+import { resolveConfig, type ResolvedConfig } from "../load/config.js";
+import { getPreset, presetNames, DEFAULT_EXCLUDES } from "../presets/preset.js";
+import { chooseFiles, groupsFor, identityKey, type NameGroups } from "../load/discover.js";
+import type { Found } from "../io/cache.js";
+import { expandImports, findImports, resolveImportPath } from "../load/imports.js";
+import { isBlank } from "../core/budget.js";
+import { ancestors, isInside, nameOf, parentOf } from "../core/paths.js";
 import { scanTree, type ScannedFile } from "./scan.js";
 import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
-import type { SessionOptions } from "./session.js";
-import { FsError } from "./errors.js";
-import { CLAUDE_AGENTS_NAMES, CLAUDE_MD_NAMES } from "./presets/claude.js";
+import type { SessionOptions } from "../session/session.js";
+import { FsError } from "../core/errors.js";
+import { CLAUDE_AGENTS_NAMES, CLAUDE_MD_NAMES } from "../presets/claude.js";
 
 export type Severity = "error" | "warning" | "info";
 

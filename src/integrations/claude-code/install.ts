@@ -6,10 +6,10 @@
  * in the file (other hooks, other keys, their order) is left as it is.
  */
 import { fileURLToPath } from "node:url";
-import { ConfigError } from "../errors.js";
-import { ensureDir, nodeFileSystem, readTextFile, writeFileAtomic } from "../file-system.js";
-import { join, parentOf } from "../paths.js";
-import { CLAUDE_FILE_TOOLS, claudeConfigDir } from "../presets/claude.js";
+import { ConfigError } from "../../core/errors.js";
+import { ensureDir, nodeFileSystem, readTextFile, writeFileAtomic } from "../../io/file-system.js";
+import { join, parentOf } from "../../core/paths.js";
+import { CLAUDE_FILE_TOOLS, claudeConfigDir } from "../../presets/claude.js";
 
 export type InstallScope = "user" | "project" | "local";
 export const INSTALL_SCOPES: readonly InstallScope[] = ["user", "project", "local"];
@@ -71,7 +71,7 @@ export async function defaultHookCommand(scope: InstallScope, projectDir: string
     const local = await nodeFileSystem.stat(join(projectDir, "node_modules/.bin/agentsmd")).catch(() => null);
     if (local) return `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agentsmd hook claude-code`;
   }
-  const bin = fileURLToPath(new URL("../cli/bin.js", import.meta.url));
+  const bin = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
   return `${quote(process.execPath)} ${quote(bin)} hook claude-code`;
 }
 

@@ -5,10 +5,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
-import { StateError } from "./errors.js";
+import { StateError } from "../core/errors.js";
 import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic } from "./file-system.js";
-import { parseSessionState } from "./session.js";
-import type { SessionState } from "./schema.js";
+import { parseSessionState } from "../session/session.js";
+import type { SessionState } from "../core/schema.js";
 
 /** Largest state file accepted. */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;

@@ -3,14 +3,14 @@
  * files, each with its size, an estimated token count and the presets that load it at startup
  * (for a session started in the directory it governs, as computed by real sessions).
  */
-import type { FileSystem } from "./file-system.js";
-import { nodeFileSystem } from "./file-system.js";
-import { DEFAULT_EXCLUDES, presetNames } from "./presets.js";
+import type { FileSystem } from "../io/file-system.js";
+import { nodeFileSystem } from "../io/file-system.js";
+import { DEFAULT_EXCLUDES, presetNames } from "../presets/preset.js";
 import { scanTree } from "./scan.js";
 import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
-import type { SessionOptions } from "./session.js";
-import { nameOf, parentOf, segmentsBelow } from "./paths.js";
-import { tokensForBytes } from "./compaction.js";
+import type { SessionOptions } from "../session/session.js";
+import { nameOf, parentOf, segmentsBelow } from "../core/paths.js";
+import { tokensForBytes } from "../session/compaction.js";
 
 /**
  * Rough token estimate of a file size: four bytes a token, the rule of compaction's `estimateTokens`.

@@ -1,8 +1,8 @@
 /**
  * Presets as data: the loading rules of one agent, named. `config.ts` layers user settings on top.
  */
-import type { Diagnostic } from "./schema.js";
-import { join } from "./paths.js";
+import type { Diagnostic } from "../core/schema.js";
+import { join } from "../core/paths.js";
 
 export type RendererName = "codelia" | "codex" | "claude" | "opencode" | "gemini" | "hygge";
 
@@ -107,7 +107,7 @@ export interface Preset {
   renderer: RendererName | (string & {});
   /** A preset-specific `agentsmd list` text (hygge prints its own table). */
   formatList?(
-    rows: ReadonlyArray<{ path: string; layer: import("./schema.js").Layer; sizeBytes: number; content: string }>,
+    rows: ReadonlyArray<{ path: string; layer: import("../core/schema.js").Layer; sizeBytes: number; content: string }>,
     context: { root: string; cwd: string },
   ): string;
   /** Home-level layers (outside the budget). */
@@ -119,19 +119,19 @@ export interface Preset {
    */
   prepare?(context: PrepareContext): Promise<PreparedGroups | undefined>;
   /** Preset-specific config keys, applied after the generic merge (e.g. Codex's own setting names). */
-  adapt?(config: import("./config.js").MutableConfig, raw: import("./schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
+  adapt?(config: import("../load/config.js").MutableConfig, raw: import("../core/schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
   /**
    * `@path` imports (imports.ts): on or off by default; `locked` ignores `imports.enabled` in the
    * config (Codex never expands them); the marker framing an import; the nesting limit.
    * @default off, switchable with `imports.enabled`, marker "agentsmd", depth 5
    */
-  imports?: { enabled: boolean; locked?: boolean; marker?: import("./imports.js").ImportMarker; maxDepth?: number };
+  imports?: { enabled: boolean; locked?: boolean; marker?: import("../load/imports.js").ImportMarker; maxDepth?: number };
 }
 
 export interface PrepareContext extends PresetEnv {
   cwd: string;
   root: string;
-  fs: import("./file-system.js").FileSystem;
+  fs: import("../io/file-system.js").FileSystem;
 }
 
 /** Name groups decided for one session (see `Preset.prepare`). */

@@ -5,14 +5,14 @@
  * `touch`) plus the discovery layer's `chooseFiles`, so it reports what the loader does rather
  * than re-deriving it.
  */
-import { StatCache, type Found } from "./cache.js";
-import { chooseFiles, type NameGroups } from "./discover.js";
-import { initialDirs, type InitialLoad } from "./initial.js";
-import type { ImportRecord } from "./imports.js";
-import { chain, isInside, nameOf } from "./paths.js";
-import { presetNames } from "./presets.js";
-import { createSession, type AgentsSession, type SessionOptions } from "./session.js";
-import type { Diagnostic, Layer } from "./schema.js";
+import { StatCache, type Found } from "../io/cache.js";
+import { chooseFiles, type NameGroups } from "../load/discover.js";
+import { initialDirs, type InitialLoad } from "../load/initial.js";
+import type { ImportRecord } from "../load/imports.js";
+import { chain, isInside, nameOf } from "../core/paths.js";
+import { presetNames } from "../presets/preset.js";
+import { createSession, type AgentsSession, type SessionOptions } from "../session/session.js";
+import type { Diagnostic, Layer } from "../core/schema.js";
 import { knownInstructionNames } from "./survey.js";
 
 /** What happened to a file. The first three reach the model. */

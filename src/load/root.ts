@@ -2,10 +2,10 @@
  * Project root estimation (spec §4.2): override, else the nearest ancestor holding a marker,
  * else cwd.
  */
-import type { FileSystem } from "./file-system.js";
-import type { Diagnostic } from "./schema.js";
-import { ancestors, isInside, join } from "./paths.js";
-import { ConfigError } from "./errors.js";
+import type { FileSystem } from "../io/file-system.js";
+import type { Diagnostic } from "../core/schema.js";
+import { ancestors, isInside, join } from "../core/paths.js";
+import { ConfigError } from "../core/errors.js";
 
 export type RootReason = "override" | "marker" | "no-marker";
 

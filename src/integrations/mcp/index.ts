@@ -20,10 +20,10 @@ import { fileURLToPath } from "node:url";
 import { homedir } from "node:os";
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { createSession, type AgentsSession, type SessionOptions } from "../session.js";
-import { absolute, isInside } from "../paths.js";
-import { PROMPT_GUIDANCE } from "../guidance.js";
-import { VERSION } from "../version.js";
+import { createSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
+import { absolute, isInside } from "../../core/paths.js";
+import { PROMPT_GUIDANCE } from "../../core/guidance.js";
+import { VERSION } from "../../core/version.js";
 
 export interface AgentsMcpOptions extends Omit<SessionOptions, "cwd"> {
   /** Workspace used when the client offers no roots. @default process.cwd() */

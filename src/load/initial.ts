@@ -1,13 +1,13 @@
 /**
  * The initial load (spec §5): user layers, then the root -> cwd chain under the preset's budget.
  */
-import type { StatCache } from "./cache.js";
+import type { StatCache } from "../io/cache.js";
 import type { ResolvedConfig } from "./config.js";
-import type { Preset } from "./presets.js";
-import type { Diagnostic, InitialFile } from "./schema.js";
-import type { RenderBlock } from "./render.js";
-import { chain, isInside } from "./paths.js";
-import { claimOrder, isBlank, trimText } from "./budget.js";
+import type { Preset } from "../presets/preset.js";
+import type { Diagnostic, InitialFile } from "../core/schema.js";
+import type { RenderBlock } from "../core/render.js";
+import { chain, isInside } from "../core/paths.js";
+import { claimOrder, isBlank, trimText } from "../core/budget.js";
 import {
   reportReadError,
   blockingError,

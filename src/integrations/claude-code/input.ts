@@ -4,9 +4,9 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { absolute, join, xdgDir } from "../paths.js";
-import { CLAUDE_FILE_TOOLS } from "../presets/claude.js";
-import { AgentsMdError } from "../errors.js";
+import { absolute, join, xdgDir } from "../../core/paths.js";
+import { CLAUDE_FILE_TOOLS } from "../../presets/claude.js";
+import { AgentsMdError } from "../../core/errors.js";
 
 /** The stdin document of a hook (peers §9.2); unknown fields are kept and ignored. */
 export const ClaudeHookInputSchema = z

@@ -3,14 +3,14 @@
  * name groups and the stat cache a session probes with.
  */
 import { homedir } from "node:os";
-import { StatCache } from "./cache.js";
-import { resolveConfig, type ResolvedConfig } from "./config.js";
-import { nodeFileSystem } from "./file-system.js";
-import type { Preset, PreparedGroups } from "./presets.js";
-import { findProjectRoot, type RootReason } from "./root.js";
-import { DiagnosticSink } from "./discover.js";
-import { absolute, parentOf } from "./paths.js";
-import type { AgentsConfig } from "./schema.js";
+import { StatCache } from "../io/cache.js";
+import { resolveConfig, type ResolvedConfig } from "../load/config.js";
+import { nodeFileSystem } from "../io/file-system.js";
+import type { Preset, PreparedGroups } from "../presets/preset.js";
+import { findProjectRoot, type RootReason } from "../load/root.js";
+import { DiagnosticSink } from "../load/discover.js";
+import { absolute, parentOf } from "../core/paths.js";
+import type { AgentsConfig } from "../core/schema.js";
 import type { SessionOptions } from "./session.js";
 
 /** What a session is built from. */

@@ -1,13 +1,13 @@
 /**
  * Which instruction file(s) a directory contributes, and the home-level (user) layers.
  */
-import type { StatCache, DirProbe, Found } from "./cache.js";
-import { ABSENT_CODES, type FileSystem } from "./file-system.js";
-import type { Diagnostic } from "./schema.js";
-import type { UserLayer } from "./presets.js";
-import { decodeLossy, isBlank, trimText } from "./budget.js";
-import { FsError } from "./errors.js";
-import { join } from "./paths.js";
+import type { StatCache, DirProbe, Found } from "../io/cache.js";
+import { ABSENT_CODES, type FileSystem } from "../io/file-system.js";
+import type { Diagnostic } from "../core/schema.js";
+import type { UserLayer } from "../presets/preset.js";
+import { decodeLossy, isBlank, trimText } from "../core/budget.js";
+import { FsError } from "../core/errors.js";
+import { join } from "../core/paths.js";
 
 /** Reports a failed read as a warning naming the path; a file deleted meanwhile is skipped silently. */
 export function reportReadError(sink: DiagnosticSink, path: string, error: unknown): void {
