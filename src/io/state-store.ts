@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { StateError } from "../core/errors.js";
 import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic } from "./file-system.js";
-import { parseSessionState } from "../session/session.js";
+import { parseSessionState } from "../core/session-state.js";
 import type { SessionState } from "../core/schema.js";
 
 /** Largest state file accepted. */
