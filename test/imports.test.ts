@@ -158,6 +158,9 @@ describe("expandImports", () => {
     expect(result.content).toBe("See @docs/missing.md.");
     expect(result.diagnostics).toEqual([expect.objectContaining({ level: "warning", code: "import-missing", path: tree.path("AGENTS.md") })]);
     expect(result.diagnostics[0]!.message).toContain(tree.path("docs/missing.md"));
+    // The fix is its own field (doctor and the CLI print it), not a parenthesis inside the message.
+    expect(result.diagnostics[0]!.fix).toMatch(/^fix the path/);
+    expect(result.diagnostics[0]!.message).not.toContain(result.diagnostics[0]!.fix);
   });
 
   it("confines imports to the allowed roots, symlinks included", async () => {

@@ -242,6 +242,8 @@ export const DiagnosticSchema = z
     code: z.string(),
     message: z.string(),
     path: z.string().optional(),
+    /** What the user can do about it, when there is something to do. */
+    fix: z.string().optional(),
   })
   .strict();
 export type Diagnostic = z.infer<typeof DiagnosticSchema>;

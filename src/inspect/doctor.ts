@@ -461,8 +461,8 @@ async function checkImports(
         severity,
         path: diagnostic.path ?? file.scanned.path,
         agents: [...agents],
-        message: diagnostic.message.replace(/; it stays as literal text \((.*)\)$/, ""),
-        fix: /\(([^()]*)\)$/.exec(diagnostic.message)?.[1] ?? "fix the import",
+        message: diagnostic.message,
+        fix: diagnostic.fix ?? "fix the import",
       });
     }
   }

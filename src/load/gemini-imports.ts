@@ -257,8 +257,9 @@ function failure(file: string, path: string, why: string): Diagnostic {
   return {
     level: "warning",
     code: "import-failed",
-    message: `${file}: @${path} ${why}; Gemini CLI puts an "Import failed" comment in its place (fix the path, or write the @ inside backticks)`,
+    message: `${file}: @${path} ${why}; Gemini CLI puts an "Import failed" comment in its place`,
     path: file,
+    fix: "fix the path, or write the @ inside backticks",
   };
 }
 

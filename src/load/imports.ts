@@ -264,8 +264,9 @@ function problem(walk: Walk, code: string, from: string, token: ImportToken, why
   walk.diagnostics.push({
     level: "warning",
     code,
-    message: `${from}: @${token.path} ${why}; it stays as literal text (${fix})`,
+    message: `${from}: @${token.path} ${why}; it stays as literal text`,
     path: from,
+    fix,
   });
   return null;
 }

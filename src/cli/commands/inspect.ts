@@ -68,8 +68,9 @@ export function registerInspect(program: Command, context: CommandContext): void
 }
 
 /** Warnings go to stderr so stdout stays exactly the requested output. */
-export function reportDiagnostics(context: CommandContext, diagnostics: ReadonlyArray<{ level: string; message: string }>): void {
+export function reportDiagnostics(context: CommandContext, diagnostics: ReadonlyArray<{ level: string; message: string; fix?: string | undefined }>): void {
   for (const diagnostic of diagnostics) {
-    if (diagnostic.level !== "info") context.io.stderr(`agentsmd: ${diagnostic.level}: ${diagnostic.message}\n`);
+    const fix = diagnostic.fix ? ` (${diagnostic.fix})` : "";
+    if (diagnostic.level !== "info") context.io.stderr(`agentsmd: ${diagnostic.level}: ${diagnostic.message}${fix}\n`);
   }
 }
