@@ -34,7 +34,18 @@ export interface ScriptedCall {
   id?: string;
 }
 
-export type ResponsesTurn = { text: string } | { calls: ScriptedCall[]; text?: string };
+/**
+ * One call of a freeform ("custom") tool, e.g. Codex's `apply_patch` for models whose metadata says
+ * `apply_patch_tool_type: "freeform"` (such as `gpt-5.5`): the raw `input` text, no JSON arguments.
+ */
+export interface ScriptedCustomCall {
+  custom: true;
+  name: string;
+  input: string;
+  id?: string;
+}
+
+export type ResponsesTurn = { text: string } | { calls: (ScriptedCall | ScriptedCustomCall)[]; text?: string };
 
 export interface RecordedResponsesRequest {
   index: number;
@@ -136,6 +147,10 @@ export async function startResponsesServer(options: ResponsesServerOptions): Pro
       }
       if ("calls" in step) {
         step.calls.forEach((call, i) => {
+          if ("custom" in call) {
+            items.push({ type: "custom_tool_call", id: `ctc_e2e_${seq}_${i}`, call_id: call.id ?? `call_e2e_${seq}_${i}`, name: call.name, input: call.input });
+            return;
+          }
           items.push({
             type: "function_call",
             id: `fc_e2e_${seq}_${i}`,

@@ -1,0 +1,121 @@
+/**
+ * Codex tool calls -> the absolute paths they touched: shell commands through
+ * `shellCommandPaths` (globs expanded against the file system, bounded; words that may be a git
+ * revision kept only when they exist; `REV:PATH` resolved from the repository root), `apply_patch`
+ * through `patchPaths`.
+ */
+import picomatch from "picomatch";
+import { posix } from "node:path";
+import type { FileSystem } from "../../io/file-system.js";
+import { patchPaths } from "./patch-paths.js";
+import { shellCommandPaths, type ShellPath } from "./shell-paths.js";
+
+/** Most paths one glob expands to. */
+export const MAX_GLOB_MATCHES = 64;
+/** Most directories read while expanding the globs of one command. */
+export const MAX_GLOB_READDIRS = 64;
+/** Most ancestors probed for `.git` when resolving `REV:PATH`. */
+const MAX_GIT_ROOT_DEPTH = 64;
+
+const GLOB_CHARS = /[*?[]/;
+
+/**
+ * Expands an absolute glob segment by segment, as bash does without `globstar` (`**` is `*`);
+ * names starting with `.` match only a pattern that starts with `.`.
+ * @example await expandGlob("/repo/pkg/*\/AGENTS.md", nodeFileSystem) // ["/repo/pkg/a/AGENTS.md", ...]
+ */
+export async function expandGlob(pattern: string, fs: FileSystem, budget = { readdirs: MAX_GLOB_READDIRS }): Promise<string[]> {
+  const segments = pattern.split("/").filter((s) => s !== "");
+  let bases = ["/"];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    const last = i === segments.length - 1;
+    const next: string[] = [];
+    if (!GLOB_CHARS.test(segment)) {
+      for (const base of bases) next.push(posix.join(base, segment));
+    } else {
+      const match = picomatch(segment.replace(/\*\*+/g, "*"), { dot: segment.startsWith("."), nobrace: true, noextglob: true });
+      for (const base of bases) {
+        if (budget.readdirs <= 0) break;
+        budget.readdirs--;
+        let entries: Array<{ name: string; kind: string }>;
+        try {
+          entries = await fs.readdir(base);
+        } catch {
+          continue;
+        }
+        for (const entry of entries.map((e) => e.name).sort()) {
+          if (!match(entry)) continue;
+          if (!last && entry !== "." && entry !== "..") {
+            const info = await fs.stat(posix.join(base, entry)).catch(() => null);
+            if (info?.kind !== "directory") continue;
+          }
+          next.push(posix.join(base, entry));
+          if (next.length >= MAX_GLOB_MATCHES) break;
+        }
+      }
+    }
+    bases = next;
+    if (bases.length === 0) return [];
+  }
+  if (!GLOB_CHARS.test(segments[segments.length - 1] ?? "")) {
+    // the last segment was literal: keep only what exists, as the shell would have matched
+    const kept: string[] = [];
+    for (const b of bases) if (await fs.stat(b).catch(() => null)) kept.push(b);
+    return kept;
+  }
+  return bases;
+}
+
+async function gitRootOf(from: string, fs: FileSystem): Promise<string | null> {
+  let dir = from;
+  for (let i = 0; i < MAX_GIT_ROOT_DEPTH; i++) {
+    if (await fs.stat(posix.join(dir, ".git")).catch(() => null)) return dir;
+    const parent = posix.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+  return null;
+}
+
+/** Settles the marked paths of a shell command against the file system. */
+export async function settleShellPaths(paths: readonly ShellPath[], fs: FileSystem): Promise<string[]> {
+  const out: string[] = [];
+  const budget = { readdirs: MAX_GLOB_READDIRS };
+  for (const p of paths) {
+    if (p.glob) {
+      out.push(...(await expandGlob(p.path, fs, budget)));
+    } else if (p.gitRoot) {
+      const root = await gitRootOf(p.gitRoot.from, fs);
+      if (root !== null) out.push(posix.normalize(posix.join(root, p.gitRoot.relative)));
+    } else if (p.ifExists) {
+      if (await fs.stat(p.path).catch(() => null)) out.push(p.path);
+    } else {
+      out.push(p.path);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** What the hook knows about one Codex tool call. */
+export interface CodexToolCall {
+  toolName: string;
+  /** `tool_input.command`: the shell text, or the patch text for `apply_patch`. */
+  command: string;
+  /** The event's `cwd`: the directory the tool ran in. */
+  cwd: string;
+  home?: string;
+}
+
+/**
+ * The absolute paths a Codex tool call touched; `[]` for a tool we do not read or a shell command
+ * we cannot parse.
+ * @example await codexToolTargets({ toolName: "Bash", command: "cat pkg/a.ts", cwd: "/repo" }, nodeFileSystem) // ["/repo/pkg/a.ts"]
+ */
+export async function codexToolTargets(call: CodexToolCall, fs: FileSystem): Promise<string[]> {
+  if (call.toolName === "apply_patch") return patchPaths(call.command, call.cwd).map((p) => p.path);
+  if (call.toolName !== "Bash") return [];
+  const result = shellCommandPaths(call.command, { cwd: call.cwd, ...(call.home ? { home: call.home } : {}) });
+  if (!result.ok) return [];
+  return settleShellPaths(result.paths, fs);
+}
