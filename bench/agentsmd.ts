@@ -43,6 +43,7 @@ function countingInto(counts: FsCounts, inner: FileSystem = nodeFileSystem): Fil
       }
     };
   return {
+    ...fs,
     stat: (path) => {
       const p = fs.stat(path);
       sync();

@@ -23,6 +23,7 @@ function info(stats: Stats): FileInfo {
 
 /** Falls back to the real async implementation for anything unusual (errors other than absent). */
 export const syncFileSystem: FileSystem = {
+  ...nodeFileSystem,
   stat(path) {
     try {
       const stats = statSync(path, { throwIfNoEntry: false });

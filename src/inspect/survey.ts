@@ -45,6 +45,7 @@ export function memoFileSystem(inner: FileSystem): FileSystem {
     return hit;
   };
   return {
+    ...inner,
     stat: (path) => memo(stats, path, () => inner.stat(path)),
     lstat: (path) => memo(lstats, path, () => inner.lstat(path)),
     realpath: (path) => memo(reals, path, () => inner.realpath(path)),

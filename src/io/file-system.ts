@@ -50,6 +50,14 @@ export interface FileSystem {
   /** Names in a directory (for `doctor` and `tree`). */
   readdir(path: string): Promise<Array<{ name: string; kind: FileKind | "symlink" }>>;
   realpath(path: string): Promise<string>;
+  /** Replaces a file atomically (temp file beside it, fsync, rename): a crash leaves the old file intact. */
+  writeAtomic(path: string, data: string): Promise<void>;
+  /** Creates a directory and its parents (no error when it exists). */
+  mkdir(path: string): Promise<void>;
+  /** Creates a file only if nothing is there (a lock file); false when something already is. */
+  createExclusive(path: string, data: string): Promise<boolean>;
+  /** Removes a file; nothing happens when it is already gone. */
+  remove(path: string): Promise<void>;
 }
 
 /**
@@ -171,6 +179,11 @@ export const asyncFileSystem: FileSystem = {
       throw wrap(error, path, "resolve");
     }
   },
+
+  writeAtomic,
+  mkdir: mkdirp,
+  createExclusive: exclusive,
+  remove,
 };
 
 /** The synchronous twin of asyncFileSystem.read: same checks, same bound. */
@@ -257,6 +270,8 @@ export interface FsCounters {
   bytesRead: number;
   readdir: number;
   realpath: number;
+  /** writeAtomic, createExclusive and remove calls. */
+  write: number;
 }
 
 /**
@@ -267,7 +282,7 @@ export interface FsCounters {
  * console.log(counters.stat);
  */
 export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: FileSystem; counters: FsCounters; reset(): void } {
-  const counters: FsCounters = { stat: 0, lstat: 0, open: 0, bytesRead: 0, readdir: 0, realpath: 0 };
+  const counters: FsCounters = { stat: 0, lstat: 0, open: 0, bytesRead: 0, readdir: 0, realpath: 0, write: 0 };
   const fs: FileSystem = {
     stat: (path) => (counters.stat++, inner.stat(path)),
     lstat: (path) => (counters.lstat++, inner.lstat(path)),
@@ -279,6 +294,10 @@ export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: Fi
     },
     readdir: (path) => (counters.readdir++, inner.readdir(path)),
     realpath: (path) => (counters.realpath++, inner.realpath(path)),
+    writeAtomic: (path, data) => (counters.write++, inner.writeAtomic(path, data)),
+    mkdir: (path) => inner.mkdir(path),
+    createExclusive: (path, data) => (counters.write++, inner.createExclusive(path, data)),
+    remove: (path) => (counters.write++, inner.remove(path)),
   };
   const reset = () => {
     for (const key of Object.keys(counters) as Array<keyof FsCounters>) counters[key] = 0;
@@ -287,9 +306,9 @@ export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: Fi
 }
 
 /** Reads a small whole text file (config, state). `null` when absent. Bounded by `maxBytes`. */
-export async function readTextFile(path: string, maxBytes = 64 * 1024 * 1024): Promise<string | null> {
+export async function readTextFile(path: string, maxBytes = 64 * 1024 * 1024, fs: FileSystem = nodeFileSystem): Promise<string | null> {
   try {
-    const result = await nodeFileSystem.read(path, maxBytes);
+    const result = await fs.read(path, maxBytes);
     if (result.truncated) throw new FsError(`${path} is larger than ${maxBytes} bytes`, { path, code: "EFBIG" });
     return Buffer.from(result.bytes).toString("utf8");
   } catch (error) {
@@ -298,11 +317,7 @@ export async function readTextFile(path: string, maxBytes = 64 * 1024 * 1024): P
   }
 }
 
-/**
- * Replaces a file atomically: write a temp file beside it, fsync, rename over. A crash leaves the
- * old file intact.
- */
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
+async function writeAtomic(path: string, data: string): Promise<void> {
   const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
   let handle: fsp.FileHandle | undefined;
   try {
@@ -319,7 +334,7 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
   }
 }
 
-export async function ensureDir(path: string): Promise<void> {
+async function mkdirp(path: string): Promise<void> {
   try {
     await fsp.mkdir(path, { recursive: true });
   } catch (error) {
@@ -327,8 +342,7 @@ export async function ensureDir(path: string): Promise<void> {
   }
 }
 
-/** Creates `path` exclusively (a lock file). False when it already exists. */
-export async function createExclusive(path: string, data: string): Promise<boolean> {
+async function exclusive(path: string, data: string): Promise<boolean> {
   try {
     await fsp.writeFile(path, data, { flag: "wx" });
     return true;
@@ -338,15 +352,51 @@ export async function createExclusive(path: string, data: string): Promise<boole
   }
 }
 
-export async function removeFile(path: string): Promise<void> {
-  await fsp.rm(path, { force: true });
+async function remove(path: string): Promise<void> {
+  try {
+    await fsp.rm(path, { force: true });
+  } catch (error) {
+    throw wrap(error, path, "remove");
+  }
+}
+
+/**
+ * Replaces a file atomically through `fs` (default: the real file system).
+ * @example await writeFileAtomic("/tmp/state.json", "{}\n");
+ */
+export function writeFileAtomic(path: string, data: string, fs: FileSystem = nodeFileSystem): Promise<void> {
+  return fs.writeAtomic(path, data);
+}
+
+/**
+ * Creates a directory and its parents through `fs`.
+ * @example await ensureDir("/tmp/agentsmd/state");
+ */
+export function ensureDir(path: string, fs: FileSystem = nodeFileSystem): Promise<void> {
+  return fs.mkdir(path);
+}
+
+/**
+ * Creates `path` exclusively (a lock file). False when it already exists.
+ * @example if (await createExclusive("/tmp/s.json.lock", "pid")) { ... }
+ */
+export function createExclusive(path: string, data: string, fs: FileSystem = nodeFileSystem): Promise<boolean> {
+  return fs.createExclusive(path, data);
+}
+
+/**
+ * Removes a file; nothing happens when it is already gone.
+ * @example await removeFile("/tmp/s.json.lock");
+ */
+export function removeFile(path: string, fs: FileSystem = nodeFileSystem): Promise<void> {
+  return fs.remove(path);
 }
 
 /** mtime of a path without following symlinks, or null. Used for stale-lock detection. */
-export async function ageMs(path: string): Promise<number | null> {
+export async function ageMs(path: string, fs: FileSystem = nodeFileSystem): Promise<number | null> {
   try {
-    const stats = await statAsync(path, false);
-    return Date.now() - stats.mtimeMs;
+    const info = await fs.lstat(path);
+    return info ? Date.now() - info.mtimeMs : null;
   } catch {
     return null;
   }

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { StateError } from "../core/errors.js";
-import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic } from "./file-system.js";
+import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "./file-system.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { SessionState } from "../core/schema.js";
 
@@ -17,10 +17,10 @@ export const MAX_STATE_BYTES = 64 * 1024 * 1024;
  * Reads and validates a state file; null when it does not exist. Never modifies the file.
  * @example const state = await readStateFile("/tmp/s.json"); // SessionState | null
  */
-export async function readStateFile(path: string): Promise<SessionState | null> {
+export async function readStateFile(path: string, fs: FileSystem = nodeFileSystem): Promise<SessionState | null> {
   let text: string | null;
   try {
-    text = await readTextFile(path, MAX_STATE_BYTES);
+    text = await readTextFile(path, MAX_STATE_BYTES, fs);
   } catch (error) {
     throw new StateError(`cannot read state file ${path}: ${(error as Error).message}`, {
       path,
@@ -51,9 +51,9 @@ export async function readStateFile(path: string): Promise<SessionState | null> 
  * Writes a state file atomically (temp file + fsync + rename).
  * @example await writeStateFile("/tmp/s.json", session.snapshot());
  */
-export async function writeStateFile(path: string, state: SessionState): Promise<void> {
-  await ensureDir(dirname(path));
-  await writeFileAtomic(path, `${JSON.stringify(state)}\n`);
+export async function writeStateFile(path: string, state: SessionState, fs: FileSystem = nodeFileSystem): Promise<void> {
+  await ensureDir(dirname(path), fs);
+  await writeFileAtomic(path, `${JSON.stringify(state)}\n`, fs);
 }
 
 export interface LockOptions {
@@ -61,6 +61,8 @@ export interface LockOptions {
   timeoutMs?: number;
   /** A lock older than this is considered abandoned by a dead process. @default 30000 */
   staleMs?: number;
+  /** Where the lock files live. @default nodeFileSystem */
+  fs?: FileSystem;
 }
 
 function pidAlive(pid: number): boolean {
@@ -83,8 +85,8 @@ interface LockSeen {
 }
 
 /** The content and inode of a lock file, or null when there is none. */
-async function readLock(lock: string): Promise<LockSeen | null> {
-  const [text, info] = await Promise.all([readTextFile(lock, 256).catch(() => null), nodeFileSystem.lstat(lock).catch(() => null)]);
+async function readLock(lock: string, fs: FileSystem): Promise<LockSeen | null> {
+  const [text, info] = await Promise.all([readTextFile(lock, 256, fs).catch(() => null), fs.lstat(lock).catch(() => null)]);
   return text === null || info === null ? null : { text, ino: info.ino };
 }
 
@@ -92,13 +94,13 @@ async function readLock(lock: string): Promise<LockSeen | null> {
  * True when a lock was left by a process that is gone (same host, pid not running) or is older
  * than `staleMs`.
  */
-async function isStale(lock: string, seen: LockSeen, staleMs: number): Promise<boolean> {
+async function isStale(lock: string, seen: LockSeen, staleMs: number, fs: FileSystem): Promise<boolean> {
   const [pidLine = "", host = ""] = seen.text.split("\n");
   const owner = Number.parseInt(pidLine.trim(), 10);
   // A pid from another host (a shared state directory) says nothing about liveness here.
   const sameHost = host === "" || host === hostname();
   if (sameHost && Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) return true;
-  const age = await ageMs(lock);
+  const age = await ageMs(lock, fs);
   return age !== null && age > staleMs;
 }
 
@@ -116,26 +118,26 @@ export function breakGuardPath(lock: string, seen: { text: string; ino: number }
  * the path still holds that instance. A guard left by a breaker that died is broken the same
  * way (bounded depth).
  */
-async function breakStale(lock: string, staleMs: number, depth = 0): Promise<void> {
-  const seen = await readLock(lock);
-  if (!seen || !(await isStale(lock, seen, staleMs))) return;
+async function breakStale(lock: string, staleMs: number, fs: FileSystem, depth = 0): Promise<void> {
+  const seen = await readLock(lock, fs);
+  if (!seen || !(await isStale(lock, seen, staleMs, fs))) return;
   const guard = breakGuardPath(lock, seen);
-  if (!(await createExclusive(guard, lockContent()))) {
-    if (depth < 3) await breakStale(guard, staleMs, depth + 1);
+  if (!(await createExclusive(guard, lockContent(), fs))) {
+    if (depth < 3) await breakStale(guard, staleMs, fs, depth + 1);
     return;
   }
   try {
-    const now = await readLock(lock);
-    if (now && now.text === seen.text && now.ino === seen.ino) await removeFile(lock);
+    const now = await readLock(lock, fs);
+    if (now && now.text === seen.text && now.ino === seen.ino) await removeFile(lock, fs);
   } finally {
-    await removeFile(guard);
+    await removeFile(guard, fs);
   }
 }
 
 /** Removes the lock only while it is still ours (a lock broken as stale may belong to another process now). */
-async function releaseLock(lock: string, content: string): Promise<void> {
-  const text = await readTextFile(lock, 256).catch(() => null);
-  if (text === content) await removeFile(lock);
+async function releaseLock(lock: string, content: string, fs: FileSystem): Promise<void> {
+  const text = await readTextFile(lock, 256, fs).catch(() => null);
+  if (text === content) await removeFile(lock, fs);
 }
 
 /**
@@ -147,13 +149,14 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
   const lock = `${path}.lock`;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
+  const fs = options.fs ?? nodeFileSystem;
   const content = lockContent();
-  await ensureDir(dirname(path));
+  await ensureDir(dirname(path), fs);
   const started = Date.now();
   let delay = 2;
   for (;;) {
-    if (await createExclusive(lock, content)) break;
-    await breakStale(lock, staleMs);
+    if (await createExclusive(lock, content, fs)) break;
+    await breakStale(lock, staleMs, fs);
     if (Date.now() - started > timeoutMs) {
       throw new StateError(`timed out waiting for the lock ${lock}`, { path: lock, fix: `if no agentsmd process is running, delete ${lock}` });
     }
@@ -163,6 +166,6 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
   try {
     return await fn();
   } finally {
-    await releaseLock(lock, content);
+    await releaseLock(lock, content, fs);
   }
 }

@@ -7,7 +7,7 @@ import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } 
 import { ConfigError } from "../core/errors.js";
 import { getPreset, presetNames, type Preset } from "../presets/preset.js";
 import "../presets/builtin.js";
-import { readTextFile } from "../io/file-system.js";
+import { readTextFile, type FileSystem } from "../io/file-system.js";
 
 export interface MutableConfig {
   preset: string;
@@ -40,6 +40,8 @@ export interface ConfigInput {
   fileConfig?: { path: string; config: AgentsConfig };
   env?: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** Reads the config file. @default nodeFileSystem */
+  fs?: FileSystem;
 }
 
 export interface ConfigResult {
@@ -54,8 +56,8 @@ export interface ConfigResult {
  * Reads and validates a JSON config file. Errors name the file, the key path and what was expected.
  * @example const config = await loadConfigFile("/repo/agentsmd.json");
  */
-export async function loadConfigFile(path: string): Promise<AgentsConfig> {
-  const text = await readTextFile(path, 1024 * 1024).catch((error: unknown) => {
+export async function loadConfigFile(path: string, fs?: FileSystem): Promise<AgentsConfig> {
+  const text = await readTextFile(path, 1024 * 1024, fs).catch((error: unknown) => {
     throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`, { path, cause: error, fix: "check the path given to --config" });
   });
   if (text === null) throw new ConfigError(`config file ${path} does not exist`, { path, fix: "check the path given to --config" });
@@ -216,7 +218,7 @@ function freeze<T>(value: T): T {
  */
 export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
   const env = input.env ?? {};
-  const fileConfig = input.fileConfig?.config ?? (input.configFile ? await loadConfigFile(input.configFile) : undefined);
+  const fileConfig = input.fileConfig?.config ?? (input.configFile ? await loadConfigFile(input.configFile, input.fs) : undefined);
   const explicit = input.config ? parseConfig(input.config, "options") : undefined;
   const envConfig = configFromEnv(env);
   const raw = mergeConfigs(fileConfig, envConfig, explicit);

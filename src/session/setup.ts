@@ -40,6 +40,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
   const resolved = await resolveConfig({
     cwd,
     env,
+    fs,
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
     ...(rawOverride !== undefined ? { fileConfig: { path: "session state", config: rawOverride } } : {}),
     ...(options.config !== undefined ? { config: options.config } : {}),

@@ -24,7 +24,17 @@ export function injectFs(hooks: Hooks, inner: FileSystem = nodeFileSystem): File
     if (!hook) return next;
     return ((...args: Parameters<FileSystem[K]>) => hook(args, next)) as FileSystem[K];
   };
-  return { stat: wrap("stat"), lstat: wrap("lstat"), read: wrap("read"), readdir: wrap("readdir"), realpath: wrap("realpath") };
+  return {
+    stat: wrap("stat"),
+    lstat: wrap("lstat"),
+    read: wrap("read"),
+    readdir: wrap("readdir"),
+    realpath: wrap("realpath"),
+    writeAtomic: wrap("writeAtomic"),
+    mkdir: wrap("mkdir"),
+    createExclusive: wrap("createExclusive"),
+    remove: wrap("remove"),
+  };
 }
 
 /** The error the real file system throws for `code` at `path`. */
