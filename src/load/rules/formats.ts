@@ -1,0 +1,113 @@
+/**
+ * The scoped-rule formats agentsmd reads, as plain data: where each lives, which frontmatter keys
+ * carry its globs, how those globs are written and matched, and which hosts apply it natively.
+ * Facts come from each host's documentation and code (see README "Scoped rules").
+ */
+
+export const RULE_FORMATS = ["copilot", "claude", "cursor", "continue", "qwen", "windsurf"] as const;
+export type RuleFormat = (typeof RULE_FORMATS)[number];
+
+export interface RuleFormatSpec {
+  id: RuleFormat;
+  /** Human name for messages. */
+  label: string;
+  /** The rules directory, relative to the project root (POSIX separators). */
+  dir: string;
+  /** File names taken from `dir` and its subdirectories. */
+  fileSuffixes: readonly string[];
+  /** Frontmatter keys holding globs, first present wins. */
+  globKeys: readonly string[];
+  /** A glob string holds several globs separated by commas (outside braces). */
+  commaList: boolean;
+  /** A glob without `/` matches the file name at any depth (gitignore style). */
+  matchBase: boolean;
+  /** Hosts (integration ids) that read this format themselves: agentsmd never delivers it to them. */
+  nativeHosts: readonly string[];
+}
+
+export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
+  // GitHub docs: `applyTo` globs relative to the repository root, comma-separated; `*.py` is the root only.
+  copilot: {
+    id: "copilot",
+    label: "GitHub Copilot",
+    dir: ".github/instructions",
+    fileSuffixes: [".instructions.md"],
+    globKeys: ["applyTo"],
+    commaList: true,
+    matchBase: false,
+    nativeHosts: ["copilot"],
+  },
+  // Claude Code docs: `paths` (YAML list or comma string) anchored at the project root. Copilot CLI reads them too (1.0.89).
+  claude: {
+    id: "claude",
+    label: "Claude Code",
+    dir: ".claude/rules",
+    fileSuffixes: [".md"],
+    globKeys: ["paths"],
+    commaList: true,
+    matchBase: false,
+    nativeHosts: ["claude-code", "copilot"],
+  },
+  // Cursor: `.mdc` (and `.md`) with `globs` (comma string, written unquoted), `alwaysApply`, `description`.
+  cursor: {
+    id: "cursor",
+    label: "Cursor",
+    dir: ".cursor/rules",
+    fileSuffixes: [".mdc", ".md"],
+    globKeys: ["globs"],
+    commaList: true,
+    matchBase: false,
+    nativeHosts: ["cursor"],
+  },
+  // Continue: `globs` (string or list, `!` excludes), `regex` on the file's content, `alwaysApply`, `name`.
+  continue: {
+    id: "continue",
+    label: "Continue",
+    dir: ".continue/rules",
+    fileSuffixes: [".md"],
+    globKeys: ["globs"],
+    commaList: false,
+    matchBase: false,
+    nativeHosts: ["continue"],
+  },
+  // Qwen Code (rulesDiscovery.ts): `paths` (list or one string), picomatch {dot:true} on root-relative paths.
+  qwen: {
+    id: "qwen",
+    label: "Qwen Code",
+    dir: ".qwen/rules",
+    fileSuffixes: [".md"],
+    globKeys: ["paths"],
+    commaList: false,
+    matchBase: false,
+    nativeHosts: ["qwen"],
+  },
+  // Windsurf: `trigger: always_on | glob | model_decision | manual`, `globs` (comma string; `*.js` is every .js file).
+  windsurf: {
+    id: "windsurf",
+    label: "Windsurf",
+    dir: ".windsurf/rules",
+    fileSuffixes: [".md"],
+    globKeys: ["globs"],
+    commaList: true,
+    matchBase: true,
+    nativeHosts: ["windsurf"],
+  },
+};
+
+/**
+ * The formats a host gets from agentsmd by default: every format it does not read itself.
+ * @example defaultFormatsFor("claude-code") // ["copilot", "cursor", "continue", "qwen", "windsurf"]
+ */
+export function defaultFormatsFor(host: string): RuleFormat[] {
+  return RULE_FORMATS.filter((format) => !RULE_FORMAT_SPECS[format].nativeHosts.includes(host));
+}
+
+/**
+ * The formats agentsmd delivers to `host`: the configured list (or the default), minus what the host
+ * reads natively, so nothing reaches the model twice.
+ * @example formatsForHost("copilot", ["claude", "cursor"]) // ["cursor"]
+ */
+export function formatsForHost(host: string, configured?: readonly RuleFormat[]): RuleFormat[] {
+  const wanted = configured ?? defaultFormatsFor(host);
+  return RULE_FORMATS.filter((format) => wanted.includes(format) && !RULE_FORMAT_SPECS[format].nativeHosts.includes(host));
+}
