@@ -44,6 +44,11 @@ const fileName = z
   // A name is looked up inside each directory of the chain; ".." would reach files outside it.
   .refine((s) => !s.split(/[\\/]/).includes(".."), "a file name cannot contain '..'");
 
+/** Scoped-rule formats agentsmd reads (load/rules/formats.ts holds where each lives and how it matches). */
+export const RULE_FORMATS = ["copilot", "claude", "cursor", "continue", "qwen", "windsurf"] as const;
+export const RuleFormatSchema = z.enum(RULE_FORMATS);
+export type RuleFormat = z.infer<typeof RuleFormatSchema>;
+
 /**
  * The full configuration: the v1 keys plus extensions for presets and integrations.
  * Strict at every level, so a typo is an error that names the key.
@@ -119,6 +124,17 @@ export const AgentsConfigSchema = z
         enabled: z.boolean().optional(),
         /** Let imports resolve outside the project root (after symlinks). @default false */
         allowOutsideRoot: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Scoped rules (`.github/instructions`, `.claude/rules`, `.cursor/rules`, `.continue/rules`, `.qwen/rules`, `.windsurf/rules`). */
+    rules: z
+      .object({
+        /**
+         * Formats delivered to the host; `[]` turns scoped rules off. A format the host reads itself is
+         * never delivered, even when listed. @default every format the host does not read itself
+         */
+        formats: z.array(RuleFormatSchema).optional(),
       })
       .strict()
       .optional(),
@@ -231,6 +247,8 @@ export const InlineBlockSchema = z
     sizeBytes: z.number().int().nonnegative(),
     content: z.string(),
     truncated: z.boolean(),
+    /** Set when the block is a scoped rule: its format and the glob that matched ("" for always-apply). */
+    rule: z.object({ format: RuleFormatSchema, glob: z.string() }).strict().optional(),
   })
   .strict();
 export type InlineBlock = z.infer<typeof InlineBlockSchema>;

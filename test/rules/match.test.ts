@@ -13,7 +13,15 @@ const ROOT = "/repo";
 function ruleOf(format: RuleFormat, header: string, body = "body\n"): ScopedRule {
   const spec = RULE_FORMAT_SPECS[format];
   const text = header ? `---\n${header}\n---\n${body}` : body;
-  return normaliseRule({ format, path: `${ROOT}/${spec.dir}/r${spec.fileSuffixes[0]}`, base: ROOT, frontmatter: parseFrontmatter(text, spec.globKeys), mtimeMs: 1, sizeBytes: text.length, truncated: false }).rule;
+  return normaliseRule({
+    format,
+    path: `${ROOT}/${spec.dir}/r${spec.fileSuffixes[0]}`,
+    base: ROOT,
+    frontmatter: parseFrontmatter(text, spec.globKeys),
+    mtimeMs: 1,
+    sizeBytes: text.length,
+    truncated: false,
+  }).rule;
 }
 
 const GLOB_KEY: Record<RuleFormat, string> = { copilot: "applyTo", claude: "paths", cursor: "globs", continue: "globs", qwen: "paths", windsurf: "globs" };

@@ -57,8 +57,7 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
     }
   };
 
-  const problem = (code: string, path: string, message: string, level: Diagnostic["level"] = "warning") =>
-    diagnostics.push({ level, code, message, path });
+  const problem = (code: string, path: string, message: string, level: Diagnostic["level"] = "warning") => diagnostics.push({ level, code, message, path });
 
   for (const format of options.formats ?? RULE_FORMATS) {
     const spec = RULE_FORMAT_SPECS[format];
@@ -113,7 +112,15 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
       if (read.truncated) problem("rule-truncated", path, `${quote(path)} is ${read.size} bytes; only the first ${maxBytes} are delivered`);
       const text = decodeLossy(read.bytes, false);
       const frontmatter = parseFrontmatter(text, spec.globKeys);
-      const { rule, problems } = normaliseRule({ format, path, base: root, frontmatter, mtimeMs: read.mtimeMs, sizeBytes: read.size, truncated: read.truncated });
+      const { rule, problems } = normaliseRule({
+        format,
+        path,
+        base: root,
+        frontmatter,
+        mtimeMs: read.mtimeMs,
+        sizeBytes: read.size,
+        truncated: read.truncated,
+      });
       for (const item of problems) {
         problem(
           frontmatter.error ? "rule-frontmatter" : "rule-invalid",

@@ -4,8 +4,9 @@
  * Facts come from each host's documentation and code (see README "Scoped rules").
  */
 
-export const RULE_FORMATS = ["copilot", "claude", "cursor", "continue", "qwen", "windsurf"] as const;
-export type RuleFormat = (typeof RULE_FORMATS)[number];
+import { RULE_FORMATS, type RuleFormat } from "../../core/schema.js";
+
+export { RULE_FORMATS, type RuleFormat };
 
 export interface RuleFormatSpec {
   id: RuleFormat;

@@ -76,7 +76,7 @@ export function parseFrontmatter(input: string, rawKeys: readonly string[] = [])
     })
     .join("\n");
   const counter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: counter, prettyErrors: false, uniqueKeys: true, maxAliasCount: 50 });
+  const doc = parseDocument(source, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const problem = doc.errors[0];
   if (problem) return { present: true, data: {}, body, bodyLine, error: { line: 1 + lineOf(counter, problem.pos[0]), message: firstLine(problem.message) } };
   let value: unknown;

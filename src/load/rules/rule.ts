@@ -50,7 +50,11 @@ export interface RuleProblem {
 /** A list value of a header key: a YAML list, or a string (comma list when the format says so). */
 function listOf(value: unknown, commaList: boolean): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return value.filter((item) => item !== null && item !== undefined).map((item) => cleanGlob(String(item))).filter(Boolean);
+  if (Array.isArray(value))
+    return value
+      .filter((item) => item !== null && item !== undefined)
+      .map((item) => cleanGlob(String(item)))
+      .filter(Boolean);
   if (typeof value === "string") return commaList ? splitGlobList(value) : [cleanGlob(value)].filter(Boolean);
   return [cleanGlob(String(value))].filter(Boolean);
 }
@@ -122,7 +126,17 @@ export function normaliseRule(input: NormaliseInput): { rule: ScopedRule; proble
     case "windsurf": {
       const trigger = textOf(data.trigger);
       activation =
-        trigger === "always_on" ? "always" : trigger === "glob" ? "glob" : trigger === "model_decision" ? "model" : trigger === "manual" ? "manual" : globs.length ? "glob" : "manual";
+        trigger === "always_on"
+          ? "always"
+          : trigger === "glob"
+            ? "glob"
+            : trigger === "model_decision"
+              ? "model"
+              : trigger === "manual"
+                ? "manual"
+                : globs.length
+                  ? "glob"
+                  : "manual";
       if (trigger !== undefined && !["always_on", "glob", "model_decision", "manual"].includes(trigger)) {
         problems.push({ line: 2, message: `trigger is ${JSON.stringify(trigger)}: write always_on, glob, model_decision or manual` });
       }
