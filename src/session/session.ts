@@ -21,6 +21,7 @@ import type { WatchOptions } from "./watch.js";
 import { readInstruction } from "../load/read.js";
 import { importContextOf, readInstructionExpanded } from "../load/imports.js";
 import { isBlank } from "../core/budget.js";
+import { SessionRules } from "./rules.js";
 import {
   SESSION_STATE_VERSION,
   type AgentsConfig,
@@ -53,6 +54,11 @@ export interface SessionOptions {
    * can trust its entries until a change is seen; `session.close()` stops it. @default false
    */
   watch?: boolean | WatchOptions;
+  /**
+   * The integration consuming the session (`claude-code`, `opencode`, `copilot`, ...): scoped-rule
+   * formats this host reads itself are never delivered. @default none (every format is delivered)
+   */
+  host?: string;
 }
 
 /** A changed admitted file found by `session.refresh()`. */
@@ -127,6 +133,8 @@ export class AgentsSession {
   readonly home: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly renderer: Renderer;
+  /** Scoped rules (`.github/instructions`, `.cursor/rules`, ...) delivered like nested AGENTS.md files. */
+  readonly rules: SessionRules;
 
   readonly #sink: DiagnosticSink;
   readonly #cache: StatCache;
@@ -150,7 +158,8 @@ export class AgentsSession {
   #initialLoad: InitialLoad | undefined;
 
   /** @internal use createSession / restoreSession */
-  constructor(parts: Parts, initial: { files: readonly InitialFile[]; message: string; load?: InitialLoad }) {
+  constructor(parts: Parts, initial: { files: readonly InitialFile[]; message: string; load?: InitialLoad }, rules: SessionRules = rulesOf(parts)) {
+    this.rules = rules;
     this.cwd = parts.options.cwd;
     this.home = parts.options.home;
     this.env = parts.options.env;
@@ -241,6 +250,7 @@ export class AgentsSession {
       out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
       if (out.length >= this.config.resolver.maxFilesPerResolve) break;
     }
+
     // Selection above and marking below run without an await between: concurrent resolves
     // cannot both return a file.
     this.#record(out, options, "path");
@@ -284,6 +294,14 @@ export class AgentsSession {
         this.#claims.set(found.path, found.info.mtimeMs);
       }
     }
+    const ruleHits = this.rules.formats.length > 0 ? await this.rules.matching(paths.map((target) => this.absolute(target))) : [];
+    const ruleBlocks: InlineBlock[] = [];
+    for (const hit of ruleHits) {
+      if (pickedPaths.has(hit.rule.path) || !this.#isNew(hit.rule.path, hit.rule.mtimeMs)) continue;
+      pickedPaths.add(hit.rule.path);
+      ruleBlocks.push(this.rules.block(hit, this.root, this.#loaded.get(hit.rule.path)?.layer ?? "path"));
+      this.#claims.set(hit.rule.path, hit.rule.mtimeMs);
+    }
     const blocks: InlineBlock[] = [];
     try {
       for (const found of picked) {
@@ -325,8 +343,21 @@ export class AgentsSession {
         }
         blocks.push(block);
       }
+      // Scoped rules count against the same session caps; their text is already in memory.
+      for (const block of ruleBlocks) {
+        if (this.#lazy.capped) break;
+        const bytes = Buffer.byteLength(block.content);
+        if (this.#lazy.files + 1 > this.config.lazy.maxFiles || bytes > this.config.lazy.maxBytes - this.#lazy.bytes) {
+          this.#cap(block.path);
+          break;
+        }
+        this.#lazy.files += 1;
+        this.#lazy.bytes += bytes;
+        blocks.push(block);
+      }
     } finally {
       for (const found of picked) if (this.#claims.get(found.path) === found.info.mtimeMs) this.#claims.delete(found.path);
+      for (const block of ruleBlocks) if (this.#claims.get(block.path) === block.mtimeMs) this.#claims.delete(block.path);
     }
     this.#record(
       blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, sizeBytes: block.sizeBytes })),
@@ -411,6 +442,11 @@ export class AgentsSession {
     for (const file of result.changed) this.#claims.set(file.path, file.mtimeMs);
     if (options.inline) {
       for (const file of result.changed) {
+        if (this.rules.ruleAt(file.path)) {
+          const hit = (await this.rules.matching([file.path])).find((each) => each.rule.path === file.path);
+          if (hit && hit.rule.mtimeMs === file.mtimeMs) result.blocks.push(this.rules.block(hit, this.root, file.layer));
+          continue;
+        }
         try {
           const text = await readInstruction(fs, file.path, this.config.lazy.maxBytes, "utf8-with-note");
           if (text)
@@ -717,10 +753,37 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     env: parts.options.env,
     sink: parts.sink,
   });
+  const rules = rulesOf(parts);
+  if (parts.config.enabled) {
+    for (const hit of await rules.always()) {
+      const block = rules.block(hit, parts.root, "project");
+      load.blocks.push(block);
+      load.files.push({
+        path: block.path,
+        layer: "project",
+        mtimeMs: block.mtimeMs,
+        sizeBytes: block.sizeBytes,
+        includedBytes: Buffer.byteLength(block.content),
+        truncated: block.truncated,
+      });
+    }
+  }
   const message = getRenderer(parts.preset.renderer).initial({ cwd: parts.options.cwd, root: parts.root, blocks: load.blocks });
-  const session = new AgentsSession(parts, { files: load.files, message, load });
+  const session = new AgentsSession(parts, { files: load.files, message, load }, rules);
   await startWatch(session, options.watch);
   return session;
+}
+
+/** The scoped-rules part of a session built from `parts`. */
+function rulesOf(parts: Parts): SessionRules {
+  return new SessionRules({
+    root: parts.project ? parts.root : null,
+    fs: parts.cache.fs,
+    sink: parts.sink,
+    host: parts.host,
+    formats: parts.raw.rules?.formats,
+    revalidateMs: parts.config.cache.revalidateMs,
+  });
 }
 
 /** Largest instruction file read for a compaction context. */

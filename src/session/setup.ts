@@ -27,6 +27,8 @@ export interface Parts {
   cache: StatCache;
   /** Name groups the preset decided for this session (`Preset.prepare`). */
   prepared?: PreparedGroups | undefined;
+  /** The integration consuming the session (decides the default scoped-rule formats). */
+  host?: string | undefined;
 }
 
 /** Resolves options into the parts of a session (no initial load yet). */
@@ -89,6 +91,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     sink,
     cache,
     prepared,
+    host: options.host,
   };
 }
 

@@ -110,6 +110,8 @@ interface Piece {
   path: string;
   mtimeMs: number;
   content: string;
+  /** A scoped rule of a format Claude Code does not read: always shown, whatever the AGENTS.md mode. */
+  rule?: unknown;
 }
 
 interface Context {
@@ -220,13 +222,18 @@ export const HOOK_LAZY_CAPS = { maxFiles: 10_000, maxBytes: 16 * 1024 * 1024 };
 function sessionOptions(input: ClaudeHookInput, context: Context, cwd = input.cwd): SessionOptions {
   const own = context.options.session ?? {};
   const config = own.config ?? (own.configFile === undefined ? { lazy: HOOK_LAZY_CAPS } : undefined);
-  return { ...own, ...(config !== undefined ? { config } : {}), cwd, home: context.home, env: context.env };
+  return { host: "claude-code", ...own, ...(config !== undefined ? { config } : {}), cwd, home: context.home, env: context.env };
 }
 
 /** The initial files of a fresh session with their text (user layer and project chain). */
 function initialPieces(session: AgentsSession): Piece[] {
   const mtimes = new Map(session.initialFiles.map((file) => [file.path, file.mtimeMs]));
-  return (session.initialLoad?.blocks ?? []).map((block) => ({ path: block.path, mtimeMs: mtimes.get(block.path) ?? 0, content: block.content }));
+  return (session.initialLoad?.blocks ?? []).map((block) => ({
+    path: block.path,
+    mtimeMs: mtimes.get(block.path) ?? 0,
+    content: block.content,
+    ...(session.rules.ruleAt(block.path) ? { rule: true } : {}),
+  }));
 }
 
 interface Delivery {
@@ -283,7 +290,7 @@ async function deliver(
 }
 
 function withPolicy(pieces: readonly Piece[], native: NativePolicy): Array<Piece & { native: NativePolicy }> {
-  return pieces.map((piece) => ({ path: piece.path, mtimeMs: piece.mtimeMs, content: piece.content, native }));
+  return pieces.map((piece) => ({ path: piece.path, mtimeMs: piece.mtimeMs, content: piece.content, native: piece.rule ? "show" : native }));
 }
 
 /** Records a delivery: admitted files at their version; withheld ones not admitted (not even from the initial load). */

@@ -248,7 +248,7 @@ export class OpenCodeAgents {
     const stored = await readStateFile(this.statePath(sessionID)).catch(() => null);
     let session: AgentsSession;
     if (stored) {
-      session = (await restoreSession(stored, { cwd: this.directory, home: this.home, env: this.env, admit: false })).session;
+      session = (await restoreSession(stored, { cwd: this.directory, home: this.home, env: this.env, admit: false, host: "opencode" })).session;
     } else {
       const preset = this.options.preset ?? "opencode";
       session = await createSession({
@@ -257,6 +257,7 @@ export class OpenCodeAgents {
         env: this.env,
         preset: preset === "opencode" ? "opencode-plugin" : preset,
         config: this.#sessionConfig(),
+        host: "opencode",
       });
       // What the session loaded at start is not what OpenCode has: keep only OpenCode's system files.
       const system = new Set(await this.systemPaths());

@@ -23,6 +23,8 @@ export interface FindRulesOptions {
   maxDepth?: number;
   /** Most bytes read from one rule file. @default 256 KiB */
   maxBytes?: number;
+  /** Records of an earlier scan: a file whose mtime and size did not change is taken from here (one stat, no read). */
+  reuse?: ReadonlyMap<string, ScopedRule>;
 }
 
 export interface FoundRules {
@@ -46,10 +48,11 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
   const diagnostics: Diagnostic[] = [];
   const rules: ScopedRule[] = [];
   let budget = maxFiles;
-  const realRoot = await fs.realpath(root).catch(() => root);
+  let realRoot: string | undefined; // asked for only when a rules directory exists
 
   const inside = async (path: string): Promise<boolean> => {
     try {
+      realRoot ??= await fs.realpath(root).catch(() => root);
       const real = await fs.realpath(path);
       return real === realRoot || real.startsWith(realRoot.endsWith("/") ? realRoot : `${realRoot}/`);
     } catch {
@@ -100,6 +103,14 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
         return { rules, diagnostics };
       }
       budget--;
+      const earlier = options.reuse?.get(path);
+      if (earlier) {
+        const now = await fs.stat(path).catch(() => null);
+        if (now && now.kind === "file" && now.mtimeMs === earlier.mtimeMs && now.size === earlier.sizeBytes) {
+          rules.push(earlier);
+          continue;
+        }
+      }
       let read;
       try {
         read = await fs.read(path, maxBytes);

@@ -1,0 +1,135 @@
+/**
+ * The session's scoped rules: which formats this host gets, the current rule files (rescanned after
+ * the cache's revalidation window), the always-apply ones for the initial bundle and the ones a
+ * touched path matches. Admission stays with the session's ledger: a rule is a file like a nested
+ * AGENTS.md (path + mtime), so it is delivered once, again after an edit, again after compaction.
+ */
+import type { FileSystem } from "../io/file-system.js";
+import type { DiagnosticSink } from "../load/discover.js";
+import type { InlineBlock, RuleFormat } from "../core/schema.js";
+import { decodeLossy } from "../core/budget.js";
+import { findRules, RULE_DEFAULTS } from "../load/rules/find.js";
+import { formatsForHost } from "../load/rules/formats.js";
+import { isDeliverable, needsContent, rulesForPath, relativeBelow } from "../load/rules/apply.js";
+import { frameRule } from "../load/rules/frame.js";
+import type { ScopedRule } from "../load/rules/rule.js";
+
+/** A rule to deliver for a touched path, and why. */
+export interface RuleHit {
+  rule: ScopedRule;
+  /** The glob that matched ("" for an always-apply rule). */
+  reason: string;
+  /** The touched path that matched. */
+  target?: string;
+}
+
+/** Most bytes of a touched file read to test a Continue `regex` rule. */
+const CONTENT_BYTES = 256 * 1024;
+
+export interface SessionRulesOptions {
+  /** The project root, or null when the session has no project (no rules then). */
+  root: string | null;
+  fs: FileSystem;
+  sink: DiagnosticSink;
+  /** The integration consuming the session (`claude-code`, `opencode`, ...); decides the default formats. */
+  host?: string | undefined;
+  /** `rules.formats` from the config. */
+  formats?: readonly RuleFormat[] | undefined;
+  /** How long a scan is trusted (the cache's revalidation window). */
+  revalidateMs: number;
+}
+
+export class SessionRules {
+  /** Formats delivered in this session: configured (or default) minus what the host reads itself. */
+  readonly formats: readonly RuleFormat[];
+  readonly #options: SessionRulesOptions;
+  #rules: readonly ScopedRule[] = [];
+  #byPath = new Map<string, ScopedRule>();
+  #scannedAt = -Infinity;
+  #scanning: Promise<void> | undefined;
+
+  constructor(options: SessionRulesOptions) {
+    this.#options = options;
+    this.formats = options.root === null ? [] : formatsForHost(options.host ?? "", options.formats);
+  }
+
+  /**
+   * The rule files of the delivered formats, rescanned when the last scan is older than the window.
+   * @example (await session.rules.list()).map((rule) => rule.path)
+   */
+  async list(): Promise<readonly ScopedRule[]> {
+    if (this.formats.length === 0) return this.#rules;
+    if (performance.now() - this.#scannedAt > this.#options.revalidateMs) await (this.#scanning ??= this.#scan().finally(() => (this.#scanning = undefined)));
+    return this.#rules;
+  }
+
+  /** The rule at `path` as last scanned (no I/O). */
+  ruleAt(path: string): ScopedRule | undefined {
+    return this.#byPath.get(path);
+  }
+
+  /** Always-apply rules, for the initial bundle. */
+  async always(): Promise<RuleHit[]> {
+    return (await this.list()).filter((rule) => isDeliverable(rule) && rule.activation === "always").map((rule) => ({ rule, reason: "" }));
+  }
+
+  /**
+   * Rules matching any of `paths` (first matching target wins), in rule order. Always-apply rules
+   * match every path below the root: a host that could not show the initial bundle (or lost it)
+   * gets them with the first touch; the ledger keeps them from coming twice. A target that is
+   * itself a delivered rule file brings that rule back (how a host restores rules after compaction).
+   */
+  async matching(paths: readonly string[]): Promise<RuleHit[]> {
+    const rules = await this.list();
+    if (rules.length === 0) return [];
+    const hits = new Map<ScopedRule, RuleHit>();
+    for (const target of paths) {
+      const own = this.#byPath.get(target);
+      if (own && isDeliverable(own) && !hits.has(own)) hits.set(own, { rule: own, reason: own.globs.join(", ") });
+      const content = rules.some((rule) => needsContent(rule) && !hits.has(rule) && relativeBelow(target, rule.base) !== null)
+        ? await this.#content(target)
+        : undefined;
+      for (const match of rulesForPath(rules, target, content))
+        if (!hits.has(match.rule)) hits.set(match.rule, { rule: match.rule, reason: match.reason, target });
+      for (const rule of rules) {
+        if (rule.activation === "always" && isDeliverable(rule) && !hits.has(rule) && relativeBelow(target, rule.base) !== null)
+          hits.set(rule, { rule, reason: "" });
+      }
+    }
+    return rules.filter((rule) => hits.has(rule)).map((rule) => hits.get(rule)!);
+  }
+
+  /**
+   * The block delivered for a hit: framed with its source file and the glob that matched.
+   * @example session.renderInline([rules.block(hit, root, "path")])
+   */
+  block(hit: RuleHit, root: string, layer: InlineBlock["layer"]): InlineBlock {
+    return {
+      path: hit.rule.path,
+      layer,
+      mtimeMs: hit.rule.mtimeMs,
+      sizeBytes: hit.rule.sizeBytes,
+      content: frameRule(hit.rule, { root, reason: hit.reason, ...(hit.target !== undefined ? { target: hit.target } : {}) }),
+      truncated: hit.rule.truncated,
+      rule: { format: hit.rule.format, glob: hit.reason },
+    };
+  }
+
+  async #scan(): Promise<void> {
+    const { root, fs, sink } = this.#options;
+    const found = await findRules({ root: root!, fs, formats: this.formats, reuse: this.#byPath, maxBytes: RULE_DEFAULTS.maxBytes });
+    sink.addAll(found.diagnostics);
+    this.#rules = found.rules;
+    this.#byPath = new Map(found.rules.map((rule) => [rule.path, rule]));
+    this.#scannedAt = performance.now();
+  }
+
+  async #content(path: string): Promise<string | undefined> {
+    try {
+      const read = await this.#options.fs.read(path, CONTENT_BYTES);
+      return decodeLossy(read.bytes, false);
+    } catch {
+      return undefined; // a directory, a deleted file, a FIFO: no content to match
+    }
+  }
+}
