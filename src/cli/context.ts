@@ -6,6 +6,7 @@ import { absolute } from "../core/paths.js";
 import type { SessionOptions } from "../session/session.js";
 import type { AgentsConfig } from "../core/schema.js";
 import type { CliIo } from "./io.js";
+import { jsonText } from "../core/quote.js";
 
 export interface GlobalOptions {
   cwd?: string;
@@ -61,7 +62,7 @@ export function createContext(io: CliIo): CommandContext {
       };
     },
     path: (value) => absolute(value, io.cwd),
-    json: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
+    json: (value) => io.stdout(`${jsonText(value, 2)}\n`),
     out: (text) => io.stdout(text.endsWith("\n") || text === "" ? text : `${text}\n`),
   };
 }

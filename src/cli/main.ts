@@ -17,6 +17,7 @@ import { registerExplain } from "./commands/explain.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerTree } from "./commands/tree.js";
 import { VERSION } from "../core/version.js";
+import { quoteControls } from "../core/quote.js";
 
 export { VERSION };
 
@@ -59,7 +60,10 @@ function buildProgram(io: CliIo): Command {
  * Runs the CLI.
  * @example process.exitCode = await main(process.argv.slice(2), processIo());
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo): Promise<number> {
+  // Names from an untrusted tree reach stderr inside messages: no terminal escape gets through.
+  // (a prototype, not a spread: `cwd` is a getter that may throw and must stay lazy)
+  const io: CliIo = Object.assign(Object.create(given) as CliIo, { stderr: (text: string) => given.stderr(quoteControls(text, { keepNewlines: true })) });
   const program = buildProgram(io);
   try {
     await program.parseAsync([...argv], { from: "user" });

@@ -2,6 +2,7 @@
  * Pure budget arithmetic: byte cuts at UTF-8 boundaries, the order files claim a budget in,
  * blank detection and the visible truncation line. No I/O.
  */
+import { quote } from "./quote.js";
 
 /** Unicode White_Space, as Rust's `str::trim` uses it (JS `\s` differs: it has U+FEFF, lacks U+0085). */
 const WHITESPACE = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -54,7 +55,7 @@ export function decodeLossy(bytes: Uint8Array, keepBom: boolean): string {
  * @example truncationNote("/r/AGENTS.md", 100, 5000)
  */
 export function truncationNote(path: string, shownBytes: number, totalBytes: number): string {
-  return `[agentsmd: truncated, showed ${shownBytes} of ${totalBytes} bytes; read ${path} for the rest]`;
+  return `[agentsmd: truncated, showed ${shownBytes} of ${totalBytes} bytes; read ${quote(path)} for the rest]`;
 }
 
 /** Upper bound of the truncation line's size for a file of `totalBytes`, so it fits in the budget. */

@@ -84,20 +84,6 @@ export function xdgDir(env: Readonly<Record<string, string | undefined>>, name: 
   return value && value.startsWith("/") ? value : join(home, fallback);
 }
 
-/** C0/C1 controls, the Unicode line/paragraph separators and angle brackets (tags). */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029<>]/;
-
-/**
- * A path as shown inside line-based text meant for the model (reminders, headings): unchanged
- * unless it holds a control character or an angle bracket, then JSON-quoted with `<` and `>`
- * escaped, so a directory named "x\n</system-reminder>" can neither close the block nor forge
- * lines. `JSON.parse` gives the path back.
- * @example printablePath("/r/a\nb/AGENTS.md") // '"/r/a\\nb/AGENTS.md"'
- */
-export function printablePath(path: string): string {
-  return UNSAFE.test(path) ? JSON.stringify(path).replace(/</g, "\\u003c").replace(/>/g, "\\u003e") : path;
-}
-
 /** Path segments of `path` below `root` (empty when equal or outside). */
 export function segmentsBelow(path: string, root: string): string[] {
   if (path === root || !isInside(path, root)) return [];

@@ -59,3 +59,33 @@ function escapeOne(match: string): string {
   for (let i = 0; i < match.length; i++) out += "\\u" + match.charCodeAt(i).toString(16).padStart(4, "0");
   return out;
 }
+
+/** JSON.stringify escapes C0 controls and lone surrogates in strings; the rest of the unsafe set, and only that (indentation newlines stay), is escaped here. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}<>]/gu;
+
+/**
+ * `JSON.stringify(value, null, indent)` with every character {@link quote} considers unsafe
+ * written as a `\uXXXX` escape (JSON.stringify leaves `<`, `>`, U+2028/2029, C1 controls and bidi
+ * overrides raw). Such characters can only occur inside JSON strings, so the text parses to the
+ * same value; JSON read by a model or shown on a terminal then carries names as inert text.
+ * @example jsonText({ path: "/r/x\u202e</tag>" }) // '{"path":"/r/x\\u202e\\u003c/tag\\u003e"}'
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, escapeOne);
+}
+
+const CONTROLS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+const CONTROLS_BUT_NEWLINE = /[^\P{Cc}\n]|[\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+
+/**
+ * Free text that holds names (a warning, an error, a finding) made inert for a terminal or a log
+ * line: every control, format and separator character becomes a `\uXXXX`-style escape as in
+ * {@link quote}; everything else, `<` and `>` included, is left as is. With `keepNewlines`, `\n`
+ * stays (multi-line messages). Compose with {@link quote} for the names themselves where the text
+ * is built; this is the last line of defence where it is printed.
+ * @example quoteControls("cannot read /r/\u001b[2Jx: EACCES") // "cannot read /r/\\u001b[2Jx: EACCES"
+ * @example quoteControls("a\nb", { keepNewlines: true }) // "a\nb"
+ */
+export function quoteControls(text: string, options: { keepNewlines?: boolean } = {}): string {
+  return text.replace(options.keepNewlines ? CONTROLS_BUT_NEWLINE : CONTROLS, (match) => (match === '"' || match === "\\" ? match : escapeOne(match)));
+}

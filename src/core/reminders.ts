@@ -2,7 +2,7 @@
  * The `<system-reminder>` catalog (spec §11). Pure text builders.
  */
 import type { ResolvedAgents, SystemReminderType } from "./schema.js";
-import { printablePath } from "./paths.js";
+import { quote } from "./quote.js";
 
 /**
  * Wraps `body` in a typed reminder (spec §11.1: the `type` attribute is required).
@@ -18,7 +18,7 @@ export function systemReminder(type: SystemReminderType, body: string): string {
  */
 export function agentsResolvePaths(resolved: ResolvedAgents): string {
   if (resolved.files.length === 0) return "";
-  const lines = resolved.files.map((file) => `- ${printablePath(file.path)} (mtime: ${formatMtime(file.mtimeMs)})`);
+  const lines = resolved.files.map((file) => `- ${quote(file.path)} (mtime: ${formatMtime(file.mtimeMs)})`);
   return systemReminder(
     "agents.resolve.paths",
     ["Additional AGENTS.md may apply for this path:", ...lines, "Read and apply these files before editing files in this scope."].join("\n"),
@@ -43,13 +43,13 @@ export function sessionResumeDiff(input: ResumeDiffInput): string {
   if (!changed) return "";
   const lines = [
     "Session resumed with context changes:",
-    `- cwd: ${printablePath(input.cwd.before)} -> ${printablePath(input.cwd.after)}`,
-    `- root: ${printablePath(input.root.before)} -> ${printablePath(input.root.after)}`,
+    `- cwd: ${quote(input.cwd.before)} -> ${quote(input.cwd.after)}`,
+    `- root: ${quote(input.root.before)} -> ${quote(input.root.after)}`,
     `- markers: ${markersBefore} -> ${markersAfter}`,
   ];
   if (input.recheck.length > 0) {
     lines.push("Re-check AGENTS.md for current scope:");
-    for (const file of input.recheck) lines.push(`- ${printablePath(file.path)} (mtime: ${formatMtime(file.mtimeMs)})`);
+    for (const file of input.recheck) lines.push(`- ${quote(file.path)} (mtime: ${formatMtime(file.mtimeMs)})`);
   }
   return systemReminder("session.resume.diff", lines.join("\n"));
 }
@@ -75,7 +75,7 @@ export function agentsUpdated(files: readonly UpdatedFile[]): string {
     "agents.updated",
     [
       "These AGENTS.md files changed since you read them:",
-      ...files.map((file) => `- ${printablePath(file.path)} (mtime: ${formatMtime(file.mtimeMs)})`),
+      ...files.map((file) => `- ${quote(file.path)} (mtime: ${formatMtime(file.mtimeMs)})`),
       "Read them again; the current version replaces the one you had.",
     ].join("\n"),
   );
@@ -99,10 +99,8 @@ export function agentsRemoved(paths: readonly string[]): string {
   if (paths.length === 0) return "";
   return systemReminder(
     "agents.removed",
-    [
-      "These AGENTS.md files were deleted:",
-      ...paths.map((path) => `- ${printablePath(path)} no longer applies`),
-      "Stop following the instructions they gave.",
-    ].join("\n"),
+    ["These AGENTS.md files were deleted:", ...paths.map((path) => `- ${quote(path)} no longer applies`), "Stop following the instructions they gave."].join(
+      "\n",
+    ),
   );
 }

@@ -3,7 +3,8 @@
  */
 import type { Layer } from "./schema.js";
 import { trimEndText } from "./budget.js";
-import { parentOf, printablePath } from "./paths.js";
+import { parentOf } from "./paths.js";
+import { quote } from "./quote.js";
 
 export interface RenderBlock {
   path: string;
@@ -26,7 +27,7 @@ export interface Renderer {
 }
 
 function instructionsFrom(blocks: readonly RenderBlock[]): string {
-  return blocks.map((block) => `Instructions from: ${printablePath(block.path)}\n${trimEndText(block.content)}`).join("\n\n");
+  return blocks.map((block) => `Instructions from: ${quote(block.path)}\n${trimEndText(block.content)}`).join("\n\n");
 }
 
 /**
@@ -54,11 +55,13 @@ export const codexRenderer: Renderer = {
     const docs = project.join("\n\n");
     if (global === "" && docs === "") return "";
     const text = global && docs ? `${global}\n\n--- project-doc ---\n\n${docs}` : global || docs;
-    const heading = docs ? `# AGENTS.md instructions for ${cwd}` : "# AGENTS.md instructions";
+    const heading = docs ? `# AGENTS.md instructions for ${quote(cwd)}` : "# AGENTS.md instructions";
     return `${heading}\n\n<INSTRUCTIONS>\n${text}\n</INSTRUCTIONS>`;
   },
   inline(blocks) {
-    return blocks.map((block) => `# AGENTS.md instructions for ${parentOf(block.path)}\n\n<INSTRUCTIONS>\n${block.content}\n</INSTRUCTIONS>`).join("\n\n");
+    return blocks
+      .map((block) => `# AGENTS.md instructions for ${quote(parentOf(block.path))}\n\n<INSTRUCTIONS>\n${block.content}\n</INSTRUCTIONS>`)
+      .join("\n\n");
   },
 };
 

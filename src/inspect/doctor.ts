@@ -33,6 +33,7 @@ import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js
 import type { SessionOptions } from "../session/session.js";
 import { FsError } from "../core/errors.js";
 import { CLAUDE_AGENTS_NAMES, CLAUDE_MD_NAMES } from "../presets/claude.js";
+import { quote, quoteControls } from "../core/quote.js";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -601,7 +602,11 @@ async function checkBudgets(
 export function formatReport(report: DoctorReport): string {
   const lines: string[] = [];
   for (const finding of report.findings) {
-    lines.push(`${finding.severity.padEnd(7)}  ${finding.code}  ${finding.path}`, `         ${finding.message}`, `         fix: ${finding.fix}`);
+    lines.push(
+      `${finding.severity.padEnd(7)}  ${finding.code}  ${quote(finding.path)}`,
+      `         ${quoteControls(finding.message)}`,
+      `         fix: ${quoteControls(finding.fix)}`,
+    );
   }
   const { error, warning, info } = report.counts;
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;

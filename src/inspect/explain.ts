@@ -14,6 +14,7 @@ import { presetNames } from "../presets/preset.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../session/session.js";
 import type { Diagnostic, Layer } from "../core/schema.js";
 import { knownInstructionNames } from "./survey.js";
+import { quote, quoteControls } from "../core/quote.js";
 
 /** What happened to a file. The first three reach the model. */
 export type ExplainStatus =
@@ -76,7 +77,7 @@ function where(dir: string, session: AgentsSession, targetDir: string): string {
   if (dir === session.cwd) parts.push("cwd");
   if (dir === targetDir && dir !== session.cwd) parts.push("the target's directory");
   if (parts.length === 0) parts.push(isInside(session.cwd, dir) ? "an ancestor of cwd" : "a directory between the root and the target");
-  return `in ${dir} (${parts.join(", ")})`;
+  return `in ${quote(dir)} (${parts.join(", ")})`;
 }
 
 function bytes(count: number): string {
@@ -289,7 +290,7 @@ function addAside(
         layer,
         "shadowed",
         "never loaded here",
-        `hidden by ${by.path}${blankWinner ? ", which is empty: this directory contributes nothing" : ""} (${describeGroups(groups)})`,
+        `hidden by ${quote(by.path)}${blankWinner ? ", which is empty: this directory contributes nothing" : ""} (${describeGroups(groups)})`,
       ),
     );
   }
@@ -364,10 +365,13 @@ export function formatMatrix(matrix: PresetMatrix): string {
   for (const explanation of matrix.explanations) for (const each of explanation.files) if (!paths.includes(each.path)) paths.push(each.path);
   paths.sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : a > b ? 1 : 0));
   const header = [...matrix.presets, "file"];
-  const rows = paths.map((path) => [...matrix.explanations.map((explanation) => matrixCell(explanation.files.find((each) => each.path === path))), path]);
+  const rows = paths.map((path) => [
+    ...matrix.explanations.map((explanation) => matrixCell(explanation.files.find((each) => each.path === path))),
+    quote(path),
+  ]);
   const widths = matrix.presets.map((_, column) => Math.max(header[column]!.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join("  ");
-  const lines = [`${matrix.target}: what each preset loads (N = position the model sees it in)`, line(header), ...rows.map(line)];
+  const lines = [`${quote(matrix.target)}: what each preset loads (N = position the model sees it in)`, line(header), ...rows.map(line)];
   if (rows.length === 0) lines.push("(no instruction file applies under any preset)");
   return lines.join("\n");
 }
@@ -375,23 +379,24 @@ export function formatMatrix(matrix: PresetMatrix): string {
 /** The text of `agentsmd explain PATH`. */
 export function formatExplanation(explanation: Explanation): string {
   const lines = [
-    `${explanation.target}`,
-    `preset ${explanation.preset}; cwd ${explanation.cwd}; root ${explanation.hasProject ? `${explanation.root} (${explanation.rootReason})` : "none (no project)"}`,
+    quote(explanation.target),
+    `preset ${explanation.preset}; cwd ${quote(explanation.cwd)}; root ${explanation.hasProject ? `${quote(explanation.root)} (${explanation.rootReason})` : "none (no project)"}`,
   ];
   const shown = explanation.files.filter((each) => each.order !== null);
   const other = explanation.files.filter((each) => each.order === null);
   if (shown.length === 0) lines.push("", "No instruction file reaches the model for this path.");
   for (const each of shown) {
-    lines.push("", `${each.order}. ${each.path}`, `   ${each.layer}: ${each.fate}`, `   why: ${each.reason}`);
-    for (const record of each.imports) lines.push(`   imports ${record.path} (${bytes(record.bytes)}, level ${record.depth})`);
+    lines.push("", `${each.order}. ${quote(each.path)}`, `   ${each.layer}: ${quoteControls(each.fate)}`, `   why: ${quoteControls(each.reason)}`);
+    for (const record of each.imports) lines.push(`   imports ${quote(record.path)} (${bytes(record.bytes)}, level ${record.depth})`);
   }
   if (other.length > 0) {
     lines.push("", "Not loaded:");
-    for (const each of other) lines.push(`-  ${each.path}`, `   ${each.status}: ${each.fate.startsWith("never") ? "" : `${each.fate}; `}${each.reason}`);
+    for (const each of other)
+      lines.push(`-  ${quote(each.path)}`, quoteControls(`   ${each.status}: ${each.fate.startsWith("never") ? "" : `${each.fate}; `}${each.reason}`));
   }
   if (explanation.alsoInContext.length > 0) {
     lines.push("", "Also in context (their scope does not cover this path):");
-    for (const each of explanation.alsoInContext) lines.push(`   ${each.path}`);
+    for (const each of explanation.alsoInContext) lines.push(`   ${quote(each.path)}`);
   }
   return lines.join("\n");
 }

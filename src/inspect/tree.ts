@@ -11,6 +11,7 @@ import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js
 import type { SessionOptions } from "../session/session.js";
 import { nameOf, parentOf, segmentsBelow } from "../core/paths.js";
 import { tokensForBytes } from "../session/compaction.js";
+import { quote } from "../core/quote.js";
 
 /**
  * Rough token estimate of a file size: four bytes a token, the rule of compaction's `estimateTokens`.
@@ -134,10 +135,10 @@ export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): s
       const last = index === entries.length - 1;
       const branch = `${prefix}${last ? "└── " : "├── "}`;
       if (entry.file) {
-        const label = entry.file.path.slice(parentOf(entry.file.path).length + 1);
+        const label = quote(entry.file.path.slice(parentOf(entry.file.path).length + 1));
         rows.push({ left: `${branch}${label}`, leftWidth: branch.length + label.length, file: entry.file });
       } else {
-        const label = `${entry.child!.label}/`;
+        const label = `${quote(entry.child!.label)}/`;
         rows.push({ left: `${branch}${paint("dir", label)}`, leftWidth: branch.length + label.length });
         walk(entry.child!, `${prefix}${last ? "    " : "│   "}`);
       }
@@ -148,7 +149,7 @@ export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): s
   const width = Math.max(0, ...rows.filter((row) => row.file).map((row) => row.leftWidth));
   const sizeWidth = Math.max(0, ...tree.files.map((file) => String(file.sizeBytes).length));
   const tokenWidth = Math.max(0, ...tree.files.map((file) => String(file.tokens).length));
-  const lines = [paint("dir", tree.root)];
+  const lines = [paint("dir", quote(tree.root))];
   for (const row of rows) {
     if (!row.file) {
       lines.push(row.left);
@@ -156,7 +157,7 @@ export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): s
     }
     const file = row.file;
     const size = paint("dim", `${String(file.sizeBytes).padStart(sizeWidth)} B  ${`~${file.tokens}`.padStart(tokenWidth + 1)} tok`);
-    const notes = [file.excludedBy ? `under excluded ${file.excludedBy}/` : "", file.gitignored ? "gitignored" : ""].filter(Boolean);
+    const notes = [file.excludedBy ? `under excluded ${quote(file.excludedBy)}/` : "", file.gitignored ? "gitignored" : ""].filter(Boolean);
     const who = file.startup.length > 0 ? paint("preset", file.startup.join(" ")) : paint("none", "no preset at startup");
     lines.push(`${row.left}${" ".repeat(width - row.leftWidth)}  ${size}  ${who}${notes.length > 0 ? paint("dim", `  (${notes.join(", ")})`) : ""}`);
   }

@@ -25,6 +25,7 @@ import type { FileSystem } from "../io/file-system.js";
 import type { Diagnostic } from "../core/schema.js";
 import { FsError } from "../core/errors.js";
 import { decodeLossy } from "../core/budget.js";
+import { quote } from "../core/quote.js";
 
 /** One import Gemini's processor inlined. */
 export interface GeminiImport {
@@ -172,12 +173,13 @@ async function validImportPath(fs: FileSystem, importPath: string, base: string,
 
 /** Node's message for a failed `fs.access(path)` whose cause `stat` could not name. */
 async function missingMessage(fs: FileSystem, path: string): Promise<string> {
-  if (basename(path).length > 255 || Buffer.byteLength(path) >= 4096) return `ENAMETOOLONG: name too long, access '${path}'`;
+  if (basename(path).length > 255 || Buffer.byteLength(path) >= 4096) return `ENAMETOOLONG: name too long, access '${quote(path)}'`;
   // ENOTDIR when the nearest existing ancestor is not a directory, ENOENT otherwise.
   for (let current = dirname(path); ; current = dirname(current)) {
     const info = await fs.stat(current).catch(() => null);
-    if (info) return info.kind === "directory" ? `ENOENT: no such file or directory, access '${path}'` : `ENOTDIR: not a directory, access '${path}'`;
-    if (dirname(current) === current) return `ENOENT: no such file or directory, access '${path}'`;
+    if (info)
+      return info.kind === "directory" ? `ENOENT: no such file or directory, access '${quote(path)}'` : `ENOTDIR: not a directory, access '${quote(path)}'`;
+    if (dirname(current) === current) return `ENOENT: no such file or directory, access '${quote(path)}'`;
   }
 }
 
@@ -185,7 +187,7 @@ function nodeMessage(error: unknown, syscall: string, path: string): string {
   const cause = error instanceof FsError ? error.cause : error;
   const message = cause instanceof Error ? cause.message : String(cause);
   // Node: "<CODE>: <description>, <syscall> '<path>'"; the syscall is the one Gemini made.
-  return message.replace(/, [a-z]+ '/, `, ${syscall} '`).replace(/'[^']*'$/, `'${path}'`);
+  return message.replace(/, [a-z]+ '/, `, ${syscall} '`).replace(/'[^']*'$/, `'${quote(path)}'`);
 }
 
 /** `fs.access(path)` then `fs.readFile(path, "utf-8")`, failing with Node's messages. */

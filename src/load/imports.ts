@@ -21,6 +21,7 @@ import { decodeLossy } from "../core/budget.js";
 import { cutRead, readInstruction, type InstructionText } from "./read.js";
 import { FsError } from "../core/errors.js";
 import { expandGeminiImports } from "./gemini-imports.js";
+import { quote } from "../core/quote.js";
 
 /** Imports nest at most this deep (the importing file is depth 0). */
 export const DEFAULT_IMPORT_DEPTH = 5;
@@ -348,7 +349,7 @@ async function expandOne(walk: Walk, token: ImportToken, from: string, chain: re
   if (walk.options.marker === "gemini") {
     return `<!-- Imported from: ${token.path} -->\n${body}\n<!-- End of import from: ${token.path} -->`;
   }
-  return `[agentsmd: imported from ${target}]\n${body.replace(/\n$/, "")}\n[agentsmd: end of import from ${target}]`;
+  return `[agentsmd: imported from ${quote(target)}]\n${body.replace(/\n$/, "")}\n[agentsmd: end of import from ${quote(target)}]`;
 }
 
 /** What the budgeted readers need to expand imports. */

@@ -19,6 +19,7 @@ import { registerRenderer, type RenderBlock, type Renderer } from "../core/rende
 import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
 import { trimEndText } from "../core/budget.js";
 import type { FileSystem } from "../io/file-system.js";
+import { quote } from "../core/quote.js";
 
 /** The files that count as "a CLAUDE.md" (peers §2.6), in load order within a directory. */
 export const CLAUDE_MD_NAMES: readonly string[] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
@@ -130,8 +131,13 @@ export async function builtinAgentsMd(context: {
   const claudeMd = await claudeMdAtOrAbove(context.fs, context.cwd);
   if (mode === "claude-md-and-agents-md") return { active: true, mode, claudeMd, reason: `instructionFiles is "${mode}"` };
   return claudeMd
-    ? { active: false, mode, claudeMd, reason: `${claudeMd} exists at or above ${context.cwd}, which turns Claude Code's own AGENTS.md loading off` }
-    : { active: true, mode, claudeMd, reason: `no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md at or above ${context.cwd}` };
+    ? {
+        active: false,
+        mode,
+        claudeMd,
+        reason: `${quote(claudeMd)} exists at or above ${quote(context.cwd)}, which turns Claude Code's own AGENTS.md loading off`,
+      }
+    : { active: true, mode, claudeMd, reason: `no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md at or above ${quote(context.cwd)}` };
 }
 
 /**
@@ -215,12 +221,14 @@ export const CLAUDE_MD_PREAMBLE =
 export const claudeRenderer: Renderer = {
   initial({ blocks }) {
     if (blocks.length === 0) return "";
-    const entries = blocks.map((block) => `Contents of ${block.path}${claudeDescription(block)}:\n\n${trimEndText(stripBlockComments(block.content))}`);
+    const entries = blocks.map((block) => `Contents of ${quote(block.path)}${claudeDescription(block)}:\n\n${trimEndText(stripBlockComments(block.content))}`);
     return `<system-reminder>\n${CLAUDE_MD_PREAMBLE}\n\n${entries.join("\n\n")}\n</system-reminder>`;
   },
   // A nested file keeps its trailing newline (observed: "<body>\n\n</system-reminder>" for a body ending in one).
   inline(blocks) {
-    return blocks.map((block) => `<system-reminder>\nContents of ${block.path}:\n\n${stripBlockComments(block.content)}\n</system-reminder>`).join("\n\n");
+    return blocks
+      .map((block) => `<system-reminder>\nContents of ${quote(block.path)}:\n\n${stripBlockComments(block.content)}\n</system-reminder>`)
+      .join("\n\n");
   },
 };
 

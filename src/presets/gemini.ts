@@ -22,6 +22,7 @@
 import { registerPreset, type Preset } from "./preset.js";
 import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
 import { join, parentOf } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 
 export const GEMINI_MD = "GEMINI.md";
 
@@ -55,7 +56,7 @@ export function geminiContext(blocks: readonly RenderBlock[]): string {
   return blocks
     .map((block) => {
       const text = block.content.trim();
-      return text === "" ? null : `--- Context from: ${block.path} ---\n${text}\n--- End of Context from: ${block.path} ---`;
+      return text === "" ? null : `--- Context from: ${quote(block.path)} ---\n${text}\n--- End of Context from: ${quote(block.path)} ---`;
     })
     .filter((text): text is string => text !== null)
     .join("\n\n");

@@ -5,6 +5,7 @@
 import { registerPreset, DEFAULT_EXCLUDES, type Preset } from "./preset.js";
 import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
 import { isInside, join } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 
 const ROOT_NAMES = [".agents/AGENTS.md", "AGENTS.md", "AGENTS.local.md", "CLAUDE.md", "CLAUDE.local.md"];
 
@@ -24,7 +25,7 @@ function frame(header: string, blocks: readonly RenderBlock[], root: string): st
   const body = blocks
     .map((block) => {
       const { token, label } = hyggeSource(block, root);
-      return `<!-- source: ${token}: ${label} -->\n${block.content ? `${block.content}\n` : ""}`;
+      return `<!-- source: ${token}: ${quote(label)} -->\n${block.content ? `${block.content}\n` : ""}`;
     })
     .join("\n---\n\n");
   return `${header}\n\n${body}`.replace(/\n+$/, "");
@@ -69,7 +70,7 @@ export const hyggePreset: Preset = {
     for (const row of rows) {
       const { token, label } = hyggeSource(row, root);
       const lines = row.content === "" ? 0 : row.content.split("\n").length;
-      table.push([token, label, String(row.sizeBytes), String(lines)]);
+      table.push([token, quote(label), String(row.sizeBytes), String(lines)]);
     }
     const widths = table[0]!.map((_, column) => Math.max(...table.map((cells) => cells[column]!.length)));
     return table.map((cells) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n");

@@ -22,6 +22,7 @@ import { registerPreset, DEFAULT_EXCLUDES, type Preset, type PresetEnv } from ".
 import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
 import type { FileSystem } from "../io/file-system.js";
 import { chain, isInside, join } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 
 /** OpenCode's instruction file names, in priority order (1.18.33). */
 export const OPENCODE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
@@ -111,7 +112,7 @@ export async function opencodeSystemPaths(input: { cwd: string; worktree: string
 
 function instructionsFrom(blocks: readonly RenderBlock[]): string[] {
   // OpenCode drops files whose text is empty (whitespace-only text is kept).
-  return blocks.filter((block) => block.content !== "").map((block) => `Instructions from: ${block.path}\n${block.content}`);
+  return blocks.filter((block) => block.content !== "").map((block) => `Instructions from: ${quote(block.path)}\n${block.content}`);
 }
 
 /**

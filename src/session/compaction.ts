@@ -5,6 +5,7 @@
 import type { Layer } from "../core/schema.js";
 import { trimEndText } from "../core/budget.js";
 import { segmentsBelow } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;
@@ -78,11 +79,13 @@ function rootFirst(a: CompactionFile, b: CompactionFile): number {
  * @example compactionTruncationLine(["/r/a/AGENTS.md"], 1000)
  */
 export function compactionTruncationLine(paths: readonly string[], maxTokens: number): string {
-  return `[agentsmd: instruction files cut to fit ${maxTokens} tokens; read these again in full: ${paths.join(", ")}]`;
+  return `[agentsmd: instruction files cut to fit ${maxTokens} tokens; read these again in full: ${paths.map(quote).join(", ")}]`;
 }
 
 function render(shown: ReadonlyArray<{ file: CompactionFile; content: string }>, cut: readonly string[], maxTokens: number): string {
-  const blocks = [...shown].sort((a, b) => rootFirst(a.file, b.file)).map(({ file, content }) => `Instructions from: ${file.path}\n${trimEndText(content)}`);
+  const blocks = [...shown]
+    .sort((a, b) => rootFirst(a.file, b.file))
+    .map(({ file, content }) => `Instructions from: ${quote(file.path)}\n${trimEndText(content)}`);
   const lines = [OPEN, INTRO, ...(blocks.length ? [blocks.join("\n\n")] : [])];
   if (cut.length > 0) lines.push(compactionTruncationLine(cut, maxTokens));
   lines.push(CLOSE);

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { needsQuoting, quote, unquote } from "../../src/core/quote.js";
+import { jsonText, needsQuoting, quote, quoteControls, unquote } from "../../src/core/quote.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
@@ -113,6 +113,33 @@ describe("quote", () => {
         const lines = text.split(/\r\n|[\n\r\u2028\u2029\u0085\u000b\u000c]/);
         expect(lines.length).toBe(names.length + 2);
         expect(text.match(/<\/?system-reminder/g)).toHaveLength(2);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("property: jsonText parses back to the same value and holds no unsafe character outside the JSON layout", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(hostileString, fc.oneof(hostileString, fc.array(hostileString, { maxLength: 3 }))),
+        fc.constantFrom(undefined, 2),
+        (value, indent) => {
+          const text = jsonText(value, indent);
+          expect(JSON.parse(text)).toEqual(value);
+          expect(text.replace(/\n */g, "")).not.toMatch(FORBIDDEN);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("property: quoteControls leaves only newlines (when asked) and printable text", () => {
+    fc.assert(
+      fc.property(hostileString, (text) => {
+        expect(quoteControls(text)).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/u);
+        const multi = quoteControls(text, { keepNewlines: true });
+        expect(multi.split("\n").length).toBe(text.split("\n").length);
+        for (const line of multi.split("\n")) expect(line).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/u);
       }),
       { numRuns: RUNS },
     );

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { createSession } from "../../session/session.js";
 import { configJsonSchema } from "../../core/schema.js";
 import type { CommandContext } from "../context.js";
+import { quote, quoteControls } from "../../core/quote.js";
 
 export function registerInspect(program: Command, context: CommandContext): void {
   program
@@ -31,11 +32,11 @@ export function registerInspect(program: Command, context: CommandContext): void
         const rows = files.map((file, index) => ({ ...file, content: blocks[index]?.content ?? "" }));
         context.out(session.preset.formatList(rows, { root: session.root, cwd: session.cwd }));
       } else if (files.length === 0) {
-        context.out(`no instruction files load for ${session.cwd} (root ${session.root}, preset ${session.preset.name})`);
+        context.out(`no instruction files load for ${quote(session.cwd)} (root ${quote(session.root)}, preset ${session.preset.name})`);
       } else {
         for (const file of files) {
           const fate = file.truncated ? `${file.includedBytes} of ${file.sizeBytes} bytes (truncated)` : `${file.sizeBytes} bytes`;
-          context.out(`${file.layer.padEnd(7)} ${file.path}  ${fate}`);
+          context.out(`${file.layer.padEnd(7)} ${quote(file.path)}  ${fate}`);
         }
       }
       reportDiagnostics(context, session.diagnostics);
@@ -57,7 +58,7 @@ export function registerInspect(program: Command, context: CommandContext): void
     .action(async (_options, command: Command) => {
       const session = await createSession(context.sessionOptions(command));
       if (context.globals(command).json) context.json(session.initialFiles.map((file) => file.path));
-      else for (const file of session.initialFiles) context.out(file.path);
+      else for (const file of session.initialFiles) context.out(quote(file.path));
       reportDiagnostics(context, session.diagnostics);
     });
 
@@ -71,6 +72,6 @@ export function registerInspect(program: Command, context: CommandContext): void
 export function reportDiagnostics(context: CommandContext, diagnostics: ReadonlyArray<{ level: string; message: string; fix?: string | undefined }>): void {
   for (const diagnostic of diagnostics) {
     const fix = diagnostic.fix ? ` (${diagnostic.fix})` : "";
-    if (diagnostic.level !== "info") context.io.stderr(`agentsmd: ${diagnostic.level}: ${diagnostic.message}${fix}\n`);
+    if (diagnostic.level !== "info") context.io.stderr(`agentsmd: ${diagnostic.level}: ${quoteControls(`${diagnostic.message}${fix}`)}\n`);
   }
 }

@@ -36,6 +36,7 @@ import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../../prese
 import type { SessionState } from "../../core/schema.js";
 import { hookStateDir, hookStatePath, toolTargets, validateHookInput, type ClaudeHookInput } from "./input.js";
 import { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, fit, nearestFirst, packContext, packNotice } from "./pack.js";
+import { quote } from "../../core/quote.js";
 
 export { CLAUDE_FILE_TOOLS };
 export {
@@ -308,7 +309,7 @@ const HEADERS = {
     "agentsmd: the AGENTS.md files below apply to this project (Claude Code does not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
   compact:
     "agentsmd: the AGENTS.md files that applied before this conversation was compacted, most specific first. A file governs its directory and everything below it.",
-  tool: (target: string) => `agentsmd: ${target} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
+  tool: (target: string) => `agentsmd: ${quote(target)} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
 };
 
 async function freshState(input: ClaudeHookInput, context: Context): Promise<{ session: AgentsSession; state: HookState }> {
@@ -411,11 +412,13 @@ async function onUserPromptSubmit(input: ClaudeHookInput, stored: HookState | nu
     for (const file of result.changed) {
       if (isClaudeFile(file.path) || notified[file.path] === file.mtimeMs) continue;
       notified[file.path] = file.mtimeMs;
-      lines.push(`- ${file.path} was edited; the copy in this conversation is out of date. Read it again before working under ${parentOf(file.path)}.`);
+      lines.push(
+        `- ${quote(file.path)} was edited; the copy in this conversation is out of date. Read it again before working under ${quote(parentOf(file.path))}.`,
+      );
     }
     for (const file of result.deleted) {
       if (isClaudeFile(file.path)) continue;
-      lines.push(`- ${file.path} was deleted; its instructions no longer apply.`);
+      lines.push(`- ${quote(file.path)} was deleted; its instructions no longer apply.`);
       delete notified[file.path];
     }
     session.forget(result.deleted);

@@ -4,6 +4,7 @@
  */
 import { parentOf } from "../../core/paths.js";
 import { trimEndText } from "../../core/budget.js";
+import { quote } from "../../core/quote.js";
 
 /** Claude Code replaces `additionalContext` over 10,000 characters by a file path and a preview. */
 export const CLAUDE_CONTEXT_LIMIT = 10_000;
@@ -27,7 +28,7 @@ export function nearestFirst<T extends { path: string }>(items: readonly T[]): T
  * @example renderPiece({ path: "/r/a/AGENTS.md", content: "Use tabs.\n" }) // "Contents of /r/a/AGENTS.md (AGENTS.md instructions for /r/a and everything below it):\n\nUse tabs."
  */
 export function renderPiece(piece: { path: string; content: string }): string {
-  return `Contents of ${piece.path} (AGENTS.md instructions for ${parentOf(piece.path)} and everything below it):\n\n${trimEndText(piece.content)}`;
+  return `Contents of ${quote(piece.path)} (AGENTS.md instructions for ${quote(parentOf(piece.path))} and everything below it):\n\n${trimEndText(piece.content)}`;
 }
 
 const OMITTED_HEADER = "\n\nThese instruction files also apply but were too long to include here; read them before working under their directories:";
@@ -36,7 +37,7 @@ function omittedList(paths: readonly string[], room: number): string {
   if (paths.length === 0) return "";
   let text = OMITTED_HEADER;
   for (let index = 0; index < paths.length; index++) {
-    const line = `\n- ${paths[index]}`;
+    const line = `\n- ${quote(paths[index]!)}`;
     const last = index === paths.length - 1;
     // Keep room for the "... and N more" line unless this is the last path.
     if (text.length + line.length + (last ? 0 : 24) > room) return `${text}\n- ... and ${paths.length - index} more`;
@@ -68,7 +69,7 @@ export function packContext(
   // Room kept for naming what is left: the paths already left out plus every later one (an upper
   // bound of the final list), capped.
   const cap = Math.min(2_000, Math.floor(budget / 4));
-  const cost = (path: string) => (alreadyNamed.has(path) ? 0 : path.length + 3);
+  const cost = (path: string) => (alreadyNamed.has(path) ? 0 : quote(path).length + 3);
   const after: number[] = new Array(pieces.length + 1).fill(0);
   for (let index = pieces.length - 1; index >= 0; index--) after[index] = after[index + 1]! + cost(pieces[index]!.path);
   const shown: string[] = [];

@@ -24,6 +24,7 @@ import { createSession, type AgentsSession, type SessionOptions } from "../../se
 import { absolute, isInside } from "../../core/paths.js";
 import { PROMPT_GUIDANCE } from "../../core/guidance.js";
 import { VERSION } from "../../core/version.js";
+import { jsonText, quote } from "../../core/quote.js";
 
 export interface AgentsMcpOptions extends Omit<SessionOptions, "cwd"> {
   /** Workspace used when the client offers no roots. @default process.cwd() */
@@ -132,7 +133,7 @@ class Workspaces {
     const holders = roots.filter((root) => isInside(resolved, root)).sort((a, b) => b.length - a.length);
     if (holders.length === 0) {
       return {
-        error: `${resolved} is outside the workspace roots (${roots.join(", ")}); agentsmd only answers for paths inside them. Pass a path inside a workspace root.`,
+        error: `${quote(resolved)} is outside the workspace roots (${roots.map(quote).join(", ")}); agentsmd only answers for paths inside them. Pass a path inside a workspace root.`,
       };
     }
     return { workspace: this.workspace(holders[0]!), resolved };
@@ -213,7 +214,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
         })),
       };
       session.admit(found.files);
-      return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result };
+      return { content: [{ type: "text" as const, text: jsonText(result) }], structuredContent: result };
     },
   );
 
@@ -236,7 +237,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
         content: [
           {
             type: "text" as const,
-            text: text === "" ? `No AGENTS.md instructions apply to ${located.resolved} beyond those already given in this session.` : text,
+            text: text === "" ? `No AGENTS.md instructions apply to ${quote(located.resolved)} beyond those already given in this session.` : text,
           },
         ],
       };
