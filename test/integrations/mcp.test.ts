@@ -57,7 +57,10 @@ describe("agentsmd mcp", () => {
       expect(tool.description).toContain(PROMPT_GUIDANCE);
       expect(tool.inputSchema.required).toEqual(["path"]);
     }
-    expect(mcp.client.getInstructions()).toContain("agents_context");
+    const instructions = mcp.client.getInstructions() ?? "";
+    expect(instructions).toContain("agents_context");
+    // the tools answer calls; they never produce reminders, so the instructions must not promise any
+    expect(instructions).not.toMatch(/system-reminder|agents\.resolve\.paths|session\.resume\.diff/);
     await mcp.close();
   });
 

@@ -3,6 +3,7 @@
  * when any finding is an error.
  */
 import type { Command } from "commander";
+import { homedir } from "node:os";
 import { doctor, formatReport } from "../../inspect/doctor.js";
 import { AgentsMdError } from "../../core/errors.js";
 import type { CommandContext } from "../context.js";
@@ -17,6 +18,14 @@ export function registerDoctor(program: Command, context: CommandContext): void 
       const { cwd, preset: _preset, ...session } = context.sessionOptions(command);
       const root = dir === undefined ? cwd! : context.path(dir);
       const report = await doctor({ root, session, ...(options.gitignore === false ? { gitignore: false } : {}) });
+      // agentsmd's own hooks in Codex: installed but untrusted or stale are skipped silently by Codex
+      const { codexHomeDir, codexHookFindings } = await import("../../integrations/codex/install.js");
+      const home = session.home ?? context.io.env.HOME ?? homedir();
+      const codexFindings = await codexHookFindings({ codexHome: codexHomeDir(context.io.env, home) }).catch(() => []);
+      for (const finding of codexFindings) {
+        report.findings.push(finding);
+        report.counts[finding.severity]++;
+      }
       if (context.globals(command).json) context.json(report);
       else context.out(formatReport(report));
       if (report.counts.error > 0) {

@@ -6,8 +6,9 @@ import { homedir } from "node:os";
 import type { CommandContext } from "../context.js";
 import { absolute } from "../../core/paths.js";
 import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code/install.js";
+import { quote as quoteForTerminal } from "../../core/quote.js";
 
-const HOSTS = ["claude-code"];
+const HOSTS = ["claude-code", "codex"];
 
 function parseScope(value: string): InstallScope {
   if (!(INSTALL_SCOPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`use one of ${INSTALL_SCOPES.join(", ")}`);
@@ -33,14 +34,17 @@ export function registerInstall(program: Command, context: CommandContext): void
 
   program
     .command("install")
-    .description("register agentsmd with an agent host: claude-code (merges hook entries into a Claude Code settings.json)")
+    .description("register agentsmd with an agent host: claude-code (hook entries in a Claude Code settings.json), codex (hooks in $CODEX_HOME/hooks.json)")
     .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
     .option("--scope <scope>", scopeHelp, parseScope, "user")
     .option(
       "--command <command>",
       'command the hooks run, without "hook claude-code" (default: the project\'s node_modules/.bin/agentsmd for project/local scope when present, else this CLI by absolute path)',
     )
-    .action(async (_host: string, options: { scope: InstallScope; command?: string }, command: Command) => {
+    .option("--trust", "codex: also record Codex's trust for exactly agentsmd's hooks (through `codex app-server` when codex is on PATH, else in config.toml)")
+    .option("--codex-bin <path>", "codex: the codex executable used for --trust (default: codex on PATH)")
+    .action(async (host: string, options: { scope: InstallScope; command?: string; trust?: boolean; codexBin?: string }, command: Command) => {
+      if (host === "codex") return installCodexCommand(context, command, options);
       const result = await installClaudeCode({
         ...where(command),
         scope: options.scope,
@@ -57,10 +61,68 @@ export function registerInstall(program: Command, context: CommandContext): void
     .description("remove what `agentsmd install <host>` added, and nothing else")
     .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
     .option("--scope <scope>", scopeHelp, parseScope, "user")
-    .action(async (_host: string, options: { scope: InstallScope }, command: Command) => {
+    .action(async (host: string, options: { scope: InstallScope }, command: Command) => {
+      if (host === "codex") return uninstallCodexCommand(context, command);
       const result = await uninstallClaudeCode({ ...where(command), scope: options.scope });
       if (context.globals(command).json) context.json(result);
       else if (result.changed) context.out(`agentsmd: removed the agentsmd hooks from ${result.file}`);
       else context.out(`agentsmd: no agentsmd hooks in ${result.file}; nothing changed`);
     });
+}
+
+function codexHome(context: CommandContext, command: Command): Promise<string> {
+  const globals = context.globals(command);
+  const home = globals.home !== undefined ? absolute(globals.home, context.io.cwd) : (context.io.env.HOME ?? homedir());
+  return import("../../integrations/codex/install.js").then(({ codexHomeDir }) => absolute(codexHomeDir(context.io.env, home), context.io.cwd));
+}
+
+async function installCodexCommand(
+  context: CommandContext,
+  command: Command,
+  options: { command?: string; trust?: boolean; codexBin?: string },
+): Promise<void> {
+  const { installCodex } = await import("../../integrations/codex/install.js");
+  const globals = context.globals(command);
+  const result = await installCodex({
+    codexHome: await codexHome(context, command),
+    ...(options.command ? { command: `${options.command.trim()} hook codex` } : {}),
+    trust: options.trust === true,
+    ...(options.codexBin ? { codexBin: absolute(options.codexBin, context.io.cwd) } : {}),
+    env: context.io.env,
+    cwd: absolute(globals.cwd ?? context.io.cwd, context.io.cwd),
+  });
+  if (globals.json) return context.json(result);
+  const q = (s: string) => quoteForTerminal(s);
+  const lines = [
+    result.changed
+      ? `agentsmd: added the Codex hooks (SessionStart, UserPromptSubmit, PostToolUse on Bash|apply_patch) to ${q(result.hooksFile)}`
+      : `agentsmd: ${q(result.hooksFile)} already has the agentsmd hooks; nothing changed`,
+    `  command: ${q(result.command)}`,
+  ];
+  if (options.trust) {
+    lines.push(
+      `agentsmd: trusted ${result.trusted.length} hook${result.trusted.length === 1 ? "" : "s"} in ${q(result.configFile)} (via ${result.trustedVia}):`,
+    );
+    for (const t of result.trusted) lines.push(`  ${q(t.key)} = ${t.hash}`);
+    if (result.hashMismatches.length > 0)
+      lines.push(`  note: Codex computed another hash than agentsmd for ${result.hashMismatches.length} hook(s); Codex's was recorded`);
+  } else {
+    lines.push(
+      "Codex runs a new hook only after you trust it: open Codex, type /hooks and trust the three agentsmd hooks,",
+      "or run `agentsmd install codex --trust` to record that trust now (for exactly these hooks).",
+    );
+  }
+  context.out(lines.join("\n"));
+}
+
+async function uninstallCodexCommand(context: CommandContext, command: Command): Promise<void> {
+  const { uninstallCodex } = await import("../../integrations/codex/install.js");
+  const result = await uninstallCodex({ codexHome: await codexHome(context, command) });
+  if (context.globals(command).json) return context.json(result);
+  const touched = [
+    ...result.restored.map((f) => `restored ${quoteForTerminal(f)}`),
+    ...result.removed.map((f) => `removed ${quoteForTerminal(f)}`),
+    ...result.edited.map((f) => `removed agentsmd's entries from ${quoteForTerminal(f)}`),
+  ];
+  context.out(touched.length > 0 ? `agentsmd: ${touched.join("; ")}` : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.hooksFile)}; nothing changed`);
 }

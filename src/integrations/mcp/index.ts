@@ -63,9 +63,14 @@ export const CONTEXT_DESCRIPTION = `Returns the text of the AGENTS.md instructio
 
 ${PROMPT_GUIDANCE}`;
 
-export const SERVER_INSTRUCTIONS = `agentsmd serves AGENTS.md instructions for paths in this workspace. Before reading or editing files in a directory you have not worked in yet, call agents_context (file bodies) or agents_resolve (paths only) with that path.
-
-${PROMPT_GUIDANCE}`;
+/**
+ * What the server tells the model. Only what these tools do: they answer calls and never insert
+ * reminders into other tools' output, so no `<system-reminder>` is mentioned.
+ */
+export const SERVER_INSTRUCTIONS = `agentsmd serves AGENTS.md instructions for paths in this workspace.
+1. The AGENTS.md files from the project root to your working directory are normally loaded at the start of the session (the resource agentsmd://initial holds them if they were not). Do not search for AGENTS.md files every turn.
+2. Before reading or editing files in a directory you have not worked in yet, call agents_context with that path (the text of the AGENTS.md files that apply there and that you have not been given yet), or agents_resolve (their paths only; then read the listed files). Apply what they return before editing in that scope.
+3. An empty answer means nothing new applies. A file comes back again only after it was edited; then read or apply it again.`;
 
 interface Workspace {
   root: string;

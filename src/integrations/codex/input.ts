@@ -1,0 +1,96 @@
+/**
+ * Codex hook events (codex-cli 0.169.0, recorded from real runs; fixtures in
+ * test/integrations/codex/events/): the zod schema, and which paths a tool event touched.
+ *
+ * Facts the schema encodes:
+ * - every event has `session_id`, `cwd`, `hook_event_name`, `model`, `permission_mode` and
+ *   `transcript_path` (a rollout file, or null for an ephemeral session); all but SessionStart
+ *   carry `turn_id`;
+ * - SessionStart `source` is `startup`, `resume`, `clear` or `compact` (after compaction);
+ * - the shell tool is `tool_name: "Bash"` with `tool_input.command` the model's command text (not
+ *   the `bash -lc` argv), and `cwd` the directory it ran in (its `workdir` when the model gave one,
+ *   so not always the session's cwd); `apply_patch` carries the patch text in
+ *   `tool_input.command`; `tool_response` is a string;
+ * - UserPromptSubmit carries `prompt`.
+ * No I/O.
+ */
+import { z } from "zod";
+import { AgentsMdError } from "../../core/errors.js";
+
+const common = {
+  session_id: z.string().min(1).max(512),
+  cwd: z.string().min(1).max(4096),
+  transcript_path: z.string().max(4096).nullable().optional(),
+  model: z.string().optional(),
+  permission_mode: z.string().optional(),
+  turn_id: z.string().optional(),
+};
+
+export const CodexSessionStartSchema = z.looseObject({
+  ...common,
+  hook_event_name: z.literal("SessionStart"),
+  source: z.enum(["startup", "resume", "clear", "compact"]).or(z.string()),
+});
+
+export const CodexUserPromptSubmitSchema = z.looseObject({
+  ...common,
+  hook_event_name: z.literal("UserPromptSubmit"),
+  prompt: z.string().optional(),
+});
+
+export const CodexPostToolUseSchema = z.looseObject({
+  ...common,
+  hook_event_name: z.literal("PostToolUse"),
+  tool_name: z.string().min(1).max(512),
+  tool_input: z.unknown().optional(),
+  tool_response: z.unknown().optional(),
+  tool_use_id: z.string().optional(),
+});
+
+/** The events agentsmd answers; any other `hook_event_name` is not parsed (no output). */
+export const CodexHookEventSchema = z.discriminatedUnion("hook_event_name", [CodexSessionStartSchema, CodexUserPromptSubmitSchema, CodexPostToolUseSchema]);
+export type CodexHookEvent = z.infer<typeof CodexHookEventSchema>;
+export type CodexPostToolUse = z.infer<typeof CodexPostToolUseSchema>;
+
+/** The event names agentsmd registers in hooks.json. */
+export const CODEX_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse"] as const;
+
+/** Hook input that is not a Codex event agentsmd understands. */
+export class CodexHookInputError extends AgentsMdError {}
+
+/**
+ * Parses a Codex hook event; `null` for a well-formed event agentsmd does not handle (Stop,
+ * PreToolUse, ...). Throws CodexHookInputError naming the first problem otherwise.
+ * @example parseCodexEvent('{"session_id":"s","cwd":"/r","hook_event_name":"SessionStart","source":"startup"}')?.hook_event_name // "SessionStart"
+ */
+export function parseCodexEvent(text: string): CodexHookEvent | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new CodexHookInputError(`hook input is not JSON (${(error as Error).message})`, {
+      fix: "run `agentsmd hook codex` as a Codex command hook: it reads the event JSON on stdin",
+    });
+  }
+  const name = (data as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof name === "string" && !(CODEX_EVENTS as readonly string[]).includes(name)) return null;
+  const result = CodexHookEventSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new CodexHookInputError(`hook input is not a Codex hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`, {
+      fix: "register `agentsmd hook codex` in Codex's hooks.json (`agentsmd install codex`)",
+    });
+  }
+  return result.data;
+}
+
+/**
+ * The command text of a shell or apply_patch event, or undefined.
+ * @example toolCommand({ tool_name: "Bash", tool_input: { command: "cat a" } }) // "cat a"
+ */
+export function toolCommand(event: Pick<CodexPostToolUse, "tool_input">): string | undefined {
+  const input = event.tool_input;
+  if (typeof input !== "object" || input === null) return undefined;
+  const command = (input as { command?: unknown }).command;
+  return typeof command === "string" ? command : undefined;
+}

@@ -1,0 +1,545 @@
+/**
+ * `agentsmd install codex [--trust]` / `uninstall codex` / the doctor's Codex check.
+ *
+ * Install merges agentsmd's command hooks (SessionStart, UserPromptSubmit, PostToolUse on the shell
+ * and apply_patch tools) into `$CODEX_HOME/hooks.json` (default `~/.codex`), leaving everything else
+ * as it is; idempotent. `--trust` records Codex's trust for exactly those hooks: through
+ * `codex app-server` (`hooks/list`, `config/batchWrite`) when a codex binary is found, else by
+ * writing the same `[hooks.state."<key>"] trusted_hash` tables into `config.toml`.
+ *
+ * Uninstall restores each file agentsmd changed byte for byte (the original bytes are kept in
+ * `$CODEX_HOME/agentsmd-install.json`) when nobody changed it since; otherwise it removes only
+ * agentsmd's handlers and trust entries. Files agentsmd created are removed.
+ */
+import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { delimiter } from "node:path";
+import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
+import { ConfigError } from "../../core/errors.js";
+import { join } from "../../core/paths.js";
+import { ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic } from "../../io/file-system.js";
+import { CODEX_EVENTS } from "./input.js";
+import { codexHookHash, codexHookKey, listHooks, startAppServer, writeTrust, type CommandHandler } from "./trust.js";
+
+/** Seconds Codex waits for one agentsmd hook run. */
+export const CODEX_HOOK_TIMEOUT_SECONDS = 30;
+/** The PostToolUse matcher: Codex's shell tool and apply_patch. */
+export const CODEX_TOOL_MATCHER = "Bash|apply_patch";
+const SIDECAR = "agentsmd-install.json";
+const OURS = /(^|\s)hook\s+codex\s*$/;
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+type Json = Record<string, unknown>;
+
+/**
+ * Codex's home: `$CODEX_HOME`, else `~/.codex`.
+ * @example codexHomeDir({}, "/home/me") // "/home/me/.codex"
+ */
+export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
+}
+
+/**
+ * True for a handler agentsmd added (its command ends in `hook codex`).
+ * @example isAgentsmdCodexHandler({ type: "command", command: "agentsmd hook codex" }) // true
+ */
+export function isAgentsmdCodexHandler(handler: unknown): boolean {
+  return (
+    typeof handler === "object" &&
+    handler !== null &&
+    (handler as Json).type === "command" &&
+    typeof (handler as Json).command === "string" &&
+    OURS.test((handler as Json).command as string)
+  );
+}
+
+function quoteWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command the hooks run: this very CLI by absolute path.
+ * @example defaultCodexHookCommand() // "/usr/bin/node /…/dist/cli/bin.js hook codex"
+ */
+export function defaultCodexHookCommand(): string {
+  const bin = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
+  return `${quoteWord(process.execPath)} ${quoteWord(bin)} hook codex`;
+}
+
+function desiredGroup(event: string, command: string): Json {
+  const handler = { type: "command", command, timeout: CODEX_HOOK_TIMEOUT_SECONDS };
+  return event === "PostToolUse" ? { matcher: CODEX_TOOL_MATCHER, hooks: [handler] } : { hooks: [handler] };
+}
+
+function asObject(value: unknown, file: string): Json {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new ConfigError(`${file} does not hold a JSON object`, { path: file, fix: `fix or remove ${file}` });
+  return value as Json;
+}
+
+function hooksOf(file: Json, path: string): Json {
+  const hooks = file.hooks ?? {};
+  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
+    throw new ConfigError(`${path}: "hooks" is not an object`, { path, fix: `fix the "hooks" key of ${path}` });
+  return hooks as Json;
+}
+
+function withoutOurs(groups: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const group of groups) {
+    const handlers = (group as { hooks?: unknown } | null)?.hooks;
+    if (!Array.isArray(handlers) || !handlers.some(isAgentsmdCodexHandler)) {
+      out.push(group);
+      continue;
+    }
+    const kept = handlers.filter((h) => !isAgentsmdCodexHandler(h));
+    if (kept.length > 0) out.push({ ...(group as Json), hooks: kept });
+  }
+  return out;
+}
+
+/**
+ * Adds agentsmd's groups to a parsed hooks.json (a copy is returned); already there and identical:
+ * unchanged. Our groups go last, so the keys of the user's own hooks keep their positions.
+ * @example addCodexHooks({}, "agentsmd hook codex").file.hooks.PostToolUse // [{ matcher: "Bash|apply_patch", hooks: [...] }]
+ */
+export function addCodexHooks(input: unknown, command: string, path = "hooks.json"): { file: Json; changed: boolean } {
+  const file = structuredClone(asObject(input, path));
+  const hooks = hooksOf(file, path);
+  for (const event of CODEX_EVENTS) {
+    const groups = hooks[event] ?? [];
+    if (!Array.isArray(groups)) throw new ConfigError(`${path}: hooks.${event} is not an array`, { path, fix: `fix hooks.${event} in ${path}` });
+    const desired = desiredGroup(event, command);
+    const ours = groups.filter((g) => Array.isArray((g as Json | null)?.hooks) && ((g as Json).hooks as unknown[]).some(isAgentsmdCodexHandler));
+    if (ours.length === 1 && JSON.stringify(ours[0]) === JSON.stringify(desired) && groups[groups.length - 1] === ours[0]) continue;
+    hooks[event] = [...withoutOurs(groups), desired];
+  }
+  file.hooks = hooks;
+  return { file, changed: JSON.stringify(file) !== JSON.stringify(input ?? {}) };
+}
+
+/**
+ * Removes every agentsmd handler; groups and events left empty go too, and `hooks` if empty.
+ * @example removeCodexHooks(JSON.parse(text)).file
+ */
+export function removeCodexHooks(input: unknown, path = "hooks.json"): { file: Json; changed: boolean } {
+  const file = structuredClone(asObject(input, path));
+  if (file.hooks === undefined) return { file, changed: false };
+  const hooks = hooksOf(file, path);
+  for (const event of Object.keys(hooks)) {
+    const groups = hooks[event];
+    if (!Array.isArray(groups)) continue;
+    const kept = withoutOurs(groups);
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (Object.keys(hooks).length === 0) delete file.hooks;
+  return { file, changed: JSON.stringify(file) !== JSON.stringify(input) };
+}
+
+/** One agentsmd handler in a hooks.json, with its trust key and current hash. */
+export interface OurHook {
+  event: string;
+  key: string;
+  hash: string;
+  command: string;
+}
+
+/**
+ * agentsmd's handlers in a parsed hooks.json, keyed as Codex keys them (`keySource` is the
+ * hooks.json path as Codex sees it).
+ * @example ourHooks(addCodexHooks({}, "agentsmd hook codex").file, "/h/.codex/hooks.json")[0].key // "/h/.codex/hooks.json:session_start:0:0"
+ */
+export function ourHooks(file: Json, keySource: string): OurHook[] {
+  const out: OurHook[] = [];
+  const hooks = (file.hooks ?? {}) as Json;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((group, g) => {
+      const handlers = (group as Json | null)?.hooks;
+      if (!Array.isArray(handlers)) return;
+      const matcher = typeof (group as Json).matcher === "string" ? ((group as Json).matcher as string) : undefined;
+      handlers.forEach((handler, h) => {
+        if (!isAgentsmdCodexHandler(handler)) return;
+        const hd = handler as CommandHandler;
+        // Codex ignores the matcher of events that have none (SessionStart has sources, UserPromptSubmit none)
+        const effective = event === "UserPromptSubmit" || event === "Stop" ? undefined : matcher;
+        out.push({ event, key: codexHookKey(keySource, event, g, h), hash: codexHookHash(event, effective, hd), command: hd.command });
+      });
+    });
+  }
+  return out;
+}
+
+interface SidecarFile {
+  /** base64 of the bytes before agentsmd first changed the file; null: agentsmd created it. */
+  original: string | null;
+  /** sha256 of the bytes agentsmd last wrote. */
+  written: string;
+}
+interface Sidecar {
+  version: 1;
+  files: Record<string, SidecarFile>;
+  trusted: string[];
+}
+
+const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+async function readBytes(path: string): Promise<string | null> {
+  return readTextFile(path, MAX_CONFIG_BYTES);
+}
+
+async function readSidecar(path: string): Promise<Sidecar> {
+  const text = await readBytes(path);
+  if (text === null) return { version: 1, files: {}, trusted: [] };
+  try {
+    const data = JSON.parse(text) as Sidecar;
+    if (data.version === 1 && typeof data.files === "object" && Array.isArray(data.trusted)) return data;
+  } catch {
+    /* fall through */
+  }
+  throw new ConfigError(`${path} is not agentsmd's install record`, {
+    path,
+    fix: `remove ${path} if agentsmd is not installed in Codex, then run the command again`,
+  });
+}
+
+/** Writes `text` to `path`, remembering the original bytes in the sidecar first. */
+async function recordAndWrite(sidecar: Sidecar, path: string, before: string | null, text: string): Promise<void> {
+  const entry = sidecar.files[path];
+  if (!entry || (before !== null && sha(before) !== entry.written)) {
+    // first change, or someone changed the file since: what is there now is the new original
+    sidecar.files[path] = { original: before === null ? null : Buffer.from(before, "utf8").toString("base64"), written: "" };
+  }
+  await writeFileAtomic(path, text);
+  (sidecar.files[path] as SidecarFile).written = sha(text);
+}
+
+function parseJsonFile(text: string | null, path: string): Json | undefined {
+  if (text === null) return undefined;
+  if (text.trim() === "") return {};
+  try {
+    return asObject(JSON.parse(text), path);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`, {
+      path,
+      cause: error,
+      fix: `fix the JSON syntax of ${path}; it was left unchanged`,
+    });
+  }
+}
+
+function parseConfig(text: string | null, path: string): Json {
+  if (text === null || text.trim() === "") return {};
+  try {
+    return parseToml(text) as Json;
+  } catch (error) {
+    throw new ConfigError(`${path} is not valid TOML: ${(error as Error).message}`, {
+      path,
+      cause: error,
+      fix: `fix the TOML syntax of ${path}; it was left unchanged`,
+    });
+  }
+}
+
+function trustedHashes(config: Json): Record<string, string | undefined> {
+  const state = ((config.hooks as Json | undefined)?.state ?? {}) as Record<string, { trusted_hash?: unknown } | undefined>;
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(state)) out[key] = typeof value?.trusted_hash === "string" ? value.trusted_hash : undefined;
+  return out;
+}
+
+/**
+ * config.toml text with `trusted_hash` set for each entry: new tables are appended (the rest of the
+ * file stays byte for byte); an existing entry with another hash makes a full rewrite.
+ * @example withTrust('model = "x"\n', [{ key: "/h/hooks.json:session_start:0:0", hash: "sha256:ab" }])
+ */
+export function withTrust(text: string | null, entries: ReadonlyArray<{ key: string; hash: string }>, path = "config.toml"): string {
+  const config = parseConfig(text, path);
+  const current = trustedHashes(config);
+  const missing = entries.filter((e) => !(e.key in current));
+  const changed = entries.filter((e) => e.key in current && current[e.key] !== e.hash);
+  if (changed.length === 0) {
+    if (missing.length === 0) return text ?? "";
+    const tables = missing.map((e) =>
+      stringifyToml({ hooks: { state: { [e.key]: { trusted_hash: e.hash } } } })
+        .replace(/^\[hooks\]\n|^\[hooks\.state\]\n/gm, "")
+        .trim(),
+    );
+    const base = text ?? "";
+    const appended = `${base}${base === "" || base.endsWith("\n") ? "" : "\n"}${base === "" ? "" : "\n"}${tables.join("\n\n")}\n`;
+    try {
+      const check = trustedHashes(parseToml(appended) as Json);
+      if (missing.every((e) => check[e.key] === e.hash)) return appended;
+    } catch {
+      /* e.g. an inline `hooks.state = {...}`: rewrite below */
+    }
+  }
+  const hooks = ((config.hooks ??= {}) as Json) ?? {};
+  const state = ((hooks.state ??= {}) as Record<string, Json>) ?? {};
+  for (const e of entries) state[e.key] = { ...(state[e.key] ?? {}), trusted_hash: e.hash };
+  return `${stringifyToml(config)}\n`;
+}
+
+/**
+ * config.toml text without the given `hooks.state` entries (tables in Codex's own form are cut out
+ * line by line; anything else makes a full rewrite).
+ * @example withoutTrust(text, ["/h/hooks.json:session_start:0:0"])
+ */
+export function withoutTrust(text: string, keys: readonly string[], path = "config.toml"): string {
+  const config = parseConfig(text, path);
+  const present = keys.filter((k) => k in trustedHashes(config));
+  if (present.length === 0) return text;
+  const lines = text.split("\n");
+  const headers = new Set(present.map((k) => `[hooks.state.${JSON.stringify(k)}]`));
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!headers.has((lines[i] as string).trim())) {
+      out.push(lines[i] as string);
+      continue;
+    }
+    while (i + 1 < lines.length && !(lines[i + 1] as string).trim().startsWith("[")) i++;
+  }
+  let cut = out.join("\n").replace(/\n{3,}/g, "\n\n");
+  // a `[hooks.state]` header left with nothing under it goes too
+  if (Object.keys(trustedHashes(parseConfig(cut, path))).length === 0) cut = cut.replace(/^\[hooks\.state\]\n(?:[ \t]*\n)*/m, "");
+  try {
+    const left = trustedHashes(parseToml(cut) as Json);
+    if (present.every((k) => !(k in left))) return cut.replace(/^\n+/, "");
+  } catch {
+    /* rewrite below */
+  }
+  const state = ((config.hooks as Json).state ?? {}) as Json;
+  for (const k of present) delete state[k];
+  if (Object.keys(state).length === 0) delete (config.hooks as Json).state;
+  if (Object.keys(config.hooks as Json).length === 0) delete config.hooks;
+  return `${stringifyToml(config)}\n`;
+}
+
+/**
+ * The codex executable on PATH, or null.
+ * @example await findCodexBinary(process.env) // "/usr/local/bin/codex"
+ */
+export async function findCodexBinary(env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, "codex");
+    const info = await nodeFileSystem.stat(candidate).catch(() => null);
+    if (info?.kind === "file") return candidate;
+  }
+  return null;
+}
+
+export interface CodexInstallOptions {
+  /** `$CODEX_HOME` or `~/.codex`. */
+  codexHome: string;
+  /** The command the hooks run (default: this CLI, `… hook codex`). */
+  command?: string;
+  /** Record trust for agentsmd's hooks. */
+  trust?: boolean;
+  /** The codex executable for `--trust` (default: `codex` on PATH); null: write config.toml directly. */
+  codexBin?: string | null;
+  /** Environment for the codex process (CODEX_HOME is set from `codexHome`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Directory passed to `hooks/list`. */
+  cwd?: string;
+}
+
+export interface CodexInstallResult {
+  hooksFile: string;
+  configFile: string;
+  command: string;
+  changed: boolean;
+  hooks: OurHook[];
+  /** What `--trust` recorded, and how. */
+  trusted: Array<{ key: string; hash: string; event: string }>;
+  trustedVia: "app-server" | "config.toml" | null;
+  /** Hooks whose hash Codex reported differently from agentsmd's own computation (diagnostic). */
+  hashMismatches: string[];
+}
+
+/**
+ * Installs (and with `trust`, trusts) agentsmd's Codex hooks. Idempotent.
+ * @example await installCodex({ codexHome: "/home/me/.codex", trust: true })
+ */
+export async function installCodex(options: CodexInstallOptions): Promise<CodexInstallResult> {
+  const home = options.codexHome;
+  await ensureDir(home);
+  const realHome = await nodeFileSystem.realpath(home);
+  const hooksFile = join(home, "hooks.json");
+  const configFile = join(home, "config.toml");
+  const sidecarFile = join(home, SIDECAR);
+  const command = options.command ?? defaultCodexHookCommand();
+  const sidecar = await readSidecar(sidecarFile);
+
+  const before = await readBytes(hooksFile);
+  const { file, changed } = addCodexHooks(parseJsonFile(before, hooksFile), command, hooksFile);
+  if (changed || before === null) await recordAndWrite(sidecar, hooksFile, before, `${JSON.stringify(file, null, 2)}\n`);
+  const hooks = ourHooks(file, join(realHome, "hooks.json"));
+
+  const result: CodexInstallResult = {
+    hooksFile,
+    configFile,
+    command,
+    changed: changed || before === null,
+    hooks,
+    trusted: [],
+    trustedVia: null,
+    hashMismatches: [],
+  };
+  if (options.trust) {
+    const codexBin = options.codexBin === undefined ? await findCodexBinary(options.env ?? process.env) : options.codexBin;
+    const configBefore = await readBytes(configFile);
+    parseConfig(configBefore, configFile); // refuse a broken config.toml before touching anything
+    let entries = hooks.map((h) => ({ key: h.key, hash: h.hash, event: h.event }));
+    if (codexBin) {
+      const server = await startAppServer(codexBin, { ...(options.env ?? process.env), CODEX_HOME: home });
+      try {
+        const listed = await listHooks(server, options.cwd ?? home);
+        const mine = listed.filter(
+          (l) => l.command !== null && OURS.test(l.command) && (l.sourcePath === hooksFile || l.sourcePath === join(realHome, "hooks.json")),
+        );
+        result.hashMismatches = mine.filter((l) => hooks.find((h) => h.key === l.key)?.hash !== l.currentHash).map((l) => l.key);
+        entries = mine.map((l) => ({ key: l.key, hash: l.currentHash, event: hooks.find((h) => h.key === l.key)?.event ?? l.eventName }));
+        const current = trustedHashes(parseConfig(configBefore, configFile));
+        const todo = entries.filter((e) => current[e.key] !== e.hash);
+        if (todo.length > 0) {
+          if (!sidecar.files[configFile] || (configBefore !== null && sha(configBefore) !== sidecar.files[configFile]?.written))
+            sidecar.files[configFile] = { original: configBefore === null ? null : Buffer.from(configBefore, "utf8").toString("base64"), written: "" };
+          await writeTrust(server, todo);
+          const after = await readBytes(configFile);
+          (sidecar.files[configFile] as SidecarFile).written = sha(after ?? "");
+        }
+      } finally {
+        server.close();
+      }
+      result.trustedVia = "app-server";
+    } else {
+      const text = withTrust(configBefore, entries, configFile);
+      if (text !== (configBefore ?? "")) await recordAndWrite(sidecar, configFile, configBefore, text);
+      result.trustedVia = "config.toml";
+    }
+    result.trusted = entries;
+    sidecar.trusted = [...new Set([...sidecar.trusted, ...entries.map((e) => e.key)])];
+  }
+  if (Object.keys(sidecar.files).length > 0) await writeFileAtomic(sidecarFile, `${JSON.stringify(sidecar, null, 2)}\n`);
+  return result;
+}
+
+export interface CodexUninstallResult {
+  hooksFile: string;
+  configFile: string;
+  /** Files restored byte for byte, removed, or edited. */
+  restored: string[];
+  removed: string[];
+  edited: string[];
+}
+
+/**
+ * Removes agentsmd's hooks and trust entries from Codex's config; restores files byte for byte
+ * when nobody changed them since install.
+ * @example await uninstallCodex({ codexHome: "/home/me/.codex" })
+ */
+export async function uninstallCodex(options: { codexHome: string }): Promise<CodexUninstallResult> {
+  const home = options.codexHome;
+  const hooksFile = join(home, "hooks.json");
+  const configFile = join(home, "config.toml");
+  const sidecarFile = join(home, SIDECAR);
+  const sidecar = await readSidecar(sidecarFile);
+  const result: CodexUninstallResult = { hooksFile, configFile, restored: [], removed: [], edited: [] };
+  const realHome = await nodeFileSystem.realpath(home).catch(() => home);
+
+  const hooksText = await readBytes(hooksFile);
+  const parsedHooks = parseJsonFile(hooksText, hooksFile);
+  const keys = new Set([...sidecar.trusted, ...(parsedHooks ? ourHooks(parsedHooks, join(realHome, "hooks.json")).map((h) => h.key) : [])]);
+
+  const restore = async (path: string, text: string | null, surgical: (t: string) => string): Promise<void> => {
+    const entry = sidecar.files[path];
+    if (text === null) return;
+    if (entry && sha(text) === entry.written) {
+      if (entry.original === null) {
+        await removeFile(path);
+        result.removed.push(path);
+      } else {
+        await writeFileAtomic(path, Buffer.from(entry.original, "base64").toString("utf8"));
+        result.restored.push(path);
+      }
+      return;
+    }
+    const next = surgical(text);
+    if (next !== text) {
+      await writeFileAtomic(path, next);
+      result.edited.push(path);
+    }
+  };
+  await restore(hooksFile, hooksText, (t) => {
+    const { file, changed } = removeCodexHooks(parseJsonFile(t, hooksFile), hooksFile);
+    return changed ? `${JSON.stringify(file, null, 2)}\n` : t;
+  });
+  await restore(configFile, await readBytes(configFile), (t) => withoutTrust(t, [...keys], configFile));
+  if (await readBytes(sidecarFile)) await removeFile(sidecarFile);
+  return result;
+}
+
+export type CodexHookTrust = "trusted" | "untrusted" | "modified";
+
+/**
+ * agentsmd's hooks in Codex's user config and their trust, for `doctor`: empty when not installed.
+ * @example await codexHookStatus({ codexHome: "/home/me/.codex" }) // [{ event: "SessionStart", trust: "untrusted", ... }]
+ */
+export async function codexHookStatus(options: { codexHome: string }): Promise<Array<OurHook & { trust: CodexHookTrust; trustedHash?: string }>> {
+  const home = options.codexHome;
+  const hooksFile = join(home, "hooks.json");
+  const parsed = parseJsonFile(await readBytes(hooksFile), hooksFile);
+  if (!parsed) return [];
+  const realHome = await nodeFileSystem.realpath(home).catch(() => home);
+  const hooks = ourHooks(parsed, join(realHome, "hooks.json"));
+  const configFile = join(home, "config.toml");
+  const trusted = trustedHashes(parseConfig(await readBytes(configFile), configFile));
+  return hooks.map((h) => {
+    const t = trusted[h.key];
+    return { ...h, trust: t === undefined ? "untrusted" : t === h.hash ? "trusted" : "modified", ...(t === undefined ? {} : { trustedHash: t }) };
+  });
+}
+
+/** A doctor finding about agentsmd's Codex hooks (same shape as inspect/doctor's Finding). */
+export interface CodexHookFinding {
+  code: "codex-hook-untrusted" | "codex-hook-modified";
+  severity: "warning";
+  path: string;
+  message: string;
+  fix: string;
+}
+
+/**
+ * Doctor findings: agentsmd hooks installed in Codex but untrusted (Codex skips them silently), or
+ * trusted under a hash that no longer matches (the command changed, e.g. after an upgrade).
+ * @example await codexHookFindings({ codexHome: "/home/me/.codex" }) // [{ code: "codex-hook-untrusted", ... }]
+ */
+export async function codexHookFindings(options: { codexHome: string }): Promise<CodexHookFinding[]> {
+  const status = await codexHookStatus(options);
+  const hooksFile = join(options.codexHome, "hooks.json");
+  const fix = "run `agentsmd install codex --trust`, or open Codex, type /hooks and trust the agentsmd hooks";
+  const findings: CodexHookFinding[] = [];
+  const untrusted = status.filter((s) => s.trust === "untrusted");
+  const modified = status.filter((s) => s.trust === "modified");
+  if (untrusted.length > 0)
+    findings.push({
+      code: "codex-hook-untrusted",
+      severity: "warning",
+      path: hooksFile,
+      message: `${untrusted.length} agentsmd hook${untrusted.length === 1 ? " is" : "s are"} installed in Codex but not trusted, so Codex skips ${untrusted.length === 1 ? "it" : "them"} without a word: ${untrusted.map((s) => s.event).join(", ")}`,
+      fix,
+    });
+  if (modified.length > 0)
+    findings.push({
+      code: "codex-hook-modified",
+      severity: "warning",
+      path: hooksFile,
+      message: `${modified.length} agentsmd hook${modified.length === 1 ? " was" : "s were"} trusted with another command or timeout than ${modified.length === 1 ? "it has" : "they have"} now (stale hash, e.g. after an upgrade), so Codex skips ${modified.length === 1 ? "it" : "them"}: ${modified.map((s) => s.event).join(", ")}`,
+      fix,
+    });
+  return findings;
+}
