@@ -3,6 +3,8 @@
  */
 import type { Command } from "commander";
 import { absolute } from "../core/paths.js";
+import { ConfigError } from "../core/errors.js";
+import { nodeFileSystem } from "../io/file-system.js";
 import type { SessionOptions } from "../session/session.js";
 import type { AgentsConfig } from "../core/schema.js";
 import type { CliIo } from "./io.js";
@@ -26,6 +28,8 @@ export interface CommandContext {
   sessionOptions(command: Command): SessionOptions;
   /** Resolves a path argument against the process cwd (shell semantics). */
   path(value: string): string;
+  /** Resolves a directory argument; a ConfigError naming it (exit 1) when it is not an existing directory. */
+  directory(value: string, what: string): Promise<string>;
   /** Prints one JSON document. */
   json(value: unknown): void;
   out(text: string): void;
@@ -38,18 +42,24 @@ export function createContext(io: CliIo): CommandContext {
     globals,
     sessionOptions(command) {
       const options = globals(command);
+      const markers = options.markers
+        ?.split(",")
+        .map((marker) => marker.trim())
+        .filter((marker) => marker.length > 0);
+      if (markers !== undefined && markers.length === 0) {
+        command.error(
+          `error: --markers ${JSON.stringify(options.markers)} names no marker; pass a comma-separated list such as .git,.jj (root.markers: [] in a config file turns the root search off)`,
+          {
+            exitCode: 2,
+            code: "agentsmd.emptyMarkers",
+          },
+        );
+      }
       const explicit: AgentsConfig = {};
       if (options.root !== undefined || options.markers !== undefined) {
         explicit.root = {
           ...(options.root !== undefined ? { projectRootOverride: absolute(options.root, io.cwd) } : {}),
-          ...(options.markers !== undefined
-            ? {
-                markers: options.markers
-                  .split(",")
-                  .map((marker) => marker.trim())
-                  .filter((marker) => marker.length > 0),
-              }
-            : {}),
+          ...(markers !== undefined ? { markers } : {}),
         };
       }
       return {
@@ -62,6 +72,13 @@ export function createContext(io: CliIo): CommandContext {
       };
     },
     path: (value) => absolute(value, io.cwd),
+    async directory(value, what) {
+      const path = absolute(value, io.cwd);
+      const info = await nodeFileSystem.stat(path).catch(() => null);
+      if (info?.kind !== "directory")
+        throw new ConfigError(`${what} ${path} is not an existing directory`, { path, fix: `pass an existing directory as ${what}` });
+      return path;
+    },
     json: (value) => io.stdout(`${jsonText(value, 2)}\n`),
     out: (text) => io.stdout(text.endsWith("\n") || text === "" ? text : `${text}\n`),
   };

@@ -58,6 +58,13 @@ export interface ConfigResult {
  */
 export async function loadConfigFile(path: string, fs?: FileSystem): Promise<AgentsConfig> {
   const text = await readTextFile(path, 1024 * 1024, fs).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === "ENOTREG") {
+      throw new ConfigError(`config file ${path} is not a regular file (a directory?)`, {
+        path,
+        cause: error,
+        fix: "pass the JSON file itself to --config, e.g. DIR/agentsmd.json",
+      });
+    }
     throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`, { path, cause: error, fix: "check the path given to --config" });
   });
   if (text === null) throw new ConfigError(`config file ${path} does not exist`, { path, fix: "check the path given to --config" });

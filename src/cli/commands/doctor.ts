@@ -16,7 +16,7 @@ export function registerDoctor(program: Command, context: CommandContext): void 
     .option("--no-gitignore", "enter directories that .gitignore ignores")
     .action(async (dir: string | undefined, options: { gitignore?: boolean }, command: Command) => {
       const { cwd, preset: _preset, ...session } = context.sessionOptions(command);
-      const root = dir === undefined ? cwd! : context.path(dir);
+      const root = dir === undefined ? cwd! : await context.directory(dir, "DIR");
       const report = await doctor({ root, session, ...(options.gitignore === false ? { gitignore: false } : {}) });
       // agentsmd's own hooks in Codex: installed but untrusted or stale are skipped silently by Codex
       const { codexHomeDir, codexHookFindings } = await import("../../integrations/codex/install.js");

@@ -44,11 +44,12 @@ export function registerInspect(program: Command, context: CommandContext): void
 
   program
     .command("show")
-    .description("print the initial message exactly as a host would inject it")
+    .description("print the initial message exactly as a host would inject it (a final newline is added only on a terminal)")
     .action(async (_options, command: Command) => {
       const session = await createSession(context.sessionOptions(command));
       if (context.globals(command).json) context.json({ root: session.root, cwd: session.cwd, message: session.initialMessage });
-      else context.io.stdout(session.initialMessage);
+      // Piped: the exact bytes a host injects. On a terminal: a final newline so the prompt starts on its own line.
+      else context.io.stdout(context.io.isTTY && !session.initialMessage.endsWith("\n") ? `${session.initialMessage}\n` : session.initialMessage);
       reportDiagnostics(context, session.diagnostics);
     });
 

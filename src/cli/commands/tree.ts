@@ -21,7 +21,7 @@ export function registerTree(program: Command, context: CommandContext): void {
     .option("--no-gitignore", "enter directories that .gitignore ignores")
     .action(async (dir: string | undefined, options: { gitignore?: boolean }, command: Command) => {
       const { cwd, preset: _preset, ...session } = context.sessionOptions(command);
-      const root = dir === undefined ? cwd! : context.path(dir);
+      const root = dir === undefined ? cwd! : await context.directory(dir, "DIR");
       const tree = await buildScopeTree({ root, session, ...(options.gitignore === false ? { gitignore: false } : {}) });
       if (context.globals(command).json) context.json(tree);
       else context.out(renderScopeTree(tree, { color: useColor(context.io) }));

@@ -7,7 +7,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../../core/errors.js";
-import { ensureDir, nodeFileSystem, readTextFile, writeFileAtomic } from "../../io/file-system.js";
+import { nodeFileSystem } from "../../io/file-system.js";
+import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { join, parentOf } from "../../core/paths.js";
 import { CLAUDE_FILE_TOOLS, claudeConfigDir } from "../../presets/claude.js";
 
@@ -156,8 +157,8 @@ function asObject(value: unknown, file: string): Json {
   return value as Json;
 }
 
-async function readSettings(file: string): Promise<Json | undefined> {
-  const text = await readTextFile(file, 16 * 1024 * 1024);
+/** Parses a settings file's text (null: no file). A blank file counts as `{}`. */
+function parseSettings(text: string | null, file: string): Json | undefined {
   if (text === null) return undefined;
   if (text.trim() === "") return {};
   try {
@@ -172,6 +173,8 @@ async function readSettings(file: string): Promise<Json | undefined> {
   }
 }
 
+const serialize = (settings: Json): string => `${JSON.stringify(settings, null, 2)}\n`;
+
 export interface InstallResult {
   file: string;
   scope: InstallScope;
@@ -179,42 +182,50 @@ export interface InstallResult {
   command?: string;
 }
 
-/**
- * Writes the hooks into the settings file of `scope` (created if missing). Idempotent.
- * @example await installClaudeCode({ scope: "project", projectDir: "/repo", home: os.homedir(), env: process.env })
- */
-export async function installClaudeCode(options: {
+interface InstallOptions {
   scope: InstallScope;
   projectDir: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
-  command?: string;
-}): Promise<InstallResult> {
-  const file = settingsPath(options.scope, options);
-  const command = options.command ?? (await defaultHookCommand(options.scope, options.projectDir));
-  const current = await readSettings(file);
-  const { settings, changed } = addClaudeHooks(current, command, file);
-  if (changed || current === undefined) {
-    await ensureDir(parentOf(file));
-    await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`);
-  }
-  return { file, scope: options.scope, changed: changed || current === undefined, command };
+  /** Where install records live (see integrations/host/user-file). */
+  recordDir?: string;
 }
 
 /**
- * Removes the agentsmd hooks from the settings file of `scope`.
+ * Writes the hooks into the settings file of `scope` (created if missing; a symlinked file is
+ * edited through the link). Idempotent; the file's original bytes are recorded for uninstall.
+ * @example await installClaudeCode({ scope: "project", projectDir: "/repo", home: os.homedir(), env: process.env })
+ */
+export async function installClaudeCode(options: InstallOptions & { command?: string }): Promise<InstallResult> {
+  const file = settingsPath(options.scope, options);
+  const command = options.command ?? (await defaultHookCommand(options.scope, options.projectDir));
+  const result = await installEdit(
+    file,
+    (text) => {
+      const current = parseSettings(text, file);
+      const { settings, changed } = addClaudeHooks(current, command, file);
+      return changed || current === undefined ? serialize(settings) : text!;
+    },
+    options,
+  );
+  return { file, scope: options.scope, changed: result.changed, command };
+}
+
+/**
+ * Removes the agentsmd hooks from the settings file of `scope`: the file's original bytes come
+ * back when nothing else changed since install (a file install created is removed), else only
+ * agentsmd's handlers are taken out.
  * @example await uninstallClaudeCode({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
-export async function uninstallClaudeCode(options: {
-  scope: InstallScope;
-  projectDir: string;
-  home: string;
-  env: Readonly<Record<string, string | undefined>>;
-}): Promise<InstallResult> {
+export async function uninstallClaudeCode(options: InstallOptions): Promise<InstallResult> {
   const file = settingsPath(options.scope, options);
-  const current = await readSettings(file);
-  if (current === undefined) return { file, scope: options.scope, changed: false };
-  const { settings, changed } = removeClaudeHooks(current, file);
-  if (changed) await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`);
-  return { file, scope: options.scope, changed };
+  const result = await uninstallEdit(
+    file,
+    (text) => {
+      const { settings, changed } = removeClaudeHooks(parseSettings(text, file), file);
+      return changed ? serialize(settings) : text;
+    },
+    options,
+  );
+  return { file, scope: options.scope, changed: result.changed };
 }
