@@ -14,6 +14,9 @@
  * | `invalid-utf8` | error | bytes that are not UTF-8 (agents see U+FFFD) |
  * | `identical-copies` | warning | the same text in several files |
  * | `unreadable` | warning | a file that cannot be read |
+ * | `hook-misread` | warning | an `agentsmd hook <host>` entry in a file another host reads and runs with its own events (hook-entries.ts) |
+ * | `claude-hooks-project-only` | warning | agentsmd's Claude Code hooks only in the project's settings: a session started in a subdirectory gets nothing |
+ * | `copilot-runs-claude-hooks` | info | Copilot CLI runs the project's Claude Code hooks too (they stay silent there) |
  *
  * Budgets come from real sessions (one per preset and directory whose chain could exceed it), so
  * each preset's own rules decide; name rules come from each preset's resolved config.
@@ -34,6 +37,7 @@ import type { SessionOptions } from "../session/session.js";
 import { FsError } from "../core/errors.js";
 import { CLAUDE_AGENTS_NAMES, CLAUDE_MD_NAMES } from "../presets/claude.js";
 import { quote, quoteControls } from "../core/quote.js";
+import { checkHookEntries } from "./hook-entries.js";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -165,6 +169,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   checkCopies(data, add);
   checkFileLimits(data, presets, add);
   const sessions = await checkBudgets(byScope, presets, configs, sessionBase, options.root, add);
+  await checkHookEntries(fs, options.root, home, env, add);
 
   findings.sort(
     (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.code < b.code ? -1 : 1),

@@ -7,3 +7,4 @@ import "./hygge.js";
 import "./gemini.js";
 import "./opencode.js";
 import "./claude.js";
+import "./copilot.js";

@@ -437,3 +437,80 @@ describe("hook claude-code: CLI", () => {
     expect(await readdir(tree.path("state/agentsmd/claude-code"))).toEqual(["parallel.json"]);
   });
 });
+
+describe("hook claude-code: events from other hosts", () => {
+  // Payloads as GitHub Copilot CLI 1.0.102 sends them to the hooks of .claude/settings.json and of
+  // its own hook files, and as Gemini CLI 0.61 names its events (e2e/copilot/native.e2e.test.ts).
+  const copilotClaudeStyle = (tree: Tree) => [
+    { hook_event_name: "SessionStart", session_id: "c-1", timestamp: "2026-11-23T21:40:48.961Z", cwd: tree.path("r"), source: "new", initial_prompt: "work" },
+    { hook_event_name: "UserPromptSubmit", session_id: "c-1", timestamp: "2026-11-23T21:40:49.015Z", cwd: tree.path("r"), prompt: "work" },
+    {
+      hook_event_name: "PostToolUse",
+      session_id: "c-1",
+      timestamp: "2026-11-23T21:40:49.145Z",
+      cwd: tree.path("r"),
+      tool_name: "Read",
+      tool_input: { path: tree.path("r/pkg/a/src/x.ts") },
+      tool_result: { result_type: "success", text_result_for_llm: "x" },
+    },
+  ];
+
+  it("stays silent for Copilot CLI's Claude-style events, its own camelCase events and Gemini CLI's, and writes no state", async () => {
+    const tree = await createTree(MIXED);
+    const state = tree.path("state");
+    const options = { home: tree.home, env: { HOME: tree.home, XDG_STATE_HOME: state } };
+    const events: unknown[] = [
+      ...copilotClaudeStyle(tree),
+      {
+        sessionId: "c-2",
+        timestamp: 1795470014254,
+        cwd: tree.path("r"),
+        toolName: "view",
+        toolArgs: { path: tree.path("r/pkg/a/src/x.ts") },
+        toolResult: { resultType: "success" },
+      },
+      { sessionId: "c-2", timestamp: 1795470014254, cwd: tree.path("r"), source: "new", initialPrompt: "work" },
+      {
+        hook_event_name: "AfterTool",
+        session_id: "g-1",
+        cwd: tree.path("r"),
+        tool_name: "read_file",
+        tool_input: { file_path: tree.path("r/pkg/a/src/x.ts") },
+      },
+    ];
+    for (const event of events) {
+      const delivered: unknown[] = [];
+      expect(await handleClaudeCodeHook(event, { ...options, deliver: (output) => void delivered.push(output) })).toBeNull();
+      expect(delivered).toEqual([null]);
+    }
+    // Gemini's SessionStart: Claude's event name, but Gemini's environment and a timestamp.
+    const geminiEnv = { ...options.env, GEMINI_SESSION_ID: "g-1", GEMINI_PROJECT_DIR: tree.path("r") };
+    const start = {
+      hook_event_name: "SessionStart",
+      session_id: "g-1",
+      cwd: tree.path("r"),
+      source: "startup",
+      timestamp: "2026-11-23T00:00:00Z",
+      transcript_path: "/t",
+    };
+    expect(await handleClaudeCodeHook(start, { ...options, env: geminiEnv })).toBeNull();
+    expect(existsSync(state)).toBe(false);
+  });
+
+  it("still answers Claude Code (transcript_path, file_path) and VS Code, also with COPILOT_CLI inherited from a Copilot shell", async () => {
+    const tree = await createTree(MIXED);
+    const h = hooks(tree, "r", { env: { COPILOT_CLI: "1" } });
+    expect(await h.start()).toContain("ROOT-AGENTS");
+    expect(await h.read("r/pkg/a/src/x.ts")).toContain("A-AGENTS");
+  });
+
+  it("the CLI prints nothing, on stdout or stderr, for a Copilot event", async () => {
+    const tree = await createTree(MIXED);
+    const [, , post] = copilotClaudeStyle(tree);
+    const result = await runCli(["hook", "claude-code", "--home", tree.home], {
+      stdin: JSON.stringify(post),
+      env: { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), COPILOT_CLI: "1" },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+  });
+});

@@ -29,8 +29,8 @@ export function registerHook(program: Command, context: CommandContext): void {
         }
         const globals = context.globals(command);
         const sessionOptions = context.sessionOptions(command);
-        const { handleClaudeCodeHook, parseHookInput } = await import("../../integrations/claude-code/index.js");
-        const input = parseHookInput(await io.readStdin());
+        const { handleClaudeCodeHook, readHookJson } = await import("../../integrations/claude-code/index.js");
+        const input = readHookJson(await io.readStdin());
         const home = globals.home !== undefined ? absolute(globals.home, io.cwd) : undefined;
         await handleClaudeCodeHook(input, {
           env: io.env,

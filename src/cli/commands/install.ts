@@ -1,5 +1,7 @@
 /**
  * `agentsmd install <host>` / `agentsmd uninstall <host>`: register agentsmd with an agent host.
+ * The default scope is `user`: the one that works from every directory. Where a host has a
+ * project scope, choosing it prints the host's subdirectory caveat (stderr).
  */
 import { InvalidArgumentError, type Command } from "commander";
 import { homedir } from "node:os";
@@ -8,7 +10,7 @@ import { absolute } from "../../core/paths.js";
 import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code/install.js";
 import { quote as quoteForTerminal } from "../../core/quote.js";
 
-const HOSTS = ["claude-code", "codex"];
+const HOSTS = ["claude-code", "codex", "copilot"];
 
 function parseScope(value: string): InstallScope {
   if (!(INSTALL_SCOPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`use one of ${INSTALL_SCOPES.join(", ")}`);
@@ -30,11 +32,14 @@ export function registerInstall(program: Command, context: CommandContext): void
       env: context.io.env,
     };
   };
-  const scopeHelp = "user: ~/.claude/settings.json; project: <cwd>/.claude/settings.json (committed); local: <cwd>/.claude/settings.local.json (personal)";
+  const scopeHelp =
+    "user (default, works from every directory): ~/.claude/settings.json, ~/.copilot/hooks/agentsmd.json; project: <cwd>/.claude/settings.json, <cwd>/.github/hooks/agentsmd.json; local (claude-code): <cwd>/.claude/settings.local.json";
 
   program
     .command("install")
-    .description("register agentsmd with an agent host: claude-code (hook entries in a Claude Code settings.json), codex (hooks in $CODEX_HOME/hooks.json)")
+    .description(
+      "register agentsmd with an agent host: claude-code (hook entries in a Claude Code settings.json), codex (hooks in $CODEX_HOME/hooks.json), copilot (a hooks file of its own in ~/.copilot/hooks)",
+    )
     .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
     .option("--scope <scope>", scopeHelp, parseScope, "user")
     .option(
@@ -45,6 +50,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .option("--codex-bin <path>", "codex: the codex executable used for --trust (default: codex on PATH)")
     .action(async (host: string, options: { scope: InstallScope; command?: string; trust?: boolean; codexBin?: string }, command: Command) => {
       if (host === "codex") return installCodexCommand(context, command, options);
+      if (host === "copilot") return copilotCommand(context, command, where(command), "install", options);
       const result = await installClaudeCode({
         ...where(command),
         scope: options.scope,
@@ -54,6 +60,10 @@ export function registerInstall(program: Command, context: CommandContext): void
       else if (result.changed)
         context.out(`agentsmd: added the Claude Code hooks (SessionStart, PostToolUse, UserPromptSubmit) to ${result.file}\n  command: ${result.command}`);
       else context.out(`agentsmd: ${result.file} already has the agentsmd hooks; nothing changed`);
+      if (options.scope !== "user")
+        context.io.stderr(
+          `note: Claude Code (2.1.328 and later) reads ${quoteForTerminal(result.file)} only when started in ${quoteForTerminal(where(command).projectDir)} itself: a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install claude-code\`) or the plugin folder (\`claude --plugin-dir <agentsmd>/claude-plugin\`).\n`,
+        );
     });
 
   program
@@ -63,6 +73,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .option("--scope <scope>", scopeHelp, parseScope, "user")
     .action(async (host: string, options: { scope: InstallScope }, command: Command) => {
       if (host === "codex") return uninstallCodexCommand(context, command);
+      if (host === "copilot") return copilotCommand(context, command, where(command), "uninstall", options);
       const result = await uninstallClaudeCode({ ...where(command), scope: options.scope });
       if (context.globals(command).json) context.json(result);
       else if (result.changed) context.out(`agentsmd: removed the agentsmd hooks from ${result.file}`);
@@ -125,4 +136,32 @@ async function uninstallCodexCommand(context: CommandContext, command: Command):
     ...result.edited.map((f) => `removed agentsmd's entries from ${quoteForTerminal(f)}`),
   ];
   context.out(touched.length > 0 ? `agentsmd: ${touched.join("; ")}` : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.hooksFile)}; nothing changed`);
+}
+
+async function copilotCommand(
+  context: CommandContext,
+  command: Command,
+  where: { projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> },
+  action: "install" | "uninstall",
+  options: { scope: string; command?: string },
+): Promise<void> {
+  if (options.scope !== "user" && options.scope !== "project") throw new InvalidArgumentError(`copilot has the scopes user and project, not ${options.scope}`);
+  const { installCopilot, uninstallCopilot } = await import("../../integrations/copilot/install.js");
+  const scope = options.scope;
+  const result =
+    action === "install"
+      ? await installCopilot({ ...where, scope, ...(options.command ? { command: options.command.trim() } : {}) })
+      : await uninstallCopilot({ ...where, scope });
+  if (context.globals(command).json) context.json(result);
+  else if (action === "uninstall")
+    context.out(result.changed ? `agentsmd: removed ${quoteForTerminal(result.file)}` : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.file)}; nothing changed`);
+  else if (result.changed)
+    context.out(
+      `agentsmd: added the GitHub Copilot CLI hooks (sessionStart, userPromptSubmitted, postToolUse, preCompact) in ${quoteForTerminal(result.file)}\n  command: ${quoteForTerminal(result.command ?? "")}`,
+    );
+  else context.out(`agentsmd: ${quoteForTerminal(result.file)} already has the agentsmd hooks; nothing changed`);
+  if (action === "install" && scope === "project")
+    context.io.stderr(
+      `note: GitHub Copilot CLI loads ${quoteForTerminal(result.file)} only when started in ${quoteForTerminal(where.projectDir)} itself, or when that directory is a trusted folder (\`--trust-folder\` trusts only the directory Copilot starts in): a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install copilot\`).\n`,
+    );
 }

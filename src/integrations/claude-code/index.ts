@@ -34,7 +34,7 @@ import { absolute, join, nameOf, parentOf } from "../../core/paths.js";
 import { findImports } from "../../load/imports.js";
 import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../../presets/claude.js";
 import type { SessionState } from "../../core/schema.js";
-import { hookStateDir, hookStatePath, toolTargets, validateHookInput, type ClaudeHookInput } from "./input.js";
+import { foreignHookHost, hookStateDir, hookStatePath, toolTargets, validateHookInput, type ClaudeHookInput } from "./input.js";
 import { CLAUDE_CONTEXT_LIMIT, DEFAULT_CONTEXT_BUDGET, fit, nearestFirst, packContext, packNotice } from "./pack.js";
 import { quote } from "../../core/quote.js";
 
@@ -43,6 +43,8 @@ export {
   ClaudeHookInputSchema,
   HookInputError,
   parseHookInput,
+  readHookJson,
+  foreignHookHost,
   validateHookInput,
   normalizeHookInput,
   toolTargets,
@@ -455,9 +457,15 @@ async function collectGarbage(context: Context, input: ClaudeHookInput): Promise
  * const output = await handleClaudeCodeHook({ session_id: "s1", hook_event_name: "SessionStart", cwd: "/repo", source: "startup" });
  */
 export async function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutput | null> {
+  const env = options.env ?? process.env;
+  if (foreignHookHost(raw, env) !== null) {
+    // Another host runs this hook (Copilot CLI reads .claude/settings.json): its events are not
+    // Claude Code's and its answers are read differently, so say nothing rather than half-work.
+    await options.deliver?.(null);
+    return null;
+  }
   const parsed = validateHookInput(raw);
   const input = { ...parsed, cwd: absolute(parsed.cwd, "/") };
-  const env = options.env ?? process.env;
   const context: Context = {
     env,
     home: options.home ?? env.HOME ?? homedir(),

@@ -33,15 +33,71 @@ export class HookInputError extends AgentsMdError {}
  * @example parseHookInput('{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r","source":"startup"}')
  */
 export function parseHookInput(text: string): ClaudeHookInput {
-  let data: unknown;
+  return validateHookInput(readHookJson(text));
+}
+
+/**
+ * A hook's stdin as JSON, not yet validated (`handleClaudeCodeHook` validates it, after telling
+ * another host's event apart). Throws HookInputError when it is not JSON.
+ * @example readHookJson('{"session_id":"s"}') // { session_id: "s" }
+ */
+export function readHookJson(text: string): unknown {
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new HookInputError(`hook input is not JSON (${(error as Error).message})`, {
       fix: "run this command as a Claude Code hook: it reads the event JSON on stdin",
     });
   }
-  return validateHookInput(data);
+}
+
+/** Gemini CLI's own event names (Claude Code has none of them). */
+const GEMINI_EVENTS: ReadonlySet<string> = new Set([
+  "BeforeAgent",
+  "AfterAgent",
+  "BeforeModel",
+  "AfterModel",
+  "BeforeToolSelection",
+  "BeforeTool",
+  "AfterTool",
+  "PreCompress",
+]);
+/** Claude Code's file tools, whose path Claude Code names `file_path` and Copilot CLI `path`. */
+const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit"]);
+
+/**
+ * The other host that sent this event, or null for Claude Code (or VS Code, which speaks its
+ * protocol). The hook stays silent for another host's events instead of half-working:
+ * - GitHub Copilot CLI runs the hooks of `.claude/settings.json` with Claude's event and tool
+ *   names but its own fields (`tool_result`, `tool_input.path`, `source: "new"`,
+ *   `initial_prompt`, no `transcript_path`; `COPILOT_CLI=1` in the environment), and its own
+ *   hook files send camelCase payloads without an event name;
+ * - Gemini CLI has its own event names (AfterTool, BeforeAgent, ...) and sets `GEMINI_*`
+ *   variables for its hooks; its payloads carry a `timestamp`.
+ * @example foreignHookHost({ hook_event_name: "PostToolUse", session_id: "s", cwd: "/r", tool_name: "Read", tool_input: { path: "/r/a" } }, {}) // "copilot"
+ * @example foreignHookHost({ hook_event_name: "AfterTool", session_id: "s", cwd: "/r" }, {}) // "gemini"
+ */
+export function foreignHookHost(raw: unknown, env: Readonly<Record<string, string | undefined>> = {}): "copilot" | "gemini" | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const data = raw as Record<string, unknown>;
+  const event = data.hook_event_name;
+  if (typeof event !== "string") {
+    // Copilot's own hook files: camelCase, no event name at all (VS Code names it `hookEventName`).
+    const copilotShape =
+      data.sessionId !== undefined &&
+      data.hookEventName === undefined &&
+      ("toolArgs" in data || "toolResult" in data || "initialPrompt" in data || data.source === "new");
+    return copilotShape ? "copilot" : null;
+  }
+  if (GEMINI_EVENTS.has(event)) return "gemini";
+  if ((env.GEMINI_SESSION_ID || env.GEMINI_PROJECT_DIR) && "timestamp" in data) return "gemini";
+  if ("tool_result" in data || "initial_prompt" in data || data.source === "new") return "copilot";
+  const input = data.tool_input as Record<string, unknown> | undefined;
+  if (typeof data.tool_name === "string" && PATH_TOOLS.has(data.tool_name) && input && typeof input === "object" && "path" in input && !("file_path" in input))
+    return "copilot";
+  // Claude Code always sends transcript_path; Copilot only on Stop, and it stamps every event.
+  if ((env.COPILOT_CLI === "1" || "timestamp" in data) && !("transcript_path" in data)) return "copilot";
+  return null;
 }
 
 /**

@@ -1,0 +1,92 @@
+/**
+ * GitHub Copilot CLI's hook events as its own hook files (`~/.copilot/hooks/*.json`,
+ * `.github/hooks/*.json`) deliver them: camelCase JSON on stdin that does not name the event
+ * (observed with 1.0.102, e2e/copilot/native.e2e.test.ts). The event comes from the command line
+ * (`agentsmd hook copilot postToolUse`, as `install copilot` writes it), else from the payload's
+ * shape. No I/O.
+ */
+import { z } from "zod";
+import { AgentsMdError } from "../../core/errors.js";
+
+/** The events agentsmd registers with Copilot. */
+export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "postToolUse", "preCompact"] as const;
+export type CopilotEventName = (typeof COPILOT_EVENTS)[number];
+
+const base = {
+  sessionId: z.string().min(1).max(512),
+  cwd: z
+    .string()
+    .min(1)
+    .max(64 * 1024),
+  timestamp: z.union([z.number(), z.string()]).optional(),
+};
+
+const SessionStartSchema = z.looseObject({ ...base, source: z.string().max(64).optional(), initialPrompt: z.string().optional() });
+const UserPromptSchema = z.looseObject({ ...base, prompt: z.string() });
+const PostToolUseSchema = z.looseObject({
+  ...base,
+  toolName: z.string().min(1).max(256),
+  toolArgs: z.unknown().optional(),
+  toolResult: z.looseObject({ resultType: z.string().max(64).optional(), textResultForLlm: z.unknown().optional() }).optional(),
+});
+const PreCompactSchema = z.looseObject({ ...base, trigger: z.string().max(64).optional(), transcriptPath: z.string().optional() });
+
+export type CopilotEvent =
+  | ({ event: "sessionStart" } & z.infer<typeof SessionStartSchema>)
+  | ({ event: "userPromptSubmitted" } & z.infer<typeof UserPromptSchema>)
+  | ({ event: "postToolUse" } & z.infer<typeof PostToolUseSchema>)
+  | ({ event: "preCompact" } & z.infer<typeof PreCompactSchema>);
+
+const SCHEMAS = {
+  sessionStart: SessionStartSchema,
+  userPromptSubmitted: UserPromptSchema,
+  postToolUse: PostToolUseSchema,
+  preCompact: PreCompactSchema,
+} as const;
+
+/** Input that is not a Copilot hook event agentsmd handles. */
+export class CopilotEventError extends AgentsMdError {}
+
+/**
+ * The event a payload is, from its fields (Copilot does not name it): a tool result is
+ * postToolUse, a `source` sessionStart, a `prompt` userPromptSubmitted, a `trigger` preCompact.
+ * @example inferCopilotEvent({ sessionId: "s", cwd: "/r", toolName: "view", toolResult: {} }) // "postToolUse"
+ */
+export function inferCopilotEvent(data: Record<string, unknown>): CopilotEventName | undefined {
+  if ("toolName" in data) return "toolResult" in data ? "postToolUse" : undefined;
+  if ("trigger" in data) return "preCompact";
+  if ("prompt" in data) return "userPromptSubmitted";
+  if ("source" in data || "initialPrompt" in data) return "sessionStart";
+  return undefined;
+}
+
+/**
+ * True for an event name `agentsmd hook copilot` handles.
+ * @example isCopilotEventName("postToolUse") // true
+ */
+export function isCopilotEventName(name: string): name is CopilotEventName {
+  return (COPILOT_EVENTS as readonly string[]).includes(name);
+}
+
+/**
+ * Validates a parsed payload as `event` (inferred from the payload when not given). Returns null
+ * for an event agentsmd does not handle (preToolUse, agentStop, ...): the hook then says nothing.
+ * Throws CopilotEventError naming the first problem for a payload that is not Copilot's.
+ * @example parseCopilotEvent({ sessionId: "s", cwd: "/r", source: "new" }, "sessionStart")?.event // "sessionStart"
+ */
+export function parseCopilotEvent(data: unknown, event?: string): CopilotEvent | null {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new CopilotEventError("hook input is not a JSON object", { fix: "register `agentsmd hook copilot <event>` as a Copilot command hook" });
+  }
+  const name = event ?? inferCopilotEvent(data as Record<string, unknown>);
+  if (name === undefined || !isCopilotEventName(name)) return null;
+  const result = SCHEMAS[name].safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new CopilotEventError(
+      `hook input is not a Copilot ${name} event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`,
+      { fix: "register `agentsmd hook copilot <event>` in a Copilot hooks file (~/.copilot/hooks or .github/hooks), not in a Claude-style settings file" },
+    );
+  }
+  return { event: name, ...result.data } as CopilotEvent;
+}

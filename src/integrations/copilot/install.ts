@@ -1,0 +1,134 @@
+/**
+ * `agentsmd install copilot` / `uninstall copilot`: one hooks file of agentsmd's own in a
+ * directory Copilot CLI loads every `*.json` of: `~/.copilot/hooks/agentsmd.json` (user scope,
+ * `$COPILOT_HOME/hooks`; works from every directory) or `<project>/.github/hooks/agentsmd.json`
+ * (project scope: Copilot loads it only when started in that directory, or when that directory is
+ * a trusted folder; `--trust-folder` trusts only the directory Copilot starts in).
+ *
+ * Installing writes the file (unchanged when identical); uninstalling deletes it, so nothing else
+ * is touched. A file of that name that agentsmd did not write is never overwritten or deleted.
+ */
+import { fileURLToPath } from "node:url";
+import { quote as shellQuote } from "shell-quote";
+import { ConfigError } from "../../core/errors.js";
+import { join, parentOf } from "../../core/paths.js";
+import { ensureDir, readTextFile, removeFile, writeFileAtomic } from "../../io/file-system.js";
+import { copilotHome } from "../../presets/copilot.js";
+import { COPILOT_EVENTS } from "./events.js";
+import { COPILOT_FILE_TOOLS } from "./targets.js";
+
+export type CopilotScope = "user" | "project";
+export const COPILOT_SCOPES: readonly CopilotScope[] = ["user", "project"];
+
+/** Seconds Copilot waits for one hook run. */
+export const COPILOT_HOOK_TIMEOUT = 30;
+
+/** The name of agentsmd's hooks file. */
+export const COPILOT_HOOKS_FILE = "agentsmd.json";
+
+const OURS = /(^|\s)hook\s+copilot\s+[A-Za-z]+\s*$/;
+
+export interface CopilotInstallContext {
+  projectDir: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The hooks file of a scope.
+ * @example copilotHooksPath("project", { projectDir: "/repo", home: "/home/me", env: {} }) // "/repo/.github/hooks/agentsmd.json"
+ */
+export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallContext): string {
+  const dir = scope === "user" ? join(copilotHome(context.home, context.env), "hooks") : join(context.projectDir, ".github/hooks");
+  return join(dir, COPILOT_HOOKS_FILE);
+}
+
+/**
+ * The command prefix hooks run: this very CLI by absolute path (`node /…/bin.js`).
+ * @example defaultCopilotCommand() // "/usr/bin/node /…/agentsmd/dist/cli/bin.js"
+ */
+export function defaultCopilotCommand(): string {
+  return shellQuote([process.execPath, fileURLToPath(new URL("../../cli/bin.js", import.meta.url))]);
+}
+
+/**
+ * The file agentsmd writes: one command hook per event, postToolUse only for the file tools.
+ * @example copilotHooksDocument("agentsmd").hooks.postToolUse[0].bash // "agentsmd hook copilot postToolUse"
+ */
+export function copilotHooksDocument(command: string): { version: 1; hooks: Record<string, Array<Record<string, unknown>>> } {
+  const hooks: Record<string, Array<Record<string, unknown>>> = {};
+  for (const event of COPILOT_EVENTS) {
+    hooks[event] = [
+      {
+        type: "command",
+        ...(event === "postToolUse" ? { matcher: COPILOT_FILE_TOOLS.join("|") } : {}),
+        bash: `${command} hook copilot ${event}`,
+        timeoutSec: COPILOT_HOOK_TIMEOUT,
+      },
+    ];
+  }
+  return { version: 1, hooks };
+}
+
+/**
+ * True when a hooks file's text is one agentsmd wrote: every handler runs `… hook copilot <event>`.
+ * @example isAgentsmdHooksFile(JSON.stringify(copilotHooksDocument("agentsmd"))) // true
+ */
+export function isAgentsmdHooksFile(text: string): boolean {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const hooks = (data as { hooks?: unknown } | null)?.hooks;
+  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return false;
+  const handlers = Object.values(hooks).flatMap((list) => (Array.isArray(list) ? list : [null]));
+  return (
+    handlers.length > 0 &&
+    handlers.every((handler) => typeof (handler as { bash?: unknown } | null)?.bash === "string" && OURS.test((handler as { bash: string }).bash))
+  );
+}
+
+export interface CopilotInstallResult {
+  file: string;
+  scope: CopilotScope;
+  changed: boolean;
+  command?: string;
+}
+
+function notOurs(file: string): ConfigError {
+  return new ConfigError(`${file} exists and was not written by agentsmd; it was left unchanged`, {
+    path: file,
+    fix: `rename or remove ${file}, or install in the other scope`,
+  });
+}
+
+/**
+ * Writes agentsmd's hooks file for `scope`. Idempotent.
+ * @example await installCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
+ */
+export async function installCopilot(options: CopilotInstallContext & { scope: CopilotScope; command?: string }): Promise<CopilotInstallResult> {
+  const file = copilotHooksPath(options.scope, options);
+  const command = options.command ?? defaultCopilotCommand();
+  const text = `${JSON.stringify(copilotHooksDocument(command), null, 2)}\n`;
+  const current = await readTextFile(file, 1024 * 1024);
+  if (current === text) return { file, scope: options.scope, changed: false, command };
+  if (current !== null && !isAgentsmdHooksFile(current)) throw notOurs(file);
+  await ensureDir(parentOf(file));
+  await writeFileAtomic(file, text);
+  return { file, scope: options.scope, changed: true, command };
+}
+
+/**
+ * Deletes agentsmd's hooks file of `scope` (nothing else).
+ * @example await uninstallCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
+ */
+export async function uninstallCopilot(options: CopilotInstallContext & { scope: CopilotScope }): Promise<CopilotInstallResult> {
+  const file = copilotHooksPath(options.scope, options);
+  const current = await readTextFile(file, 1024 * 1024);
+  if (current === null) return { file, scope: options.scope, changed: false };
+  if (!isAgentsmdHooksFile(current)) throw notOurs(file);
+  await removeFile(file);
+  return { file, scope: options.scope, changed: true };
+}
