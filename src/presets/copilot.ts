@@ -20,6 +20,7 @@
 import { registerPreset, type Preset } from "./preset.js";
 import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
 import { isInside, join, parentOf } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 
 /** The repository-wide file Copilot reads in each directory, before the model files. */
 export const COPILOT_REPO_FILE = ".github/copilot-instructions.md";
@@ -108,7 +109,7 @@ export const copilotRenderer: Renderer = {
       .map((block, index) => ({ block, index }))
       .sort((a, b) => depth(scopeDir(b.block)) - depth(scopeDir(a.block)) || rank(a.block) - rank(b.block) || a.index - b.index)
       .map((entry) => entry.block);
-    return `\n${ordered.map((block) => copilotReminder(relative(block.path, root), block.content)).join("\n")}`;
+    return `\n${ordered.map((block) => copilotReminder(quote(relative(block.path, root)), block.content)).join("\n")}`;
   },
 };
 

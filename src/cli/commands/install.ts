@@ -154,7 +154,11 @@ async function copilotCommand(
       : await uninstallCopilot({ ...where, scope });
   if (context.globals(command).json) context.json(result);
   else if (action === "uninstall")
-    context.out(result.changed ? `agentsmd: removed ${quoteForTerminal(result.file)}` : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.file)}; nothing changed`);
+    context.out(
+      result.changed
+        ? `agentsmd: removed ${quoteForTerminal(result.file)}`
+        : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.file)}; nothing changed`,
+    );
   else if (result.changed)
     context.out(
       `agentsmd: added the GitHub Copilot CLI hooks (sessionStart, userPromptSubmitted, postToolUse, preCompact) in ${quoteForTerminal(result.file)}\n  command: ${quoteForTerminal(result.command ?? "")}`,
