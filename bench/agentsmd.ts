@@ -10,7 +10,8 @@
  * fs calls are counted by injecting `countingFileSystem()` (src/file-system.ts) as
  * `createSession({ fs })`; the timing passes use the default `nodeFileSystem`.
  */
-import { createSession, countingFileSystem, nodeFileSystem, type AgentsSession, type AgentsConfig, type FileSystem } from "../src/index.js";
+import { createSession, nodeFileSystem, type AgentsSession, type AgentsConfig, type FileSystem } from "../src/index.js";
+import { countingFileSystem } from "../src/io/file-system.js";
 import { readFileSync, writeFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";

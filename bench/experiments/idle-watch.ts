@@ -2,7 +2,8 @@
  * Seen resolve at agent pace (a pause before every call), default configuration vs watch: true,
  * with the fs calls of each call. Run: node bench/.build/bench/experiments/idle-watch.js [pauseMs] [calls]
  */
-import { createSession, countingFileSystem } from "../../src/index.js";
+import { createSession } from "../../src/index.js";
+import { countingFileSystem } from "../../src/io/file-system.js";
 import { watchSession } from "../../src/session/watch.js";
 import { generateTree } from "../generate-tree.js";
 import { summarize } from "../lib/measure.js";

@@ -3,7 +3,8 @@
  * sync-backed experiment), plus an optional CPU profile.
  * Run: node bench/.build/bench/experiments/prof-initial.js
  */
-import { createSession, findProjectRoot, nodeFileSystem, resolveConfig, StatCache, type FileSystem } from "../../src/index.js";
+import { createSession, findProjectRoot, nodeFileSystem, resolveConfig, type FileSystem } from "../../src/index.js";
+import { StatCache } from "../../src/io/cache.js";
 import { syncFileSystem } from "./sync-fs.js";
 import { generateTree } from "../generate-tree.js";
 import { summarize } from "../lib/measure.js";
