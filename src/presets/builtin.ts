@@ -8,3 +8,4 @@ import "./gemini.js";
 import "./opencode.js";
 import "./claude.js";
 import "./copilot.js";
+import "./pi.js";
