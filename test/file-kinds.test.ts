@@ -58,7 +58,7 @@ describe("special files named AGENTS.md", () => {
     const tree = await createTree({ "repo/.git/": null, "shared/rules.md": "shared rules\n", "repo/pkg/": null });
     await makeSymlink(tree, "repo/AGENTS.md", "../shared/rules.md");
     await makeSymlink(tree, "repo/pkg/AGENTS.md", tree.path("shared/rules.md"));
-    const session = await openSession(tree, { cwd: tree.path("repo/pkg") });
+    const session = await openSession(tree, { cwd: tree.path("repo/pkg"), config: { files: { symlinks: "follow" } } });
     expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("repo/AGENTS.md"), tree.path("repo/pkg/AGENTS.md")]);
     expect(session.initialMessage).toBe(
       [
@@ -76,7 +76,7 @@ describe("special files named AGENTS.md", () => {
   it("offers a symlink to a regular file through the resolver", async () => {
     const tree = await createTree({ "repo/.git/": null, "shared/rules.md": "shared rules\n", "repo/pkg/": null });
     await makeSymlink(tree, "repo/pkg/AGENTS.md", "../../shared/rules.md");
-    const session = await openSession(tree, { cwd: tree.path("repo") });
+    const session = await openSession(tree, { cwd: tree.path("repo"), config: { files: { symlinks: "follow" } } });
     expect(await session.resolve(tree.path("repo/pkg/a.ts"))).toEqual({
       files: [{ path: tree.path("repo/pkg/AGENTS.md"), mtimeMs: expect.any(Number), sizeBytes: "shared rules\n".length }],
     });

@@ -23,18 +23,16 @@ export interface BuiltFixture {
   codexHome: string | undefined;
   /** Absolute `HOME` for both programs. */
   home: string;
-  /** Absolute path of the agentsmd `--config` file, when the fixture has settings. */
+  /** Absolute path of the agentsmd `--config` file (the fixture's settings, symlinks followed as Codex does). */
   configFile: string | undefined;
   cleanup(): Promise<void>;
 }
 
 export async function buildFixture(fixture: CodexFixture): Promise<BuiltFixture> {
   const tree = await createTree({ [CODEX_HOME_DIR]: dir(), [HOME_DIR]: dir(), ...fixture.tree }, { prefix: `agentsmd-codex-${fixture.name}-` });
-  let configFile: string | undefined;
-  if (fixture.config) {
-    configFile = path.join(tree.root, "agentsmd-config.json");
-    await writeFile(configFile, JSON.stringify(fixture.config, null, 2) + "\n");
-  }
+  // Codex follows symlinks leading outside the repository; agentsmd confines them unless told to follow (issue 18).
+  const configFile = path.join(tree.root, "agentsmd-config.json");
+  await writeFile(configFile, JSON.stringify({ ...fixture.config, files: { symlinks: "follow" } }, null, 2) + "\n");
   const cwd = tree.path(fixture.cwd);
   await access(cwd); // a typo in a fixture's cwd should fail here, not as a confusing mismatch
   return {

@@ -73,8 +73,8 @@ async function fixture(spec: TreeSpec, setup: Setup, prepare?: (tree: BuiltTree)
   const cwd = tree.path(setup.cwd);
   const home = tree.path(setup.home ?? "home");
   const geminiCliHome = setup.geminiCliHome === undefined ? undefined : tree.path(setup.geminiCliHome);
-  const config: Record<string, unknown> = {};
-  if (setup.fileName) config.files = { names: setup.fileName };
+  // Gemini CLI follows symlinks leading outside the project; agentsmd confines them unless told to follow (issue 18).
+  const config: Record<string, unknown> = { files: { symlinks: "follow", ...(setup.fileName ? { names: setup.fileName } : {}) } };
   if (setup.markers) config.root = { markers: setup.markers };
   const configFile = path.join(tree.root, "agentsmd.json");
   await writeFile(configFile, JSON.stringify(config));

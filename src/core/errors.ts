@@ -35,3 +35,6 @@ export class FsError extends AgentsMdError {
     this.code = options.code;
   }
 }
+
+/** A path given as input (hook event, MCP argument, plugin hook, CLI argument) that cannot be a path. */
+export class PathError extends AgentsMdError {}

@@ -90,3 +90,27 @@ export function segmentsBelow(path: string, root: string): string[] {
   const rest = path.slice(root.endsWith(sep) ? root.length : root.length + 1);
   return rest.split(sep);
 }
+
+/** Longest path accepted as input, in UTF-8 bytes (Linux PATH_MAX is 4096 with the NUL). */
+export const MAX_PATH_BYTES = 4095;
+/** Most segments a path accepted as input may have (what fits in PATH_MAX with one-character names). */
+export const MAX_PATH_DEPTH = 2048;
+
+/**
+ * Why `path` cannot be taken as a path input, or null when it can: longer than
+ * {@link MAX_PATH_BYTES}, deeper than {@link MAX_PATH_DEPTH}, empty, or holding a NUL byte.
+ * Checked before any work, so a hostile 200 KB path costs nothing.
+ * @example pathInputProblem("/r/a.ts") // null
+ * @example pathInputProblem("/a".repeat(3000)) // "is 6000 bytes long; paths are at most 4095 bytes (PATH_MAX)"
+ */
+export function pathInputProblem(path: string): string | null {
+  if (path.length === 0) return "is empty";
+  // UTF-8 is at most 3 bytes per UTF-16 unit: a cheap bound before the exact count.
+  const bytes = path.length * 3 <= MAX_PATH_BYTES ? path.length : Buffer.byteLength(path);
+  if (bytes > MAX_PATH_BYTES) return `is ${bytes} bytes long; paths are at most ${MAX_PATH_BYTES} bytes (PATH_MAX)`;
+  if (path.includes("\0")) return "holds a NUL byte, which no file name can";
+  let depth = 0;
+  for (let index = path.indexOf("/"); index !== -1; index = path.indexOf("/", index + 1)) depth++;
+  if (depth > MAX_PATH_DEPTH) return `has ${depth} segments; paths are at most ${MAX_PATH_DEPTH} deep`;
+  return null;
+}

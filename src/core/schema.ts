@@ -90,9 +90,10 @@ export const AgentsConfigSchema = z
         select: z.enum(["first", "all"]).optional(),
         /**
          * An instruction file that is a symlink (or sits under a symlinked directory) resolving
-         * outside the project root: `follow` reads it as agents do; `inside-root` skips it with a
-         * `symlink-outside-root` diagnostic. Chains of targets outside the root
-         * (`resolver.outsideRoot: "own-root"`) are not confined. @default "follow"
+         * outside the project root: `inside-root` skips it with a `symlink-outside-root` diagnostic
+         * (a cloned repository's `AGENTS.md -> ~/.aws/credentials` reaches no model); `follow` reads
+         * it as the agents do. Chains of targets outside the root (`resolver.outsideRoot:
+         * "own-root"`) are not confined. @default "inside-root" (issue 18)
          */
         symlinks: z.enum(["follow", "inside-root"]).optional(),
       })
@@ -122,8 +123,22 @@ export const AgentsConfigSchema = z
       .object({
         /** @default the preset's */
         enabled: z.boolean().optional(),
-        /** Let imports resolve outside the project root (after symlinks). @default false */
+        /** Let imports resolve anywhere, outside the project root too (after symlinks). @default false */
         allowOutsideRoot: z.boolean().optional(),
+        /**
+         * Directories (or files) outside the project root that imports may read, absolute or `~/...`
+         * (home); compared after symlinks. Never set by default: a cloned repository cannot import
+         * `~/.ssh/id_rsa` unless the user lists it here. @default []
+         */
+        allow: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .refine((value) => value.startsWith("/") || value.startsWith("~/"), "must be an absolute path or start with ~/"),
+          )
+          .max(1000)
+          .optional(),
       })
       .strict()
       .optional(),

@@ -19,7 +19,7 @@ export interface MutableConfig {
   lazy: { maxFiles: number; maxBytes: number; exclude: string[] };
   cache: { revalidateMs: number };
   /** `@path` imports (imports.ts). */
-  imports: { enabled: boolean; allowOutsideRoot: boolean };
+  imports: { enabled: boolean; allowOutsideRoot: boolean; allow: string[] };
 }
 
 export type ResolvedConfig = Readonly<MutableConfig>;
@@ -255,7 +255,7 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
     files: {
       names: [...(raw.files?.names ?? preset.files.names)],
       select: raw.files?.select ?? preset.files.select,
-      symlinks: raw.files?.symlinks ?? "follow",
+      symlinks: raw.files?.symlinks ?? "inside-root",
     },
     lazy: {
       maxFiles: raw.lazy?.maxFiles ?? preset.lazy.maxFiles,
@@ -266,6 +266,7 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
     imports: {
       enabled: preset.imports?.locked ? preset.imports.enabled : (raw.imports?.enabled ?? preset.imports?.enabled ?? false),
       allowOutsideRoot: raw.imports?.allowOutsideRoot ?? false,
+      allow: [...(raw.imports?.allow ?? [])],
     },
   };
   if (preset.imports?.locked && raw.imports?.enabled !== undefined && raw.imports.enabled !== preset.imports.enabled) {

@@ -185,7 +185,7 @@ export type ImportMarker =
 export interface ImportOptions {
   fs: FileSystem;
   home: string;
-  /** Directories an import may resolve into (after symlinks); empty: anywhere. */
+  /** Directories (or files) an import may resolve into (after symlinks); empty: anywhere. */
   allowedRoots: readonly string[];
   /** @default 5 */
   maxDepth?: number;
@@ -306,7 +306,7 @@ async function expandOne(walk: Walk, token: ImportToken, from: string, chain: re
       from,
       token,
       `resolves to ${real}, outside ${roots.join(", ")}`,
-      "move the file into the project or set imports.allowOutsideRoot: true",
+      "move the file into the project, or list its directory in imports.allow of agentsmd's config (never a default)",
     );
   }
   if (chain.includes(real)) {
@@ -355,9 +355,15 @@ async function expandOne(walk: Walk, token: ImportToken, from: string, chain: re
 /** What the budgeted readers need to expand imports. */
 export interface ImportContext {
   enabled: boolean;
-  /** The project root; imports stay inside it unless `allowOutsideRoot`. */
-  root: string | null;
+  /**
+   * The directory imports of project files stay inside (after symlinks): the project root, or for a
+   * preset whose agent has no root (claude: `/`) or no project, the git root above cwd, else cwd
+   * ({@link importRootOf}). Never null: an unconfined import needs `allowOutsideRoot`.
+   */
+  root: string;
   allowOutsideRoot: boolean;
+  /** Absolute paths outside `root` imports may read too (`imports.allow`, `~/` already expanded). */
+  allow?: readonly string[];
   home: string;
   marker?: ImportMarker;
   maxDepth?: number;
@@ -367,23 +373,45 @@ export interface ImportContext {
 
 /**
  * The import settings of a session: the config's `imports` keys, the preset's marker and depth.
- * @example const context = importContextOf(session.config, session.preset, session.root, session.home);
+ * `importRoot` is the session's confinement directory ({@link importRootOf}).
+ * @example const context = importContextOf(session.config, session.preset, importRoot, session.home);
  */
 export function importContextOf(
-  config: { imports: { enabled: boolean; allowOutsideRoot: boolean }; root?: { markers: readonly string[] } },
+  config: { imports: { enabled: boolean; allowOutsideRoot: boolean; allow?: readonly string[] }; root?: { markers: readonly string[] } },
   preset: Pick<Preset, "imports">,
-  root: string | null,
+  importRoot: string,
   home: string,
 ): ImportContext {
   return {
     enabled: config.imports.enabled,
-    root,
+    root: importRoot,
     allowOutsideRoot: config.imports.allowOutsideRoot,
+    allow: (config.imports.allow ?? []).map((entry) => (entry.startsWith("~/") ? absolute(entry.slice(2), home) : absolute(entry, "/"))),
     home,
     ...(preset.imports?.marker ? { marker: preset.imports.marker } : {}),
     ...(preset.imports?.maxDepth !== undefined ? { maxDepth: preset.imports.maxDepth } : {}),
     ...(config.root ? { markers: config.root.markers } : {}),
   };
+}
+
+/** Where imports may resolve: the confinement root and the allow-list; anywhere only when asked. */
+function allowedRoots(context: ImportContext, confine: boolean): string[] {
+  return !confine || context.allowOutsideRoot ? [] : [context.root, ...(context.allow ?? [])];
+}
+
+/**
+ * The directory imports of project files are confined to: the project root, unless the preset's
+ * agent has none (its root is the file-system root, as for Claude Code) or there is no project;
+ * then the nearest ancestor of cwd holding `.git` (a directory or a worktree's file) below home and
+ * below `/`, else cwd. Home itself never counts (a dotfiles repository there would open ~/.ssh).
+ * @example await importRootOf({ root: "/", project: true, cwd: "/repo/pkg", home: "/home/me", fs }) // "/repo" when /repo/.git exists
+ */
+export async function importRootOf(input: { root: string; project: boolean; cwd: string; home: string; fs: FileSystem }): Promise<string> {
+  if (input.project && parentOf(input.root) !== input.root && input.root !== input.home) return input.root;
+  for (let dir = input.cwd; dir !== input.home && parentOf(dir) !== dir; dir = parentOf(dir)) {
+    if (await input.fs.stat(`${dir}/.git`).catch(() => null)) return dir;
+  }
+  return input.cwd;
 }
 
 /**
@@ -442,7 +470,7 @@ export async function readInstructionExpanded(
       : await expandImports(own, path, {
           fs,
           home: context.home,
-          allowedRoots: context.allowOutsideRoot || context.root === null ? [] : [context.root],
+          allowedRoots: allowedRoots(context, true),
           maxBytes: Math.max(0, budget - read.bytes.length),
           ...(context.marker ? { marker: context.marker } : {}),
           ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
@@ -484,7 +512,7 @@ export async function expandInMemory(
   const result = await expandImports(text, path, {
     fs,
     home: context.home,
-    allowedRoots: !confine || context.allowOutsideRoot || context.root === null ? [] : [context.root],
+    allowedRoots: allowedRoots(context, confine),
     ...(context.marker ? { marker: context.marker } : {}),
     ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
   });

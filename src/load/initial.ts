@@ -54,6 +54,8 @@ export interface InitialContext {
   preset: Preset;
   /** null: no project (a preset with `root.noMarker: "none"` found no marker). */
   root: string | null;
+  /** Where imports of project files stay (`importRootOf`). @default the root, else cwd */
+  importRoot?: string;
   cwd: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -83,7 +85,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   // device:inode -> path of the user files kept (identity dedupe: a hard link loads once).
   const userIdentities = new Map<string, string>();
   if (identity) ({ user } = await dedupeUserFiles(fs, user, userIdentities));
-  const imports = importContextOf(config, preset, context.root, context.home);
+  const imports = importContextOf(config, preset, context.importRoot ?? context.root ?? context.cwd, context.home);
   const report = (diagnostic: Diagnostic) => sink.add(diagnostic);
   const expanded = new Map<string, ImportRecord[]>();
   // Home-level files may import from anywhere (Claude Code asks no approval for them).

@@ -13,7 +13,8 @@ import type { Preset } from "../presets/preset.js";
 import { findProjectRoot, type RootReason } from "../load/root.js";
 import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "../load/initial.js";
 import { DiagnosticSink, groupsFor, identityKey, selectFiles, type NameGroups } from "../load/discover.js";
-import { absolute, chain, isInside, nameOf, parentOf } from "../core/paths.js";
+import { absolute, chain, isInside, nameOf, parentOf, pathInputProblem } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 import { getRenderer, type Renderer } from "../core/render.js";
 import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline, sessionResumeDiff } from "../core/reminders.js";
 import { buildCompactionContext, type CompactionContext, type CompactionContextOptions, type CompactionFile } from "./compaction.js";
@@ -151,6 +152,8 @@ export class AgentsSession {
   readonly #chains = new Map<string, readonly string[]>();
   /** path -> device:inode of loaded files (`files.dedupe: "identity"`). */
   readonly #identities = new Map<string, string>();
+  /** Where imports of project files stay (load/imports.ts `importRootOf`). */
+  readonly #importRoot: string;
   #lazy = { files: 0, bytes: 0, capped: false };
   #closed: Promise<void> | undefined;
   readonly #closers: Array<() => Promise<void> | void> = [];
@@ -166,6 +169,7 @@ export class AgentsSession {
     this.root = parts.root;
     this.rootReason = parts.rootReason;
     this.hasProject = parts.project;
+    this.#importRoot = parts.importRoot;
     this.preset = parts.preset;
     this.config = parts.config;
     this.rawConfig = parts.raw;
@@ -230,6 +234,7 @@ export class AgentsSession {
   /** The directory a target governs from: itself when it is an existing directory, else its parent. */
   async targetDir(target: string): Promise<string> {
     const path = this.absolute(target);
+    if (pathInputProblem(path) !== null) return parentOf(path);
     const entry = await this.#cache.statEntry(path);
     return entry.info?.kind === "directory" ? path : parentOf(path);
   }
@@ -294,7 +299,10 @@ export class AgentsSession {
         this.#claims.set(found.path, found.info.mtimeMs);
       }
     }
-    const ruleHits = this.rules.formats.length > 0 ? await this.rules.matching(paths.map((target) => this.absolute(target))) : [];
+    const ruleHits =
+      this.rules.formats.length > 0
+        ? await this.rules.matching(paths.filter((target) => pathInputProblem(target) === null).map((target) => this.absolute(target)))
+        : [];
     const ruleBlocks: InlineBlock[] = [];
     for (const hit of ruleHits) {
       if (pickedPaths.has(hit.rule.path) || !this.#isNew(hit.rule.path, hit.rule.mtimeMs)) continue;
@@ -597,7 +605,7 @@ export class AgentsSession {
 
   /** Import settings for inline reads (imports count against the lazy budget). */
   #imports() {
-    return importContextOf(this.config, this.preset, this.hasProject ? this.root : null, this.home);
+    return importContextOf(this.config, this.preset, this.#importRoot, this.home);
   }
 
   #markLoaded(path: string, mtimeMs: number, layer: Layer): void {
@@ -627,13 +635,16 @@ export class AgentsSession {
   /** Every instruction file that applies to `target`, root first (the chain root -> target dir). */
   async #applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
     if (!this.hasProject) return [];
-    const path = this.absolute(target);
+    const path = this.#checkedPath(target);
+    if (path === null) return [];
     // Gemini CLI: just-in-time files only for targets inside the workspace (cwd).
     if (this.preset.lazy.scope === "inside-cwd" && !isInside(path, this.cwd)) return [];
     const now = this.#cache.now();
     // Fast path: when every cache entry is fresh, nothing below awaits the disk.
     const known = this.#cache.peekPath(path, now) ?? (await this.#cache.statEntry(path));
-    const dir = known.info?.kind === "directory" ? path : parentOf(path);
+    let dir = known.info?.kind === "directory" ? path : parentOf(path);
+    // A directory already on a memoised chain existed when it was first resolved: no new stat.
+    if (!known.info && !this.#chains.has(dir)) dir = await this.#deepestExisting(dir, now);
     let root = this.root;
     if (!isInside(dir, root)) {
       if (this.config.resolver.outsideRoot !== "own-root") return [];
@@ -699,6 +710,46 @@ export class AgentsSession {
     });
   }
 
+  /**
+   * An input path made absolute, or null (with a `path-rejected` warning) when it cannot be a path:
+   * too long, too deep, a NUL byte (core/paths.ts `pathInputProblem`). Checked before any work.
+   */
+  #checkedPath(target: string): string | null {
+    const problem = pathInputProblem(target) ?? pathInputProblem(this.absolute(target));
+    if (problem === null) return this.absolute(target);
+    this.#sink.add({
+      level: "warning",
+      code: "path-rejected",
+      message: `the path ${quote(target.length > 200 ? `${target.slice(0, 200)}...` : target)} ${problem}: nothing is resolved for it`,
+      fix: "pass the path of a file or directory that can exist",
+    });
+    return null;
+  }
+
+  /**
+   * `dir` when it exists as a directory, else its deepest ancestor that does. Existence is monotone
+   * along a path, so a binary search over the ancestors finds it in log2(depth) uncached stats: a
+   * made-up deep path costs memory and calls in proportion to the directories that exist, never
+   * to its length (issue 18 row 2: every ancestor used to be stored).
+   */
+  async #deepestExisting(dir: string, now: number): Promise<string> {
+    // Only a fresh positive cache entry is trusted; a miss asks the disk without caching, so a
+    // directory created later (watch mode trusts its cache) is seen at once.
+    if (this.#cache.peekPath(dir, now)?.info?.kind === "directory") return dir;
+    if ((await this.#cache.fs.stat(dir).catch(() => null))?.kind === "directory") return dir;
+    const cuts: number[] = [];
+    for (let index = dir.indexOf("/", 1); index !== -1; index = dir.indexOf("/", index + 1)) cuts.push(index);
+    let low = -1; // "/" exists
+    let high = cuts.length; // dir itself does not
+    while (high - low > 1) {
+      const middle = (low + high) >> 1;
+      const info = await this.#cache.fs.stat(dir.slice(0, cuts[middle])).catch(() => null);
+      if (info?.kind === "directory") low = middle;
+      else high = middle;
+    }
+    return low === -1 ? "/" : dir.slice(0, cuts[low]);
+  }
+
   /** chain(root, dir), memoised for the session root (hot path: no string work on a warm resolve). */
   #chainTo(root: string, dir: string): readonly string[] {
     if (root !== this.root) return chain(root, dir);
@@ -748,6 +799,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     config: parts.config,
     preset: parts.preset,
     root: parts.project ? parts.root : null,
+    importRoot: parts.importRoot,
     cwd: parts.options.cwd,
     home: parts.options.home,
     env: parts.options.env,

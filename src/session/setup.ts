@@ -9,6 +9,7 @@ import { nodeFileSystem } from "../io/file-system.js";
 import type { Preset, PreparedGroups } from "../presets/preset.js";
 import { findProjectRoot, type RootReason } from "../load/root.js";
 import { DiagnosticSink } from "../load/discover.js";
+import { importRootOf } from "../load/imports.js";
 import { absolute, parentOf } from "../core/paths.js";
 import type { AgentsConfig } from "../core/schema.js";
 import type { SessionOptions } from "./session.js";
@@ -23,6 +24,8 @@ export interface Parts {
   rootReason: RootReason;
   /** false: the preset found no project (no marker and `root.noMarker: "none"`). */
   project: boolean;
+  /** Where imports of project files stay (load/imports.ts `importRootOf`). */
+  importRoot: string;
   sink: DiagnosticSink;
   cache: StatCache;
   /** Name groups the preset decided for this session (`Preset.prepare`). */
@@ -74,11 +77,13 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
       ...(prepared?.lazyGroups ?? []).flat(),
     ]),
   ];
-  // files.symlinks "inside-root": files are confined to the real path of the root (one realpath per session).
+  // Imports stay here; so do instruction files under files.symlinks "inside-root" (the git root or
+  // cwd for a preset whose root is the file-system root, as Claude Code's; ancestors above it load
+  // as that agent loads them).
+  const importRoot = await importRootOf({ root: rootResult.root, project, cwd, home, fs });
+  // files.symlinks "inside-root": files are confined to the real path of that root (one realpath per session).
   const confine =
-    resolved.config.files.symlinks === "inside-root" && project
-      ? { root: rootResult.root, real: await fs.realpath(rootResult.root).catch(() => rootResult.root) }
-      : undefined;
+    resolved.config.files.symlinks === "inside-root" && project ? { root: importRoot, real: await fs.realpath(importRoot).catch(() => importRoot) } : undefined;
   const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs, confine });
   return {
     options: { cwd, home, env, fs },
@@ -88,6 +93,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     root: rootResult.root,
     rootReason: rootResult.reason,
     project,
+    importRoot,
     sink,
     cache,
     prepared,

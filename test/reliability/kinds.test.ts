@@ -23,11 +23,11 @@ describe("device nodes named AGENTS.md", () => {
       const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root", "repo/dev/sub/AGENTS.md": "sub" });
       const link = await makeSymlink(tree, "repo/dev/AGENTS.md", device);
       const { fs, reads } = recordingFs();
-      const session = await openSession(tree, { cwd: tree.path("repo/dev/sub"), fs });
+      const session = await openSession(tree, { cwd: tree.path("repo/dev/sub"), fs, config: { files: { symlinks: "follow" } } });
       expect(files(session.initialFiles)).toEqual([tree.path("repo/AGENTS.md"), tree.path("repo/dev/sub/AGENTS.md")]);
       expect(session.diagnostics).toContainEqual(expect.objectContaining({ code: "not-a-regular-file", path: link }));
 
-      const other = await openSession(tree, { cwd: tree.path("repo"), fs });
+      const other = await openSession(tree, { cwd: tree.path("repo"), fs, config: { files: { symlinks: "follow" } } });
       expect(files((await other.resolve(tree.path("repo/dev/x.ts"))).files)).toEqual([]);
       expect(await other.touch([tree.path("repo/dev/sub/x.ts")])).toEqual([expect.objectContaining({ path: tree.path("repo/dev/sub/AGENTS.md") })]);
       expect(reads).not.toContain(link);
@@ -76,10 +76,10 @@ describe("a symlink leaving the root (files.symlinks)", () => {
     return tree;
   }
 
-  it('follows it by default ("follow"), as agents do, with no realpath calls', async () => {
+  it('follows it with "follow" (opt-in since issue 18), as agents do, with no realpath calls', async () => {
     const tree = await escaping();
     const { fs, counters } = countingFileSystem();
-    const session = await openSession(tree, { cwd: tree.path("repo/pkg/src"), fs });
+    const session = await openSession(tree, { cwd: tree.path("repo/pkg/src"), fs, config: { files: { symlinks: "follow" } } });
     expect(files(session.initialFiles)).toEqual([tree.path("repo/AGENTS.md"), tree.path("repo/pkg/AGENTS.md")]);
     expect(session.initialMessage).toContain("rules from outside the repository");
     expect(session.diagnostics).toEqual([]);
@@ -111,7 +111,7 @@ describe("a symlink leaving the root (files.symlinks)", () => {
   it('"inside-root" also confines files under a symlinked directory that leads outside', async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root", "vendor/lib/AGENTS.md": "vendored rules" });
     await makeSymlink(tree, "repo/lib", "../vendor/lib");
-    const follow = await openSession(tree, { cwd: tree.path("repo") });
+    const follow = await openSession(tree, { cwd: tree.path("repo"), config: { files: { symlinks: "follow" } } });
     expect(files((await follow.resolve(tree.path("repo/lib/x.ts"))).files)).toEqual([tree.path("repo/lib/AGENTS.md")]);
     const confined = await openSession(tree, { cwd: tree.path("repo"), config: { files: { symlinks: "inside-root" } } });
     expect(files((await confined.resolve(tree.path("repo/lib/x.ts"))).files)).toEqual([]);

@@ -116,7 +116,7 @@ describe("hostile characters in names", () => {
 });
 
 describe("long paths", () => {
-  it("resolves a target near PATH_MAX, and a longer one (ENAMETOOLONG) as if it did not exist", async () => {
+  it("resolves a target near PATH_MAX; a longer one is rejected with a path-rejected warning naming the limit (issue 18)", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root" });
     let rel = "repo";
     const expected = [tree.path("repo/AGENTS.md")];
@@ -134,10 +134,12 @@ describe("long paths", () => {
     const tooLong = `${tree.path(rel)}/${"g".repeat(200)}/${"h".repeat(200)}/${"i".repeat(200)}/x.ts`;
     expect(tooLong.length).toBeGreaterThan(PATH_MAX);
     const fresh = await openSession(tree, { cwd: tree.path("repo") });
-    expect(files((await fresh.resolve(tooLong)).files)).toEqual(expected.slice(1));
-    expect(fresh.diagnostics).toEqual([]);
+    expect(files((await fresh.resolve(tooLong)).files)).toEqual([]);
+    expect(fresh.diagnostics).toEqual([
+      expect.objectContaining({ level: "warning", code: "path-rejected", message: expect.stringContaining("at most 4095 bytes") }),
+    ]);
     const inline = await openSession(tree, { cwd: tree.path("repo") });
-    expect(files(await inline.touch([tooLong]))).toEqual(expected.slice(1).reverse());
+    expect(files(await inline.touch([tooLong, near]))).toEqual(expected.slice(1).reverse());
   });
 
   it("a name longer than NAME_MAX is just absent", async () => {

@@ -21,7 +21,9 @@ import { homedir } from "node:os";
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
-import { absolute, isInside } from "../../core/paths.js";
+import { absolute, isInside, pathInputProblem } from "../../core/paths.js";
+import { nodeFileSystem } from "../../io/file-system.js";
+import { realPathOf } from "../../io/real-path.js";
 import { PROMPT_GUIDANCE } from "../../core/guidance.js";
 import { VERSION } from "../../core/version.js";
 import { jsonText, quote } from "../../core/quote.js";
@@ -131,17 +133,47 @@ class Workspaces {
     return workspace;
   }
 
-  /** The workspace whose root holds `path` (the deepest one), or an error text. */
+  /**
+   * The workspace whose root holds `path` (the deepest one), or an error text. Decided on real
+   * paths (issue 18): a symlinked directory inside a root that leads outside it is outside, and
+   * the session is asked about the real location (spelled under the root), so `loop -> .` or two
+   * links to one directory deliver a file once.
+   */
   async locate(path: string): Promise<{ workspace: Workspace; resolved: string } | { error: string }> {
     const roots = await this.roots();
-    const resolved = absolute(path, roots[0]!);
-    const holders = roots.filter((root) => isInside(resolved, root)).sort((a, b) => b.length - a.length);
-    if (holders.length === 0) {
+    const lexical = pathInputProblem(path) === null ? absolute(path, roots[0]!) : path;
+    const problem = pathInputProblem(lexical);
+    if (problem !== null) {
+      const shown = lexical.length > 200 ? `${lexical.slice(0, 200)}...` : lexical;
+      return { error: `the path ${quote(shown)} ${problem}. Pass the path of a file or directory inside a workspace root.` };
+    }
+    const fs = this.#options.fs ?? nodeFileSystem;
+    const real = await realPathOf(fs, lexical);
+    const holders: Array<{ root: string; real: string }> = [];
+    for (const root of roots) {
+      const rootReal = await this.#realRoot(root);
+      if (isInside(real, rootReal)) holders.push({ root, real: rootReal });
+    }
+    holders.sort((a, b) => b.real.length - a.real.length);
+    const holder = holders[0];
+    if (!holder) {
+      const where = real === lexical ? "" : ` (really ${quote(real)})`;
       return {
-        error: `${quote(resolved)} is outside the workspace roots (${roots.map(quote).join(", ")}); agentsmd only answers for paths inside them. Pass a path inside a workspace root.`,
+        error: `${quote(lexical)}${where} is outside the workspace roots (${roots.map(quote).join(", ")}); agentsmd only answers for paths inside them. Pass a path inside a workspace root.`,
       };
     }
-    return { workspace: this.workspace(holders[0]!), resolved };
+    const below = real.slice(holder.real.length).replace(/^\//, "");
+    return { workspace: this.workspace(holder.root), resolved: below === "" ? holder.root : absolute(below, holder.root) };
+  }
+
+  readonly #realRoots = new Map<string, Promise<string>>();
+  #realRoot(root: string): Promise<string> {
+    let real = this.#realRoots.get(root);
+    if (!real) {
+      real = (this.#options.fs ?? nodeFileSystem).realpath(root).catch(() => root);
+      this.#realRoots.set(root, real);
+    }
+    return real;
   }
 
   async close(): Promise<void> {

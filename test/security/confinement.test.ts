@@ -1,0 +1,234 @@
+/**
+ * Issue 18 row 2 (imports confined to the project root, real paths, for every preset; an explicit
+ * allow-list for anything else) and the MCP half of row 6 (the "outside the roots" check on real
+ * paths). The property: no random tree of symlinks and imports makes a file outside the root
+ * reach any output.
+ */
+import { describe, expect, it, beforeAll } from "vitest";
+import fc from "fast-check";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createSession } from "../../src/index.js";
+import { createTree, makeSymlink, runCli, type Tree } from "../helpers/tree.js";
+import { BIN, ensureBuilt } from "../helpers/bin.js";
+
+/** Every preset that can expand imports (codex never does), with imports switched on. */
+const PRESETS = ["codelia", "claude", "gemini", "opencode", "hygge"];
+const ON = JSON.stringify({ imports: { enabled: true } });
+
+/** A repository whose instruction files import a secret in home, an absolute outside file and one through a symlink. */
+async function attack(): Promise<Tree> {
+  const tree = await createTree({
+    "outside/secret.md": "OUTSIDE-SECRET\n",
+    ".test-home/.ssh/id_rsa": "HOME-SECRET\n",
+    "r/.git/": null,
+    "r/docs/ok.md": "INSIDE-OK\n",
+  });
+  const body = `Rules @~/.ssh/id_rsa @${tree.path("outside/secret.md")} @../outside/secret.md @link/secret.md @docs/ok.md\n`;
+  for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]) await tree.write(`r/${name}`, body);
+  for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]) await tree.write(`r/sub/${name}`, body);
+  await makeSymlink(tree, "r/link", tree.path("outside"));
+  return tree;
+}
+
+function expectNoSecret(text: string, where: string): void {
+  expect(text, where).not.toContain("HOME-SECRET");
+  expect(text, where).not.toContain("OUTSIDE-SECRET");
+}
+
+describe("imports stay inside the project root", () => {
+  for (const preset of PRESETS) {
+    it(`preset ${preset}: show and touch import nothing from home, absolute paths or through a symlink`, async () => {
+      const tree = await attack();
+      const config = await tree.write("config.json", ON);
+      const base = ["--home", tree.home, "--cwd", tree.path("r"), "--preset", preset, "--config", config];
+      const show = await runCli([...base, "show"]);
+      expectNoSecret(show.stdout, `show --preset ${preset}`);
+      const touch = await runCli([...base, "touch", tree.path("r/sub/x.ts"), "--state", tree.path("s.json")]);
+      expectNoSecret(touch.stdout, `touch --preset ${preset}`);
+      // The inside import still works where the preset expands at all.
+      expect(show.stdout + touch.stdout).toContain("INSIDE-OK");
+    });
+  }
+
+  it("preset claude (root /) confines to the git root above cwd, and to cwd without one", async () => {
+    const tree = await attack();
+    const show = await runCli(["--home", tree.home, "--cwd", tree.path("r/sub"), "--preset", "claude", "show"]);
+    expectNoSecret(show.stdout, "claude from r/sub");
+    expect(show.stdout).toContain("INSIDE-OK");
+    expect(show.stderr).toContain("import-outside-root".length > 0 ? "outside" : "");
+    await rm(tree.path("r/.git"), { recursive: true });
+    const noGit = await runCli(["--home", tree.home, "--cwd", tree.path("r"), "--preset", "claude", "show"]);
+    expectNoSecret(noGit.stdout, "claude without .git");
+  });
+
+  it("the Claude Code hook delivers no outside file", async () => {
+    const tree = await attack();
+    const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
+    const base = { session_id: "s1", transcript_path: tree.path("t.jsonl"), cwd: tree.path("r") };
+    let all = "";
+    for (const event of [
+      { hook_event_name: "SessionStart", source: "startup" },
+      { hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: tree.path("r/sub/x.ts") }, tool_response: {}, tool_use_id: "t" },
+    ]) {
+      const run = await runCli(["--preset", "claude", "hook", "claude-code"], { stdin: JSON.stringify({ ...base, ...event }), env, cwd: tree.path("r") });
+      all += run.stdout;
+    }
+    expectNoSecret(all, "hook");
+  });
+
+  it("imports.allow lists what may be imported from outside; nothing else opens", async () => {
+    const tree = await attack();
+    const config = await tree.write("config.json", JSON.stringify({ imports: { allow: [tree.path("outside")] } }));
+    const show = await runCli(["--home", tree.home, "--cwd", tree.path("r"), "--preset", "claude", "--config", config, "show"]);
+    expect(show.stdout).toContain("OUTSIDE-SECRET");
+    expect(show.stdout).not.toContain("HOME-SECRET");
+    const bad = await tree.write("bad.json", JSON.stringify({ imports: { allow: ["relative/dir"] } }));
+    const refused = await runCli(["--home", tree.home, "--cwd", tree.path("r"), "--config", bad, "show"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("imports.allow.0");
+  });
+
+  it("property: no random tree of symlinks and imports makes a file outside the root reach any output", async () => {
+    const base = await realpath(await mkdtemp(join(tmpdir(), "agentsmd-confine-")));
+    try {
+      let round = 0;
+      const names = ["a", "b", "c"];
+      const target = fc.oneof(
+        fc.constantFrom("~/secret.md", "../../out/s.md", "../out/s.md", "/OUT/s.md", "/HOME/secret.md", "l1/s.md", "l2/s.md", "l1/AGENTS.md"),
+        fc.tuple(fc.constantFrom(...names), fc.constantFrom("AGENTS.md", "x.md", "CLAUDE.md", "GEMINI.md")).map(([dir, file]) => `${dir}/${file}`),
+      );
+      const link = fc.constantFrom("/OUT", "/OUT/s.md", "/HOME", "..", "../..", "../../out", ".", "a", "b/x.md");
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.tuple(fc.constantFrom("", ...names), fc.constantFrom("AGENTS.md", "x.md", "CLAUDE.md", "GEMINI.md"), fc.array(target, { maxLength: 4 })),
+            {
+              minLength: 1,
+              maxLength: 6,
+            },
+          ),
+          fc.array(fc.tuple(fc.constantFrom("", ...names), fc.constantFrom("l1", "l2", "AGENTS.md", "x.md"), link), { maxLength: 4 }),
+          fc.constantFrom(...PRESETS),
+          async (files, links, preset) => {
+            const dir = join(base, String(round++));
+            const root = join(dir, "root");
+            const out = join(dir, "out");
+            const home = join(dir, "home");
+            for (const each of [root, out, home, join(root, ".git")]) await mkdir(each, { recursive: true });
+            await writeFile(join(out, "s.md"), "SECRET-OUT\n");
+            await writeFile(join(home, "secret.md"), "SECRET-HOME\n");
+            await writeFile(join(dir, "s.md"), "SECRET-PARENT\n");
+            const swap = (text: string) => text.replace("/OUT", out).replace("/HOME", home);
+            for (const [sub, name, imports] of files) {
+              const path = join(root, sub, name);
+              await mkdir(dirname(path), { recursive: true });
+              await writeFile(path, `body ${imports.map((each) => `@${swap(each)}`).join(" ")}\n`).catch(() => undefined);
+            }
+            for (const [sub, name, to] of links) {
+              await mkdir(join(root, sub), { recursive: true });
+              await symlink(swap(to), join(root, sub, name)).catch(() => undefined);
+            }
+            const session = await createSession({ cwd: root, home, env: {}, preset, config: { imports: { enabled: true }, lazy: { maxFiles: 100 } } });
+            try {
+              let text = session.initialMessage;
+              for (const sub of names) text += session.renderInline(await session.touch([join(root, sub, "x.ts")]));
+              expect(text).not.toMatch(/SECRET-/);
+            } finally {
+              await session.close();
+            }
+          },
+        ),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 40) },
+      );
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("the MCP server answers on real paths", () => {
+  beforeAll(ensureBuilt, 120_000);
+
+  async function mcp(tree: Tree, preset = "codelia") {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "--preset", preset, "--home", tree.home, "--cwd", tree.path("r"), "mcp"],
+      env: { PATH: process.env.PATH ?? "" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(transport);
+    return {
+      call: async (name: string, path: string) => {
+        const result = (await client.callTool({ name, arguments: { path } })) as { isError?: boolean; content: Array<{ text: string }> };
+        return { isError: result.isError === true, text: result.content.map((part) => part.text).join("\n") };
+      },
+      close: () => client.close(),
+    };
+  }
+
+  it("a symlinked directory inside the root that leads outside is outside: no outside AGENTS.md", async () => {
+    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT\n", "other/AGENTS.md": "OTHER-SECRET\n", "other/x.ts": "x" });
+    await makeSymlink(tree, "r/link", tree.path("other"));
+    const server = await mcp(tree);
+    try {
+      for (const tool of ["agents_context", "agents_resolve"]) {
+        const answer = await server.call(tool, tree.path("r/link/x.ts"));
+        expect(answer.isError, tool).toBe(true);
+        expect(answer.text).toContain("outside the workspace roots");
+        expect(answer.text).not.toContain("OTHER-SECRET");
+        expect(answer.text).not.toContain(`"path":"${tree.path("other/AGENTS.md")}"`);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("loop -> . delivers a file once, whichever spelling is asked", async () => {
+    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT\n", "r/pkg/AGENTS.md": "PKG-ONCE\n", "r/pkg/x.ts": "x" });
+    await makeSymlink(tree, "r/loop", ".");
+    const server = await mcp(tree);
+    try {
+      let text = "";
+      let spelled = "r";
+      for (let depth = 0; depth < 12; depth++) {
+        text += (await server.call("agents_context", tree.path(`${spelled}/pkg/x.ts`))).text;
+        spelled += "/loop";
+      }
+      expect(text.split("PKG-ONCE").length - 1).toBe(1);
+      let listed = "";
+      spelled = "r";
+      const fresh = await mcp(tree);
+      try {
+        for (let depth = 0; depth < 12; depth++) {
+          listed += (await fresh.call("agents_resolve", tree.path(`${spelled}/pkg/x.ts`))).text;
+          spelled += "/loop";
+        }
+      } finally {
+        await fresh.close();
+      }
+      expect(listed.split("pkg/AGENTS.md").length - 1).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a path longer than PATH_MAX or holding NUL is a clear tool error", async () => {
+    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT\n" });
+    const server = await mcp(tree);
+    try {
+      const long = await server.call("agents_resolve", `${tree.path("r")}/${"a/".repeat(100_000)}x.ts`);
+      expect(long.isError).toBe(true);
+      expect(long.text).toContain("at most 4095 bytes");
+      const nul = await server.call("agents_context", `${tree.path("r")}/a\u0000b`);
+      expect(nul.isError).toBe(true);
+      expect(nul.text).toContain("NUL");
+    } finally {
+      await server.close();
+    }
+  });
+});
