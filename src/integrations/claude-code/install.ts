@@ -6,10 +6,10 @@
  * in the file (other hooks, other keys, their order) is left as it is.
  */
 import { fileURLToPath } from "node:url";
-import { ConfigError } from "../../core/errors.js";
 import { nodeFileSystem } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
-import { join, parentOf } from "../../core/paths.js";
+import { addHookGroups, commandHandlerOf, parseSettingsText, removeHookGroups, settingsText, type HookGroup, type Json } from "../host/hook-settings.js";
+import { join } from "../../core/paths.js";
 import { CLAUDE_FILE_TOOLS, claudeConfigDir } from "../../presets/claude.js";
 
 export type InstallScope = "user" | "project" | "local";
@@ -25,10 +25,6 @@ export const CLAUDE_HOOK_EVENTS: ReadonlyArray<{ event: string; matcher?: string
 /** Seconds Claude Code waits for one hook run. */
 export const HOOK_TIMEOUT_SECONDS = 30;
 
-const OURS = /(^|\s)hook\s+claude-code\s*$/;
-
-type Json = Record<string, unknown>;
-
 interface Handler {
   type: "command";
   command: string;
@@ -39,15 +35,7 @@ interface Handler {
  * True for a hook handler that agentsmd added.
  * @example isAgentsmdHandler({ type: "command", command: "npx agentsmd hook claude-code" }) // true
  */
-export function isAgentsmdHandler(handler: unknown): boolean {
-  return (
-    typeof handler === "object" &&
-    handler !== null &&
-    (handler as Json).type === "command" &&
-    typeof (handler as Json).command === "string" &&
-    OURS.test((handler as Json).command as string)
-  );
-}
+export const isAgentsmdHandler: (handler: unknown) => boolean = commandHandlerOf("claude-code");
 
 /**
  * The settings file of a scope.
@@ -76,38 +64,9 @@ export async function defaultHookCommand(scope: InstallScope, projectDir: string
   return `${quote(process.execPath)} ${quote(bin)} hook claude-code`;
 }
 
-function groupsOf(hooks: Json, event: string, file: string): unknown[] {
-  const groups = hooks[event] ?? [];
-  if (!Array.isArray(groups))
-    throw new ConfigError(`${file}: hooks.${event} is not an array`, { path: file, fix: `fix hooks.${event} in ${file} (an array of matcher groups)` });
-  return groups;
-}
-
-function hooksOf(settings: Json, file: string): Json {
-  const hooks = settings.hooks ?? {};
-  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
-    throw new ConfigError(`${file}: "hooks" is not an object`, { path: file, fix: `fix the "hooks" key of ${file}` });
-  return hooks as Json;
-}
-
-/** Removes agentsmd handlers from a list of matcher groups; groups left empty by that go too. */
-function withoutOurs(groups: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const group of groups) {
-    const handlers = (group as { hooks?: unknown } | null)?.hooks;
-    if (!Array.isArray(handlers) || !handlers.some(isAgentsmdHandler)) {
-      out.push(group);
-      continue;
-    }
-    const kept = handlers.filter((handler) => !isAgentsmdHandler(handler));
-    if (kept.length > 0) out.push({ ...(group as Json), hooks: kept });
-  }
-  return out;
-}
-
-function desiredGroup(matcher: string | undefined, command: string): Json {
+function desiredGroups(command: string): HookGroup[] {
   const handler: Handler = { type: "command", command, timeout: HOOK_TIMEOUT_SECONDS };
-  return matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] };
+  return CLAUDE_HOOK_EVENTS.map(({ event, matcher }) => ({ event, ...(matcher !== undefined ? { matcher } : {}), handler: { ...handler } }));
 }
 
 /**
@@ -116,17 +75,7 @@ function desiredGroup(matcher: string | undefined, command: string): Json {
  * @example const { settings, changed } = addClaudeHooks({}, "agentsmd hook claude-code");
  */
 export function addClaudeHooks(input: unknown, command: string, file = "settings.json"): { settings: Json; changed: boolean } {
-  const settings = structuredClone(asObject(input, file));
-  const hooks = hooksOf(settings, file);
-  for (const { event, matcher } of CLAUDE_HOOK_EVENTS) {
-    const groups = groupsOf(hooks, event, file);
-    const desired = desiredGroup(matcher, command);
-    const ours = groups.filter((group) => Array.isArray((group as Json | null)?.hooks) && ((group as Json).hooks as unknown[]).some(isAgentsmdHandler));
-    if (ours.length === 1 && JSON.stringify(ours[0]) === JSON.stringify(desired)) continue;
-    hooks[event] = [...withoutOurs(groups), desired];
-  }
-  settings.hooks = hooks;
-  return { settings, changed: JSON.stringify(settings) !== JSON.stringify(input ?? {}) };
+  return addHookGroups(input, desiredGroups(command), isAgentsmdHandler, file);
 }
 
 /**
@@ -135,45 +84,8 @@ export function addClaudeHooks(input: unknown, command: string, file = "settings
  * @example removeClaudeHooks(JSON.parse(text)).settings
  */
 export function removeClaudeHooks(input: unknown, file = "settings.json"): { settings: Json; changed: boolean } {
-  const settings = structuredClone(asObject(input, file));
-  if (settings.hooks === undefined) return { settings, changed: false };
-  const hooks = hooksOf(settings, file);
-  for (const event of Object.keys(hooks)) {
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) continue;
-    const kept = withoutOurs(groups);
-    if (kept.length === groups.length && JSON.stringify(kept) === JSON.stringify(groups)) continue;
-    if (kept.length > 0) hooks[event] = kept;
-    else delete hooks[event];
-  }
-  if (Object.keys(hooks).length === 0) delete settings.hooks;
-  return { settings, changed: JSON.stringify(settings) !== JSON.stringify(input) };
+  return removeHookGroups(input, isAgentsmdHandler, file);
 }
-
-function asObject(value: unknown, file: string): Json {
-  if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new ConfigError(`${file} does not hold a JSON object`, { path: file, fix: `fix or remove ${file}` });
-  return value as Json;
-}
-
-/** Parses a settings file's text (null: no file). A blank file counts as `{}`. */
-function parseSettings(text: string | null, file: string): Json | undefined {
-  if (text === null) return undefined;
-  if (text.trim() === "") return {};
-  try {
-    return asObject(JSON.parse(text), file);
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`, {
-      path: file,
-      cause: error,
-      fix: `fix the JSON syntax of ${file}; it was left unchanged`,
-    });
-  }
-}
-
-const serialize = (settings: Json): string => `${JSON.stringify(settings, null, 2)}\n`;
 
 export interface InstallResult {
   file: string;
@@ -202,9 +114,9 @@ export async function installClaudeCode(options: InstallOptions & { command?: st
   const result = await installEdit(
     file,
     (text) => {
-      const current = parseSettings(text, file);
+      const current = parseSettingsText(text, file);
       const { settings, changed } = addClaudeHooks(current, command, file);
-      return changed || current === undefined ? serialize(settings) : text!;
+      return changed || current === undefined ? settingsText(settings) : text!;
     },
     options,
   );
@@ -222,8 +134,8 @@ export async function uninstallClaudeCode(options: InstallOptions): Promise<Inst
   const result = await uninstallEdit(
     file,
     (text) => {
-      const { settings, changed } = removeClaudeHooks(parseSettings(text, file), file);
-      return changed ? serialize(settings) : text;
+      const { settings, changed } = removeClaudeHooks(parseSettingsText(text, file), file);
+      return changed ? settingsText(settings) : text;
     },
     options,
   );
