@@ -855,23 +855,46 @@ export interface RestoreOptions extends Omit<SessionOptions, "preset" | "configF
 /**
  * Restores a session from a snapshot. `diff` is the spec §11.3 reminder for what changed since
  * (cwd, root, markers, AGENTS.md to re-check), or "" when nothing did. The initial message stays
- * the one the conversation already holds.
+ * the one the conversation already holds. Callers that do not show a diff use `reopenSession`,
+ * which skips validation (for state already validated) and the probe of the chain.
  * @example
  * const { session, diff } = await restoreSession(JSON.parse(text), { cwd: process.cwd() });
  */
 export async function restoreSession(state: unknown, options: RestoreOptions = {}): Promise<{ session: AgentsSession; diff: string }> {
   const parsed = parseSessionState(state);
-  const parts = await buildParts({ ...options, cwd: options.cwd ?? parsed.cwd, preset: parsed.preset }, parsed.config);
-  const session = new AgentsSession(parts, { files: parsed.initialFiles, message: parsed.initialMessage });
-  session.restoreState(parsed);
+  const session = await reopenSession(parsed, { ...options, watch: false });
+  const diff = await resumeDiff(session, parsed, { admit: options.admit !== false });
+  await startWatch(session, options.watch);
+  return { session, diff };
+}
+
+/**
+ * Reopens a validated snapshot (from `parseSessionState` or a schema that embeds
+ * `SessionStateSchema`) without computing a resume diff: no probe beyond what set-up needs.
+ * @example const session = await reopenSession(stored.session, { cwd: stored.session.cwd });
+ */
+export async function reopenSession(state: SessionState, options: Omit<RestoreOptions, "admit"> = {}): Promise<AgentsSession> {
+  const parts = await buildParts({ ...options, cwd: options.cwd ?? state.cwd, preset: state.preset }, state.config);
+  const session = new AgentsSession(parts, { files: state.initialFiles, message: state.initialMessage });
+  session.restoreState(state);
+  await startWatch(session, options.watch);
+  return session;
+}
+
+/**
+ * The spec §11.3 resume reminder of a reopened session against the snapshot it came from: cwd,
+ * root and markers that moved, and the initial-scope files to re-check ("" when nothing changed).
+ * With `admit` (default true) the files to re-check count as delivered.
+ * @example const diff = await resumeDiff(session, stored.session);
+ */
+export async function resumeDiff(session: AgentsSession, before: SessionState, options: { admit?: boolean } = {}): Promise<string> {
   const recheck = await session.initialScopeChanges();
   const diff = sessionResumeDiff({
-    cwd: { before: parsed.cwd, after: session.cwd },
-    root: { before: parsed.root, after: session.root },
-    markers: { before: parsed.markers, after: session.config.root.markers },
+    cwd: { before: before.cwd, after: session.cwd },
+    root: { before: before.root, after: session.root },
+    markers: { before: before.markers, after: session.config.root.markers },
     recheck,
   });
   if (options.admit !== false) session.admit(recheck);
-  await startWatch(session, options.watch);
-  return { session, diff };
+  return diff;
 }

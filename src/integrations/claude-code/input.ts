@@ -1,12 +1,15 @@
 /**
  * The Claude Code hook's input side: the event schema (with VS Code's camelCase variant), which
- * paths a tool event is about, and where a conversation's state file lives. No I/O.
+ * paths a tool event is about (one table), and what an event means for delivery. No I/O.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
-import { absolute, join, xdgDir } from "../../core/paths.js";
-import { CLAUDE_FILE_TOOLS } from "../../presets/claude.js";
-import { AgentsMdError } from "../../core/errors.js";
+import { absolute, join } from "../../core/paths.js";
+import { conversationPath, hostStateDir } from "../host/store.js";
+import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";
+import { HookInputError, parseHostInput, parseHostText, readHostJson, type HostInputSide } from "../host/deliver.js";
+import type { HostEvent } from "../host/profile.js";
+
+export { HookInputError };
 
 /** The stdin document of a hook (peers §9.2); unknown fields are kept and ignored. */
 export const ClaudeHookInputSchema = z
@@ -25,15 +28,124 @@ export const ClaudeHookInputSchema = z
   .passthrough();
 export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
 
-/** Input that is not a hook event agentsmd understands. */
-export class HookInputError extends AgentsMdError {}
+/**
+ * VS Code's agent hooks read the same settings files and send camelCase fields (`sessionId`,
+ * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
+ * @example normalizeHookInput({ sessionId: "s", hookEventName: "SessionStart", source: "new", cwd: "/r" }) // { ..., session_id: "s", hook_event_name: "SessionStart", source: "startup" }
+ */
+export function normalizeHookInput(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const data = Object.fromEntries(Object.entries(raw));
+  if (data.session_id !== undefined || data.hook_event_name !== undefined) return raw;
+  if (data.sessionId === undefined && data.hookEventName === undefined) return raw;
+  const out: Record<string, unknown> = { ...data, session_id: data.sessionId, hook_event_name: data.hookEventName };
+  for (const [from, to] of [
+    ["transcriptPath", "transcript_path"],
+    ["toolName", "tool_name"],
+    ["toolInput", "tool_input"],
+    ["toolResponse", "tool_response"],
+  ] as const) {
+    if (out[to] === undefined && data[from] !== undefined) out[to] = data[from];
+  }
+  if (out.source === "new") out.source = "startup";
+  return out;
+}
+
+/** The event as the profile parses it: VS Code's variant mapped first. */
+export const ClaudeHookEventSchema = z.preprocess(normalizeHookInput, ClaudeHookInputSchema);
+
+/** Tool name -> the input fields naming its paths (Grep/Glob without `path` search cwd: nothing new). */
+export const CLAUDE_TOOL_TARGETS: TargetTable = {
+  Read: { fields: ["file_path"] },
+  Write: { fields: ["file_path"] },
+  Edit: { fields: ["file_path"] },
+  MultiEdit: { fields: ["file_path"] },
+  NotebookEdit: { fields: ["notebook_path", "file_path"] },
+  Grep: { fields: ["path"] },
+  Glob: { fields: ["path"] },
+  // VS Code agent hooks (peers §9.4) send the same hook files with this tool.
+  editFiles: { fields: ["files"] },
+};
 
 /**
- * Parses a hook's stdin. Throws HookInputError naming what is wrong.
- * @example parseHookInput('{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r","source":"startup"}')
+ * The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path).
+ * @example toolTargets({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Grep", tool_input: { pattern: "x", path: "src" } }) // ["/r/src"]
  */
-export function parseHookInput(text: string): ClaudeHookInput {
-  return validateHookInput(readHookJson(text));
+export function toolTargets(input: ClaudeHookInput): string[] {
+  if (!input.tool_name) return [];
+  return extractTargets(CLAUDE_TOOL_TARGETS, { tool: input.tool_name, input: input.tool_input ?? {}, cwd: absolute(input.cwd, "/") });
+}
+
+const ReadResponseSchema = z
+  .object({ type: z.unknown().optional(), file: z.object({ numLines: z.unknown().optional(), totalLines: z.unknown().optional() }).passthrough().optional() })
+  .passthrough();
+
+/** A text Read shows the model the file: whole, or a range of it. */
+function readShown(input: ClaudeHookInput): HostEvent["read"] {
+  if (input.tool_name !== "Read") return undefined;
+  const parsed = ReadResponseSchema.safeParse(input.tool_response ?? {});
+  const response = parsed.success ? parsed.data : {};
+  if (response.type !== undefined && response.type !== "text") return undefined;
+  return response.file?.numLines === undefined || response.file.numLines === response.file.totalLines ? "whole" : "part";
+}
+
+/**
+ * What a Claude Code event means for delivery.
+ * @example claudeCodeEvent({ session_id: "s", hook_event_name: "SessionStart", source: "resume", cwd: "/r" }).kind // "resume"
+ */
+export function claudeCodeEvent(input: ClaudeHookInput): HostEvent {
+  const base = { conversation: { id: input.session_id, agent: input.agent_id }, cwd: absolute(input.cwd, "/"), targets: [] };
+  switch (input.hook_event_name) {
+    case "SessionStart": {
+      const source = input.source ?? "startup";
+      if (source === "resume" || source === "fork") return { ...base, kind: "resume" };
+      if (source === "compact") return { ...base, kind: "compact" };
+      return { ...base, kind: "start", fresh: source === "startup" || source === "clear" };
+    }
+    case "UserPromptSubmit":
+      return { ...base, kind: "prompt" };
+    case "PostToolUse":
+      return { ...base, kind: "tool", targets: toolTargets(input), read: readShown(input) };
+    default:
+      return { ...base, kind: "ignore" };
+  }
+}
+
+/** The host's name in the state directory and in `agentsmd hook`. */
+export const CLAUDE_CODE_HOST = "claude-code";
+
+/**
+ * The directory of the per-session state files.
+ * @example hookStateDir({ CLAUDE_PLUGIN_DATA: "/data" }, "/home/me") // "/data/sessions"
+ */
+export function hookStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return pluginDataDir(env) ?? hostStateDir(CLAUDE_CODE_HOST, env, home);
+}
+
+/** `$CLAUDE_PLUGIN_DATA/sessions` when installed as a plugin (absolute only). */
+export function pluginDataDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const data = env.CLAUDE_PLUGIN_DATA;
+  return data && data.startsWith("/") ? join(data, "sessions") : undefined;
+}
+
+/**
+ * The state file of one conversation (a subagent has its own context, so its own file).
+ * @example hookStatePath({ session_id: "abc", agent_id: "a1" }, "/s") // "/s/abc.agent-a1.json"
+ */
+export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent_id">, dir: string): string {
+  return conversationPath(dir, { id: input.session_id, agent: input.agent_id });
+}
+
+/** The input side of the Claude Code profile. */
+export const CLAUDE_CODE_INPUT: HostInputSide<ClaudeHookInput> = { host: CLAUDE_CODE_HOST, displayName: "Claude Code", input: ClaudeHookEventSchema };
+
+/**
+ * Validates a parsed hook event (Claude Code's, or VS Code's camelCase one). Throws HookInputError
+ * naming the first problem.
+ * @example validateHookInput({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r" }).session_id // "s"
+ */
+export function validateHookInput(data: unknown): ClaudeHookInput {
+  return parseHostInput(CLAUDE_CODE_INPUT, data);
 }
 
 /**
@@ -42,13 +154,7 @@ export function parseHookInput(text: string): ClaudeHookInput {
  * @example readHookJson('{"session_id":"s"}') // { session_id: "s" }
  */
 export function readHookJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new HookInputError(`hook input is not JSON (${(error as Error).message})`, {
-      fix: "run this command as a Claude Code hook: it reads the event JSON on stdin",
-    });
-  }
+  return readHostJson(CLAUDE_CODE_INPUT, text);
 }
 
 /** Gemini CLI's own event names (Claude Code has none of them). */
@@ -79,7 +185,7 @@ const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Multi
  */
 export function foreignHookHost(raw: unknown, env: Readonly<Record<string, string | undefined>> = {}): "copilot" | "gemini" | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-  const data = raw as Record<string, unknown>;
+  const data: Record<string, unknown> = Object.fromEntries(Object.entries(raw));
   const event = data.hook_event_name;
   if (typeof event !== "string") {
     // Copilot's own hook files: camelCase, no event name at all (VS Code names it `hookEventName`).
@@ -92,8 +198,15 @@ export function foreignHookHost(raw: unknown, env: Readonly<Record<string, strin
   if (GEMINI_EVENTS.has(event)) return "gemini";
   if ((env.GEMINI_SESSION_ID || env.GEMINI_PROJECT_DIR) && "timestamp" in data) return "gemini";
   if ("tool_result" in data || "initial_prompt" in data || data.source === "new") return "copilot";
-  const input = data.tool_input as Record<string, unknown> | undefined;
-  if (typeof data.tool_name === "string" && PATH_TOOLS.has(data.tool_name) && input && typeof input === "object" && "path" in input && !("file_path" in input))
+  const input = data.tool_input;
+  if (
+    typeof data.tool_name === "string" &&
+    PATH_TOOLS.has(data.tool_name) &&
+    typeof input === "object" &&
+    input !== null &&
+    "path" in input &&
+    !("file_path" in input)
+  )
     return "copilot";
   // Claude Code always sends transcript_path; Copilot only on Stop, and it stamps every event.
   if ((env.COPILOT_CLI === "1" || "timestamp" in data) && !("transcript_path" in data)) return "copilot";
@@ -101,91 +214,9 @@ export function foreignHookHost(raw: unknown, env: Readonly<Record<string, strin
 }
 
 /**
- * Validates a parsed hook event (Claude Code's, or VS Code's camelCase one). Throws HookInputError
- * naming the first problem.
- * @example validateHookInput({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r" }).session_id // "s"
+ * Parses a hook's stdin. Throws HookInputError naming what is wrong.
+ * @example parseHookInput('{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r","source":"startup"}')
  */
-export function validateHookInput(data: unknown): ClaudeHookInput {
-  const result = ClaudeHookInputSchema.safeParse(normalizeHookInput(data));
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new HookInputError(
-      `hook input is not a Claude Code hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`,
-      {
-        fix: "register `agentsmd hook claude-code` as a command hook",
-      },
-    );
-  }
-  return result.data;
-}
-
-/**
- * The directory of the per-session state files.
- * @example hookStateDir({ CLAUDE_PLUGIN_DATA: "/data" }, "/home/me") // "/data/sessions"
- */
-export function hookStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  if (env.CLAUDE_PLUGIN_DATA) return join(env.CLAUDE_PLUGIN_DATA, "sessions");
-  return join(xdgDir(env, "XDG_STATE_HOME", home, ".local/state"), "agentsmd/claude-code");
-}
-
-function safeName(id: string): string {
-  const clean = id.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 80);
-  return clean === id && !clean.startsWith(".") ? clean : `${clean.replace(/^\.+/, "_")}-${createHash("sha256").update(id).digest("hex").slice(0, 12)}`;
-}
-
-/**
- * The state file of one conversation (a subagent has its own context, so its own file).
- * @example hookStatePath({ session_id: "abc", agent_id: "a1" }, "/s") // "/s/abc.agent-a1.json"
- */
-export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent_id">, dir: string): string {
-  return join(dir, `${safeName(input.session_id)}${input.agent_id ? `.agent-${safeName(input.agent_id)}` : ""}.json`);
-}
-
-function usablePath(value: unknown, cwd: string): string | undefined {
-  if (typeof value !== "string" || value.length === 0 || value.includes("\0")) return undefined;
-  return absolute(value, cwd);
-}
-
-/**
- * The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path).
- * @example toolTargets({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Grep", tool_input: { pattern: "x", path: "src" } }) // ["/r/src"]
- */
-export function toolTargets(input: ClaudeHookInput): string[] {
-  const args = input.tool_input ?? {};
-  if (input.tool_name === "editFiles" && Array.isArray(args.files)) {
-    // VS Code agent hooks (peers §9.4) send the same hook files with this tool.
-    return args.files.map((file) => usablePath(file, input.cwd)).filter((path): path is string => path !== undefined);
-  }
-  if (!input.tool_name || !CLAUDE_FILE_TOOLS.has(input.tool_name)) return [];
-  const value =
-    input.tool_name === "Grep" || input.tool_name === "Glob"
-      ? args.path
-      : input.tool_name === "NotebookEdit"
-        ? (args.notebook_path ?? args.file_path)
-        : args.file_path;
-  const path = usablePath(value, input.cwd);
-  return path === undefined ? [] : [path];
-}
-
-/**
- * VS Code's agent hooks read the same settings files and send camelCase fields (`sessionId`,
- * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
- * @example normalizeHookInput({ sessionId: "s", hookEventName: "SessionStart", source: "new", cwd: "/r" }) // { ..., session_id: "s", hook_event_name: "SessionStart", source: "startup" }
- */
-export function normalizeHookInput(raw: unknown): unknown {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
-  const data = raw as Record<string, unknown>;
-  if (data.session_id !== undefined || data.hook_event_name !== undefined) return raw;
-  if (data.sessionId === undefined && data.hookEventName === undefined) return raw;
-  const out: Record<string, unknown> = { ...data, session_id: data.sessionId, hook_event_name: data.hookEventName };
-  for (const [from, to] of [
-    ["transcriptPath", "transcript_path"],
-    ["toolName", "tool_name"],
-    ["toolInput", "tool_input"],
-    ["toolResponse", "tool_response"],
-  ] as const) {
-    if (out[to] === undefined && data[from] !== undefined) out[to] = data[from];
-  }
-  if (out.source === "new") out.source = "startup";
-  return out;
+export function parseHookInput(text: string): ClaudeHookInput {
+  return parseHostText(CLAUDE_CODE_INPUT, text);
 }

@@ -1,14 +1,13 @@
 /**
- * The Claude Code hook's answers: files packed under Claude Code's `additionalContext` limit, most
- * specific first, what does not fit named. Pure (no I/O).
+ * A hook answer packed under a host's character budget: whole files most specific first, what
+ * does not fit named, the update notice, and a last guard that cuts at a line end. Pure (no I/O).
+ * Every path is quoted (core/quote.ts) before it reaches model-visible text.
  */
 import { parentOf } from "../../core/paths.js";
 import { trimEndText } from "../../core/budget.js";
 import { quote } from "../../core/quote.js";
 
-/** Claude Code replaces `additionalContext` over 10,000 characters by a file path and a preview. */
-export const CLAUDE_CONTEXT_LIMIT = 10_000;
-/** What an answer is kept under (a margin below the limit). */
+/** What an answer is kept under when the host profile does not say. */
 export const DEFAULT_CONTEXT_BUDGET = 9_500;
 
 function depth(path: string): number {
@@ -95,22 +94,25 @@ export function packContext(
 }
 
 /**
- * Last guard for Claude Code's limit: cut at a line end and say so.
- * @example fit(answer, DEFAULT_CONTEXT_BUDGET).length <= DEFAULT_CONTEXT_BUDGET // true
+ * Last guard for a host's limit: cut at a line end and say so.
+ * @example fit(answer, 9_500, "Claude Code").length <= 9_500 // true
  */
-export function fit(text: string, budget: number): string {
+export function fit(text: string, budget: number, host = "the host"): string {
   if (text.length <= budget) return text;
-  const note = "\n[agentsmd: cut here to stay under Claude Code's hook output limit]";
+  const note = `\n[agentsmd: cut here to stay under ${host}'s hook output limit]`;
   const cut = text.lastIndexOf("\n", budget - note.length);
   return `${text.slice(0, cut > 0 ? cut : budget - note.length)}${note}`;
 }
+
+/** The update notice's first line. */
+export const NOTICE_HEADING = "agentsmd: instruction files changed since they were shown in this conversation:";
 
 /**
  * The update notice: a heading and the lines that fit under `budget`, then "... and N more".
  * @example packNotice(["- /r/AGENTS.md was deleted; its instructions no longer apply."], 9500)
  */
-export function packNotice(lines: readonly string[], budget: number): string {
-  let text = "agentsmd: instruction files changed since they were shown in this conversation:";
+export function packNotice(lines: readonly string[], budget: number, heading = NOTICE_HEADING): string {
+  let text = heading;
   for (let index = 0; index < lines.length; index++) {
     if (text.length + lines[index]!.length + 40 > budget) return `${text}\n- ... and ${lines.length - index} more`;
     text += `\n${lines[index]}`;

@@ -1,0 +1,389 @@
+/**
+ * The one delivery algorithm every hook host runs: event -> targets -> conversation (created, or
+ * restored from the store) -> skip what the host loaded itself -> propose (`{admit:false}`) ->
+ * pack under the host's budget -> hand over (`deliver`) -> admit -> save. A file counts as
+ * admitted only after the answer carrying it was handed over, and the whole step runs under the
+ * conversation's lock, so parallel hook processes never deliver a file twice or lose an update.
+ */
+import { homedir } from "node:os";
+import { absolute, nameOf, parentOf } from "../../core/paths.js";
+import { quote } from "../../core/quote.js";
+import { AgentsMdError } from "../../core/errors.js";
+import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
+import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
+import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
+import { fit, nearestFirst, packContext, packNotice, renderPiece } from "./pack.js";
+import {
+  collectGarbage,
+  conversationPath,
+  conversationSchema,
+  hostStateDir,
+  loadConversation,
+  lockConversation,
+  saveConversation,
+  type ConversationState,
+} from "./store.js";
+
+/** Input that is not an event of the host it was given to. */
+export class HookInputError extends AgentsMdError {}
+
+export interface HostHookOptions<O> {
+  /** @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** @default env.HOME or os.homedir() */
+  home?: string;
+  /** Session options (preset, config, configFile, fs). cwd comes from the event. */
+  session?: Omit<SessionOptions, "cwd" | "home" | "env">;
+  /** Where state files go. @default the profile's, else $XDG_STATE_HOME/agentsmd/<host> */
+  stateDir?: string;
+  /** Character budget of one answer. @default the profile's */
+  budget?: number;
+  /**
+   * Called with the answer (null: print nothing) while the conversation lock is held, before the
+   * state is saved: a file is marked admitted only after it was handed over.
+   */
+  deliver?(output: O | null): void | Promise<void>;
+  /** Non-fatal problems (an unreadable or corrupt state file that was replaced). */
+  onDiagnostic?(message: string): void;
+}
+
+/**
+ * Session caps for hooks: each answer is bounded by the character budget (what does not fit is
+ * named), so the per-session inline caps only guard memory. A config given by the user wins.
+ */
+export const HOOK_LAZY_CAPS = { maxFiles: 10_000, maxBytes: 16 * 1024 * 1024 };
+
+/** What parsing an event needs of a profile. */
+export type HostInputSide<I> = Pick<HostProfile<I, unknown, unknown>, "host" | "displayName" | "input" | "inputFix">;
+
+/**
+ * Validates a parsed event against the profile's schema; throws HookInputError naming the first problem.
+ * @example parseHostInput(claudeCodeProfile(), { session_id: "s", hook_event_name: "SessionStart", cwd: "/r" })
+ */
+export function parseHostInput<I>(profile: HostInputSide<I>, data: unknown): I {
+  const result = profile.input.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new HookInputError(
+    `hook input is not a ${profile.displayName} hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`,
+    {
+      fix: profile.inputFix ?? `register \`agentsmd hook ${profile.host}\` as a command hook`,
+    },
+  );
+}
+
+/**
+ * Parses a hook's stdin text; throws HookInputError when it is not JSON or not the host's event.
+ * @example parseHostText(claudeCodeProfile(), '{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r"}')
+ */
+export function parseHostText<I>(profile: HostInputSide<I>, text: string): I {
+  return parseHostInput(profile, readHostJson(profile, text));
+}
+
+/**
+ * A hook's stdin as JSON, not yet validated. Throws HookInputError when it is not JSON.
+ * @example readHostJson({ displayName: "Codex" }, '{"session_id":"s"}') // { session_id: "s" }
+ */
+export function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName">, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HookInputError(`hook input is not JSON (${(error as Error).message})`, {
+      fix: `run this command as a ${profile.displayName} hook: it reads the event JSON on stdin`,
+    });
+  }
+}
+
+interface Piece {
+  path: string;
+  mtimeMs: number;
+  content: string;
+  origin: NativeOrigin;
+  /** A scoped rule (a format the host does not read itself: the session drops the others): always shown. */
+  rule?: boolean;
+}
+
+/** One event being handled: the profile, the event and what every step needs. */
+interface Run<I, H, O> {
+  profile: HostProfile<I, H, O>;
+  input: I;
+  event: HostEvent;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  fs: FileSystem;
+  budget: number;
+  options: HostHookOptions<O>;
+}
+
+/** An open conversation: its session and the state around it. */
+interface Open<H> {
+  session: AgentsSession;
+  state: ConversationState<H>;
+}
+
+function sessionOptions<I, H, O>(run: Run<I, H, O>, cwd: string): SessionOptions {
+  const own = run.options.session ?? {};
+  const config = own.config ?? (own.configFile === undefined ? { lazy: HOOK_LAZY_CAPS } : undefined);
+  const preset = own.preset ?? run.profile.preset;
+  return {
+    host: run.profile.host,
+    ...own,
+    ...(preset !== undefined ? { preset } : {}),
+    ...(config !== undefined ? { config } : {}),
+    cwd,
+    home: run.home,
+    env: run.env,
+  };
+}
+
+async function fresh<I, H, O>(run: Run<I, H, O>): Promise<Open<H>> {
+  const host = await run.profile.state.init(run.input, { fs: run.fs, home: run.home, env: run.env, host: undefined });
+  const session = await createSession(sessionOptions(run, run.event.cwd));
+  const state: ConversationState<H> = { kind: `agentsmd/${run.profile.host}`, version: 2, notified: {}, named: {}, host, session: session.snapshot() };
+  return { session, state };
+}
+
+async function reopen<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>, cwd = stored.session.cwd): Promise<AgentsSession> {
+  return reopenSession(stored.session, sessionOptions(run, cwd));
+}
+
+/** The initial files of a fresh session with their text (user layer and project chain). */
+function initialPieces(session: AgentsSession): Piece[] {
+  const mtimes = new Map(session.initialFiles.map((file) => [file.path, file.mtimeMs]));
+  return (session.initialLoad?.blocks ?? []).map((block) => ({
+    path: block.path,
+    mtimeMs: mtimes.get(block.path) ?? 0,
+    content: block.content,
+    origin: "initial",
+  }));
+}
+
+function pieces(blocks: ReadonlyArray<{ path: string; mtimeMs: number; content: string }>, origin: NativeOrigin): Piece[] {
+  return blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, content: block.content, origin }));
+}
+
+function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>): NativeContext<H> {
+  return { fs: run.fs, home: run.home, env: run.env, host: state.host };
+}
+
+/**
+ * Packs what the host does not have into one answer and records it: shown files and files the
+ * host loaded itself are admitted at their version; withheld ones (the host loads them later, or
+ * they did not fit) are not, not even from the initial load; named ones are remembered so the
+ * list is not repeated.
+ */
+async function deliverPieces<I, H, O>(run: Run<I, H, O>, open: Open<H>, header: string, all: readonly Piece[]): Promise<string> {
+  const { session, state } = open;
+  const admit: Piece[] = [];
+  const withhold: Piece[] = [];
+  const show: Piece[] = [];
+  const context = nativeContext(run, state);
+  for (const piece of all) {
+    const native = run.profile.native && !piece.rule ? await run.profile.native(piece.path, piece.origin, context) : "no";
+    (native === "loaded" ? admit : native === "later" ? withhold : show).push(piece);
+  }
+  const ordered = nearestFirst(show);
+  const already = new Set(ordered.filter((piece) => state.named[piece.path] === piece.mtimeMs).map((piece) => piece.path));
+  const packed = packContext(header, ordered, run.budget, already);
+  const shown = new Set(packed.shown);
+  for (const piece of ordered) (shown.has(piece.path) ? admit : withhold).push(piece);
+  const named = new Set(packed.named);
+  for (const piece of ordered) if (named.has(piece.path)) state.named[piece.path] = piece.mtimeMs;
+  session.admit(admit);
+  session.release(withhold);
+  session.forget(withhold);
+  return packed.text;
+}
+
+interface Step<H> {
+  text: string;
+  /** null: nothing to save. */
+  state: ConversationState<H> | null;
+}
+
+async function withSession<H>(open: Open<H>, fn: () => Promise<string>): Promise<Step<H>> {
+  try {
+    const text = await fn();
+    return { text, state: { ...open.state, session: open.session.snapshot() } };
+  } finally {
+    await open.session.close();
+  }
+}
+
+/** start, and every event that finds no stored conversation: the initial chain minus what the host loads. */
+async function onStart<I, H, O>(run: Run<I, H, O>): Promise<Step<H>> {
+  const open = await fresh(run);
+  return withSession(open, () => deliverPieces(run, open, run.profile.headers.startup, initialPieces(open.session)));
+}
+
+/** resume: only what changed since (the host replays earlier answers itself). */
+async function onResume<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  const open = { session: await reopen(run, stored, run.event.cwd), state: stored };
+  return withSession(open, () => resumeDiff(open.session, stored.session, { admit: true }));
+}
+
+/**
+ * compact: the conversation lost every earlier answer: the chain again (minus what the host
+ * restores itself), plus the path-layer files admitted before, which no host restores.
+ */
+async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  const open = await fresh(run);
+  return withSession(open, async () => {
+    const earlier = stored.session.loaded.filter((entry) => entry.layer === "path").map((entry) => entry.path);
+    const blocks = await open.session.touch(earlier, { admit: false });
+    return deliverPieces(run, open, run.profile.headers.compact, [...initialPieces(open.session), ...pieces(blocks, "restore")]);
+  });
+}
+
+/** tool: the files newly applicable to the targets; a read of an instruction file admits it. */
+async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+  // No start seen for this conversation (a subagent, or hooks installed mid-session): the chain comes too.
+  const open = stored ? { session: await reopen(run, stored), state: stored } : await fresh(run);
+  const initial = stored ? [] : initialPieces(open.session);
+  return withSession(open, async () => {
+    const { session } = open;
+    const targets = run.event.targets;
+    const target = targets[0]!;
+    if (run.event.read === "whole" && session.config.files.names.includes(nameOf(target))) {
+      // The model read an instruction file itself: it has that version.
+      const info = await run.fs.stat(target).catch(() => null);
+      if (info && info.kind === "file") session.admit([{ path: target, mtimeMs: info.mtimeMs }]);
+    }
+    const blocks = await session.touch(targets, { admit: false });
+    const header = run.profile.headers.tool(targets.map(quote).join(", "));
+    return deliverPieces(run, open, header, [...pieces(blocks, run.event.read ? "read" : "tool"), ...initial]);
+  });
+}
+
+/** prompt: a short notice naming admitted files edited or deleted since (or their new text). */
+async function onPrompt<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  const open = { session: await reopen(run, stored), state: { ...stored, notified: { ...stored.notified } } };
+  return withSession(open, async () => {
+    const { session, state } = open;
+    const redeliver = run.profile.onPrompt === "redeliver";
+    const result = await session.refresh({ admit: false, inline: redeliver });
+    const context = nativeContext(run, state);
+    const ownNotice = async (path: string) => (run.profile.native ? (await run.profile.native(path, "notice", context)) === "loaded" : false);
+    const lines: string[] = [];
+    let text = "";
+    if (redeliver) {
+      const blocks = result.blocks.filter((block) => !block.truncated);
+      const whole = new Set(blocks.map((block) => block.path));
+      session.release(result.changed.filter((file) => !whole.has(file.path)));
+      text = await deliverPieces(run, open, run.profile.headers.updated ?? run.profile.headers.tool("files edited since"), pieces(blocks, "notice"));
+      for (const file of result.changed) {
+        if (whole.has(file.path) || (await ownNotice(file.path)) || state.notified[file.path] === file.mtimeMs) continue;
+        state.notified[file.path] = file.mtimeMs;
+        lines.push(`- ${quote(file.path)} was edited; read it again before working under ${quote(parentOf(file.path))}.`);
+      }
+    } else {
+      session.release(result.changed);
+      for (const file of result.changed) {
+        if ((await ownNotice(file.path)) || state.notified[file.path] === file.mtimeMs) continue;
+        state.notified[file.path] = file.mtimeMs;
+        lines.push(
+          `- ${quote(file.path)} was edited; the copy in this conversation is out of date. Read it again before working under ${quote(parentOf(file.path))}.`,
+        );
+      }
+    }
+    for (const file of result.deleted) {
+      if (await ownNotice(file.path)) continue;
+      lines.push(`- ${quote(file.path)} was deleted; its instructions no longer apply.`);
+      delete state.notified[file.path];
+    }
+    session.forget(result.deleted);
+    const notice = lines.length > 0 ? packNotice(lines, Math.max(0, run.budget - text.length - 2), run.profile.headers.notice) : "";
+    return [text, notice].filter((part) => part !== "").join("\n\n");
+  });
+}
+
+/** precompact: path-layer files become unadmitted, so the next event there brings them again. */
+async function onPrecompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  const open = { session: await reopen(run, stored), state: stored };
+  return withSession(open, async () => {
+    open.session.compacted();
+    return "";
+  });
+}
+
+function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+  switch (run.event.kind) {
+    case "tool":
+      return onTool(run, stored);
+    case "resume":
+      return stored ? onResume(run, stored) : onStart(run);
+    case "compact":
+      return stored ? onCompact(run, stored) : onStart(run);
+    case "prompt":
+      return stored ? onPrompt(run, stored) : onStart(run);
+    case "precompact":
+      return stored ? onPrecompact(run, stored) : Promise.resolve({ text: "", state: null });
+    default:
+      return onStart(run);
+  }
+}
+
+/**
+ * Handles one host event: validates it against the profile, and returns the answer (also handed
+ * to `options.deliver`), or null when there is nothing to say. Throws HookInputError for input
+ * that is not the host's event.
+ * @example
+ * const output = await handleHostEvent(claudeCodeProfile(), JSON.parse(stdin), { deliver: (out) => out && print(out) });
+ */
+export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, raw: unknown, options: HostHookOptions<O> = {}): Promise<O | null> {
+  const env = options.env ?? process.env;
+  // Another host that runs this host's hooks (with its own fields): silence rather than half-work.
+  const foreign = profile.foreign?.(raw, env) ?? null;
+  const input = foreign === null ? parseHostInput(profile, raw) : null;
+  const event = input === null ? null : profile.normalize(input);
+  if (input === null || event === null || event.kind === "ignore" || (event.kind === "tool" && event.targets.length === 0)) {
+    await options.deliver?.(null);
+    return null;
+  }
+  const home = options.home ?? env.HOME ?? homedir();
+  const run: Run<I, H, O> = {
+    profile,
+    input,
+    event: { ...event, cwd: absolute(event.cwd, "/") },
+    env,
+    home,
+    fs: options.session?.fs ?? nodeFileSystem,
+    budget: Math.min(options.budget ?? profile.budget.default, profile.budget.limit - 1),
+    options,
+  };
+  const dir = options.stateDir ?? profile.stateDir?.(env) ?? hostStateDir(profile.host, env, home);
+  const path = conversationPath(dir, event.conversation);
+  const schema = conversationSchema(profile.host, profile.state.schema);
+  return lockConversation(path, async () => {
+    const stored = await loadConversation<H>(path, schema, (message) => options.onDiagnostic?.(message));
+    const result = await step(run, stored);
+    const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
+    await options.deliver?.(output);
+    if (result.state) await saveConversation(path, result.state);
+    if (event.fresh || (stored === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
+    return output;
+  });
+}
+
+export { renderPiece };
+
+/** What `agentsmd hook <host>` passes to a host's runner. */
+export interface HookRunOptions extends Omit<HostHookOptions<unknown>, "deliver"> {
+  /** The host's own command-line flags (see HookHostEntry.flags), validated against their choices. */
+  flags: Readonly<Record<string, string | undefined>>;
+  deliver(output: unknown): void | Promise<void>;
+}
+
+/** Reads one event from stdin text and delivers the answer (`agentsmd hook <host>`). */
+export type HookRunner = (text: string, options: HookRunOptions) => Promise<void>;
+
+/**
+ * A runner for a profile: stdin text -> JSON -> one validation -> the delivery algorithm.
+ * @example export const runCodexHook = hookRunner(() => codexProfile());
+ */
+export function hookRunner<I, H, O>(profileFor: (flags: Readonly<Record<string, string | undefined>>) => HostProfile<I, H, O>): HookRunner {
+  return async (text, options) => {
+    const profile = profileFor(options.flags);
+    await handleHostEvent(profile, readHostJson(profile, text), options);
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * What a host profile says about its host: how its events map to the normalized event the
+ * delivery algorithm (host/deliver.ts) understands, what the host loads natively, how an answer
+ * is framed, and its character budget. A profile is data plus small pure functions; the
+ * algorithm, the store and the packer are shared.
+ */
+import type { z } from "zod";
+import type { FileSystem } from "../../io/file-system.js";
+import type { ConversationId } from "./store.js";
+
+/**
+ * What an event means for delivery:
+ * - `start`: a conversation starts (or is cleared): the initial chain, minus what the host loads;
+ * - `resume`: an earlier conversation continues: only the resume diff (the host replays earlier answers);
+ * - `compact`: the conversation was compacted: the chain again plus the path-layer files admitted before;
+ * - `tool`: a tool touched `targets`: the newly applicable files;
+ * - `prompt`: a turn starts: a notice naming admitted files edited or deleted since (or their new text);
+ * - `precompact`: the conversation is about to be compacted: path-layer files will be offered again;
+ * - `ignore`: nothing to do (no answer, no state read).
+ */
+export type HostEventKind = "start" | "resume" | "compact" | "tool" | "prompt" | "precompact" | "ignore";
+
+export interface HostEvent {
+  kind: HostEventKind;
+  conversation: ConversationId;
+  /** The host's working directory, absolute. */
+  cwd: string;
+  /** `tool`: the absolute paths the tool touched (see host/targets.ts). */
+  targets: readonly string[];
+  /** `tool`: the tool showed the model the text of `targets[0]`, whole or in part (a read). */
+  read?: "whole" | "part" | undefined;
+  /** `start`: a brand-new conversation (not a fork or an unknown source): old state files are collected. */
+  fresh?: boolean | undefined;
+}
+
+/**
+ * Where a file would be delivered from, so a profile can say whether the host has it:
+ * `initial` the root -> cwd chain; `read` a file that applies to a path the model read;
+ * `tool` one that applies to a path another tool touched; `restore` a path-layer file given again
+ * after compaction; `notice` a file named in an update notice.
+ */
+export type NativeOrigin = "initial" | "read" | "tool" | "restore" | "notice";
+
+/**
+ * `loaded`: the host gave the model this file itself (admit it, do not show it); `later`: the
+ * host will load it itself later (neither show nor admit); `no`: agentsmd delivers it.
+ */
+export type NativeAnswer = "loaded" | "later" | "no";
+
+export interface NativeContext<H> {
+  fs: FileSystem;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The host's own fields of this conversation's state (decided at its start). */
+  host: H;
+}
+
+export interface HostHeaders {
+  /** Above the initial chain. */
+  startup: string;
+  /** Above what is given again after a compaction. */
+  compact: string;
+  /** Above the files a tool event brings; `targets` is already quoted. */
+  tool(targets: string): string;
+  /** First line of an update notice. @default NOTICE_HEADING */
+  notice?: string;
+  /** Above edited files given again at a turn start (`prompt: "redeliver"`). */
+  updated?: string;
+}
+
+/**
+ * One host. `I` is its parsed event, `H` its own fields in the conversation state, `O` its answer.
+ * @example see src/integrations/claude-code/index.ts (claudeCodeProfile)
+ */
+export interface HostProfile<I, H, O> {
+  /** Folder and state-directory name, and `agentsmd hook <host>`. */
+  host: string;
+  /** How the host is named in messages ("Claude Code"). */
+  displayName: string;
+  /** The event schema (zod): unknown fields kept or dropped as the host needs; no casts downstream. */
+  input: z.ZodType<I>;
+  /** The fix named when input is not this host's event. @default register `agentsmd hook <host>` */
+  inputFix?: string;
+  /** Names another host whose events reach this hook (it runs this host's hook files): no answer then. */
+  foreign?(raw: unknown, env: Readonly<Record<string, string | undefined>>): string | null;
+  /** Maps a parsed event to what it means for delivery (pure). */
+  normalize(input: I): HostEvent;
+  /** Preset the sessions use unless the caller names one. @default the library default */
+  preset?: string;
+  /** The most characters an answer may have, and what answers are kept under. */
+  budget: { limit: number; default: number };
+  headers: HostHeaders;
+  /** The answer document for `text` (never empty). */
+  frame(text: string, input: I): O;
+  /** The host's own fields of a conversation's state: schema, and how a new conversation decides them. */
+  state: { schema: z.ZodType<H>; init(input: I, context: NativeContext<undefined>): Promise<H> };
+  /** A host-specific state directory (a plugin data dir), else the XDG one. */
+  stateDir?(env: Readonly<Record<string, string | undefined>>): string | undefined;
+  /** What the host loads itself. @default every file: "no" */
+  native?(path: string, origin: NativeOrigin, context: NativeContext<H>): Promise<NativeAnswer>;
+  /** At a turn start: name changed files (`notice`), or give their new text (`redeliver`). @default "notice" */
+  onPrompt?: "notice" | "redeliver";
+}

@@ -1,0 +1,164 @@
+/**
+ * The conversation store every host shares: one state file per conversation under one XDG base
+ * (`$XDG_STATE_HOME/agentsmd/<host>/`, else `~/.local/state/agentsmd/<host>/`), file names that
+ * cannot collide, a cross-process lock around read-modify-write, atomic replacement and a 30-day
+ * clean-up. The state document is validated once, here.
+ */
+import { z } from "zod";
+import { createHash } from "node:crypto";
+import { join, parentOf, xdgDir } from "../../core/paths.js";
+import { SessionStateSchema, type SessionState } from "../../core/schema.js";
+import { ensureDir, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
+import { MAX_STATE_BYTES, withLock } from "../../io/state-store.js";
+
+/** State files untouched this long are removed when a new conversation starts. */
+export const STATE_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/** Longest encoded id kept readable; longer ones become a hash. */
+const MAX_READABLE = 120;
+
+/**
+ * The base directory of a host's state files. Relative XDG values are ignored (XDG spec).
+ * @example hostStateDir("codex", { XDG_STATE_HOME: "/s" }, "/home/me") // "/s/agentsmd/codex"
+ * @example hostStateDir("codex", {}, "/home/me") // "/home/me/.local/state/agentsmd/codex"
+ */
+export function hostStateDir(host: string, env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return join(xdgDir(env, "XDG_STATE_HOME", home, ".local/state"), `agentsmd/${host}`);
+}
+
+/**
+ * A conversation id as a file-name part: reversible percent-escaping of everything but
+ * `[A-Za-z0-9_-]` (so `.`, `/` and `%` never stay; UTF-8 bytes as `%XX`, a lone surrogate as
+ * `%uXXXX`), or `~` + a SHA-256 when that is too long.
+ * Two different ids never give the same name: escaped names have no `~`, hashed ones start with it.
+ * @example encodeId("4f1c-a9") // "4f1c-a9"
+ * @example encodeId("../x") // "%2E%2E%2Fx"
+ */
+export function encodeId(id: string): string {
+  const escaped = id.replace(/[^A-Za-z0-9_-]/gu, (char) => {
+    const code = char.codePointAt(0)!;
+    // A lone surrogate has no UTF-8 form: its code unit is written out, so it stays distinct.
+    if (code >= 0xd800 && code <= 0xdfff) return `%u${code.toString(16).toUpperCase()}`;
+    return [...Buffer.from(char, "utf8")].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+  });
+  return escaped.length <= MAX_READABLE ? escaped : `~${createHash("sha256").update(id).digest("hex")}`;
+}
+
+/** Who a state file belongs to: a conversation, and a subagent inside it (its own context). */
+export interface ConversationId {
+  id: string;
+  agent?: string | undefined;
+}
+
+/**
+ * The state file of one conversation in `dir`.
+ * @example conversationPath("/s", { id: "abc", agent: "a1" }) // "/s/abc.agent-a1.json"
+ */
+export function conversationPath(dir: string, conversation: ConversationId): string {
+  const agent = conversation.agent ? `.agent-${encodeId(conversation.agent)}` : "";
+  return join(dir, `${encodeId(conversation.id)}${agent}.json`);
+}
+
+/** What the store keeps besides the session: versions already announced or named, and the host's own fields. */
+const LedgerShape = {
+  /** Versions announced by an update notice (-1: deleted), so a notice is not repeated. */
+  notified: z.record(z.string(), z.number()),
+  /** Versions named (too large to show) and not shown, so the list is not repeated. */
+  named: z.record(z.string(), z.number()),
+};
+
+/**
+ * The schema of a host's state file: `kind` names the host, `host` holds the profile's fields.
+ * @example conversationSchema("codex", z.object({})).parse(JSON.parse(text))
+ */
+export function conversationSchema<H extends z.ZodType>(host: string, hostFields: H) {
+  return z
+    .object({
+      kind: z.literal(`agentsmd/${host}`),
+      version: z.literal(2),
+      ...LedgerShape,
+      host: hostFields,
+      session: SessionStateSchema,
+    })
+    .strict();
+}
+
+/** A stored conversation: the session snapshot and the ledger around it. */
+export interface ConversationState<H> {
+  kind: string;
+  version: 2;
+  notified: Record<string, number>;
+  named: Record<string, number>;
+  host: H;
+  session: SessionState;
+}
+
+/**
+ * Reads and validates a state file; null when absent. A file that cannot be read or is not valid
+ * is reported through `diagnose` and treated as absent (the next save replaces it).
+ */
+export async function loadConversation<H>(
+  path: string,
+  schema: z.ZodType<ConversationState<H>>,
+  diagnose: (message: string) => void,
+): Promise<ConversationState<H> | null> {
+  let text: string | null;
+  try {
+    text = await readTextFile(path, MAX_STATE_BYTES);
+  } catch (error) {
+    diagnose(`cannot read ${path}: ${(error as Error).message}; starting a new session state`);
+    return null;
+  }
+  if (text === null) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    diagnose(`state file ${path} is not valid (${(error as Error).message.split("\n")[0]}); starting a new session state`);
+    return null;
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    diagnose(
+      `state file ${path} is not valid (${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}); starting a new session state`,
+    );
+    return null;
+  }
+  return result.data;
+}
+
+/**
+ * Replaces a state file atomically.
+ * @example await saveConversation("/s/abc.json", state);
+ */
+export async function saveConversation<H>(path: string, state: ConversationState<H>): Promise<void> {
+  await ensureDir(parentOf(path));
+  await writeFileAtomic(path, `${JSON.stringify(state)}\n`);
+}
+
+/**
+ * Runs `fn` holding the conversation's lock (parallel hook processes of one conversation queue up).
+ * @example await lockConversation(path, async () => { ... });
+ */
+export function lockConversation<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  return withLock(path, fn);
+}
+
+/**
+ * Removes the state files in `dir` untouched for `STATE_TTL_MS`, except `keep` (best effort).
+ * @example await collectGarbage(nodeFileSystem, "/s", "/s/abc.json");
+ */
+export async function collectGarbage(fs: FileSystem, dir: string, keep: string, now = Date.now()): Promise<void> {
+  try {
+    for (const entry of await fs.readdir(dir)) {
+      if (entry.kind !== "file" || !entry.name.endsWith(".json")) continue;
+      const path = join(dir, entry.name);
+      if (path === keep) continue;
+      const info = await fs.stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > STATE_TTL_MS) await removeFile(path).catch(() => undefined);
+    }
+  } catch {
+    // nothing to clean
+  }
+}

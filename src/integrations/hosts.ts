@@ -1,0 +1,39 @@
+/**
+ * The hook hosts `agentsmd hook <host>` dispatches to: one entry per host, its module loaded only
+ * when that hook runs. A new host adds one entry here (and its profile in its own folder).
+ */
+import type { HookRunner } from "./host/deliver.js";
+
+/** A host-specific flag of `agentsmd hook <host>`, handed to the runner under `name`. */
+export interface HookFlag {
+  name: string;
+  /** Commander syntax, e.g. "--agents-md <mode>". */
+  flags: string;
+  description: string;
+  /** Allowed values; another value is reported and ignored. */
+  choices?: readonly string[];
+}
+
+export interface HookHostEntry {
+  /** One line for `agentsmd hook --help`. */
+  description: string;
+  flags?: readonly HookFlag[];
+  /** Loads the host's runner (a dynamic import, so other hosts' code never loads). */
+  load(): Promise<HookRunner>;
+}
+
+/** Host name -> entry. */
+export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = {
+  "claude-code": {
+    description: "Claude Code hook for SessionStart, PostToolUse and UserPromptSubmit (install with `agentsmd install claude-code`)",
+    flags: [
+      {
+        name: "agentsMd",
+        flags: "--agents-md <mode>",
+        description: "AGENTS.md delivery: auto (skip what Claude Code loads itself), inject, native",
+        choices: ["auto", "inject", "native"],
+      },
+    ],
+    load: () => import("./claude-code/hook.js").then((module) => module.runClaudeCodeHook),
+  },
+};
