@@ -2,13 +2,14 @@
  * Global options -> session options, shared by every command.
  */
 import type { Command } from "commander";
-import { absolute } from "../core/paths.js";
+import { absolute, pathInputProblem } from "../core/paths.js";
+import { PathError } from "../core/errors.js";
 import { ConfigError } from "../core/errors.js";
 import { nodeFileSystem } from "../io/file-system.js";
 import type { SessionOptions } from "../session/session.js";
 import type { AgentsConfig } from "../core/schema.js";
 import type { CliIo } from "./io.js";
-import { jsonText } from "../core/quote.js";
+import { jsonText, quote } from "../core/quote.js";
 
 export interface GlobalOptions {
   cwd?: string;
@@ -71,7 +72,15 @@ export function createContext(io: CliIo): CommandContext {
         ...(options.home !== undefined ? { home: absolute(options.home, io.cwd) } : {}),
       };
     },
-    path: (value) => absolute(value, io.cwd),
+    path: (value) => {
+      // Checked before any work: a hostile 200 KB argument is refused, not resolved.
+      const problem = pathInputProblem(value) ?? pathInputProblem(absolute(value, io.cwd));
+      if (problem !== null) {
+        const shown = value.length > 200 ? `${value.slice(0, 200)}...` : value;
+        throw new PathError(`the path argument ${quote(shown)} ${problem}`, { fix: "pass the path of a file or directory that can exist" });
+      }
+      return absolute(value, io.cwd);
+    },
     async directory(value, what) {
       const path = absolute(value, io.cwd);
       const info = await nodeFileSystem.stat(path).catch(() => null);

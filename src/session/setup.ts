@@ -10,7 +10,9 @@ import type { Preset, PreparedGroups } from "../presets/preset.js";
 import { findProjectRoot, type RootReason } from "../load/root.js";
 import { DiagnosticSink } from "../load/discover.js";
 import { importRootOf } from "../load/imports.js";
-import { absolute, parentOf } from "../core/paths.js";
+import { absolute, parentOf, pathInputProblem } from "../core/paths.js";
+import { PathError } from "../core/errors.js";
+import { quote } from "../core/quote.js";
 import type { AgentsConfig } from "../core/schema.js";
 import type { SessionOptions } from "./session.js";
 
@@ -39,6 +41,12 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
   const env = options.env ?? process.env;
   // process.cwd() throws when the directory was deleted: only ask for it when it is needed.
   const cwd = options.cwd === undefined ? process.cwd() : absolute(options.cwd, () => process.cwd());
+  const cwdProblem = pathInputProblem(cwd);
+  if (cwdProblem !== null) {
+    throw new PathError(`the working directory ${quote(cwd.length > 200 ? `${cwd.slice(0, 200)}...` : cwd)} ${cwdProblem}`, {
+      fix: "start the session in an existing directory",
+    });
+  }
   // Normalised: stopAtFsRoot compares it with the lexical ancestors of cwd.
   const home = absolute(options.home ?? (env.HOME || homedir()), cwd);
   const fs = options.fs ?? nodeFileSystem;
