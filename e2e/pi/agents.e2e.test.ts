@@ -125,7 +125,7 @@ describe("agentsmd/pi in pi 0.87.1", () => {
     }
   });
 
-  test("from a subdirectory: pi's chain is native; a read outside cwd and below it deliver the rest once; a file the model read itself is not repeated", async () => {
+  test("from a subdirectory: pi's chain is native; reads outside cwd and below it, and a shell command, deliver the rest once; a file the model read itself is not repeated", async () => {
     fixture = await createPiFixture({ files: FILES, homeFiles: HOME_FILES });
     const run = await fixture.run({
       ...ext,
@@ -137,6 +137,7 @@ describe("agentsmd/pi in pi 0.87.1", () => {
         { toolCalls: [{ tool: "read", args: { path: "../svc/main.ts" } }] },
         { toolCalls: [{ tool: "write", args: { path: "gen/out/new.ts", content: "export {};\n" } }] },
         { toolCalls: [{ tool: "grep", args: { pattern: "nothing-matches-this" } }] },
+        { toolCalls: [{ tool: "bash", args: { command: "ls ../lib && cat ../node_modules/dep/index.js" } }] },
         { text: "done" },
       ],
     });
@@ -150,7 +151,10 @@ describe("agentsmd/pi in pi 0.87.1", () => {
     expect(results[2]!.content).not.toContain("ROOT-RULE");
     expect(results[3]!.content).not.toContain("project_instructions");
     expect(results[4]!.content).not.toContain("project_instructions");
-    for (const marker of ["GLOBAL-RULE", "ROOT-RULE", "PKG-RULE", "DEEP-RULE", "SVC-RULE"]) expect(count(body, marker), marker).toBe(1);
+    // a shell command listing ../lib: lib's override, and nothing for node_modules.
+    expect(results[5]!.content).toContain("LIB-OVERRIDE");
+    expect(count(body, "DEP-RULE")).toBe(0);
+    for (const marker of ["GLOBAL-RULE", "ROOT-RULE", "PKG-RULE", "DEEP-RULE", "SVC-RULE", "LIB-OVERRIDE"]) expect(count(body, marker), marker).toBe(1);
   });
 
   test("a continued session repeats nothing; a file edited between prompts comes back once as a hidden message", async () => {

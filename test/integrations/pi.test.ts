@@ -229,7 +229,18 @@ describe("agentsmd/pi handlers", () => {
     const { pi, tool } = setup(tree);
     expect(await pi.emit("tool_result", { toolName: "read" }, { cwd: tree.path("repo") })).toBeUndefined();
     expect(await pi.emit("tool_result", null, null)).toBeUndefined();
+    expect(await tool("bash", { command: "cat $(echo pkg/deep/x.ts)" })).toBeUndefined();
+  });
+
+  it("shell reads and writes count: files for the paths a command uses, and an instruction file it printed is had", async () => {
+    const tree = await repo();
+    const { start, tool } = setup(tree);
+    await start();
     expect(await tool("bash", { command: "cat pkg/AGENTS.md" })).toBeUndefined();
+    const listed = await tool("bash", { command: "ls pkg/deep && echo hi > ovr/new/file.txt" });
+    expect(text(listed)).toContain("DEEP RULES");
+    expect(text(listed)).toContain("OVERRIDE RULES");
+    expect(text(listed)).not.toContain("PKG RULES");
   });
 
   it("the default export registers the handlers", () => {

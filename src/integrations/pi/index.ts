@@ -8,7 +8,8 @@
  *   as what the model has, at the version on disk now (once per process: pi reads them at
  *   startup); then gives again, as a hidden custom message, every file it delivered that was
  *   edited since (also across a `--session-id` restart) and names the deleted ones;
- * - `tool_result` of read, edit, write, grep, find, ls: appends to the tool result the instruction
+ * - `tool_result` of read, edit, write, grep, find, ls, and of bash for the paths its command reads,
+ *   lists or writes (codex/shell-paths.ts: `cat`, `sed`, `rg`, `ls`, redirections, ...): appends to the tool result the instruction
  *   files that newly apply to the touched path (root -> path, the first of AGENTS.override.md,
  *   AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD per directory; reads outside cwd and writes to new
  *   directories included); an edited file comes back once; a file the model read itself counts as had;
@@ -29,7 +30,9 @@ import { readStateFile, writeStateFile } from "../../io/state-store.js";
 import { nodeFileSystem } from "../../io/file-system.js";
 import { absolute, join, nameOf, parentOf, xdgDir } from "../../core/paths.js";
 import type { AgentsConfig, InlineBlock } from "../../core/schema.js";
-import { PI_FILE_TOOLS, piToolTargets } from "./targets.js";
+import { PI_FILE_TOOLS, PI_SHELL_TOOL, piToolTargets } from "./targets.js";
+import { shellCommandPaths } from "../codex/shell-paths.js";
+import { settleShellPaths } from "../codex/targets.js";
 import "../../presets/builtin.js";
 
 /** The custom message type and the `details` key agentsmd uses in pi sessions. */
@@ -241,25 +244,20 @@ export class PiAgents {
     tool: string,
     input: Readonly<Record<string, unknown>>,
   ): Promise<{ text: string; files: Array<{ path: string; mtimeMs: number }> }> {
-    const targets = Object.hasOwn(PI_FILE_TOOLS, tool) ? piToolTargets(tool, input, cwd, this.home) : [];
+    const shell = tool === PI_SHELL_TOOL ? await this.#shellTargets(input.command, cwd) : null;
+    const targets = shell ? shell.targets : Object.hasOwn(PI_FILE_TOOLS, tool) ? piToolTargets(tool, input, cwd, this.home) : [];
     if (targets.length === 0) return { text: "", files: [] };
     const entry = await this.session(sessionId, cwd);
     const { session } = entry;
-    // The model read an instruction file whole: it has that version.
-    if (
-      tool === "read" &&
-      input.offset === undefined &&
-      input.limit === undefined &&
-      session.cache.names.some((name) => nameOf(name) === nameOf(targets[0]!))
-    ) {
-      await this.#admitCurrent(session, targets);
-    }
-    if (tool === "edit" || tool === "write") {
-      // The file just changed: do not trust a cached probe of it or of its directory.
-      for (const target of targets) {
-        session.cache.invalidate(target);
-        session.cache.invalidateDir(parentOf(target));
-      }
+    const isInstruction = (path: string) => session.cache.names.some((name) => nameOf(name) === nameOf(path));
+    // The model read an instruction file itself (whole with `read`; `cat` and the like in a shell): it has that version.
+    if (tool === "read" && input.offset === undefined && input.limit === undefined && isInstruction(targets[0]!)) await this.#admitCurrent(session, targets);
+    if (shell) await this.#admitCurrent(session, shell.read.filter(isInstruction));
+    const written = tool === "edit" || tool === "write" ? targets : (shell?.written ?? []);
+    // Files just changed: do not trust a cached probe of them or of their directories.
+    for (const target of written) {
+      session.cache.invalidate(target);
+      session.cache.invalidateDir(parentOf(target));
     }
     const blocks: InlineBlock[] = await session.touch(targets, { admit: false });
     const text = session.renderInline(blocks);
@@ -271,6 +269,16 @@ export class PiAgents {
     session.admit(blocks);
     await this.#save(sessionId, entry);
     return { text, files: blocks.map(({ path, mtimeMs }) => ({ path, mtimeMs })) };
+  }
+
+  /** The paths a shell command reads, lists or writes (codex/shell-paths.ts; nothing for a command it cannot read with certainty). */
+  async #shellTargets(command: unknown, cwd: string): Promise<{ targets: string[]; read: string[]; written: string[] } | null> {
+    if (typeof command !== "string") return null;
+    const parsed = shellCommandPaths(command, { cwd, home: this.home });
+    if (!parsed.ok) return null;
+    const targets = await settleShellPaths(parsed.paths, nodeFileSystem);
+    const plain = (use: string) => parsed.paths.filter((path) => path.use === use && !path.glob && !path.gitRoot && !path.ifExists).map((path) => path.path);
+    return { targets, read: plain("read"), written: plain("write") };
   }
 
   /**
