@@ -36,6 +36,43 @@ export interface CommandContext {
   out(text: string): void;
 }
 
+/**
+ * The names of a `--markers` value (an empty list is a usage error the caller reports).
+ * @example markersOf(".git, .jj") // [".git", ".jj"]
+ */
+export function markersOf(value: string): string[] {
+  return value
+    .split(",")
+    .map((marker) => marker.trim())
+    .filter((marker) => marker.length > 0);
+}
+
+/**
+ * Session options from parsed global options (shared by the commander commands and the lean hook entry).
+ * @example sessionOptionsOf({ preset: "claude" }, io) // { cwd: io.cwd, env: io.env, preset: "claude" }
+ */
+export function sessionOptionsOf(options: GlobalOptions, io: Pick<CliIo, "cwd" | "env">): SessionOptions {
+  const explicit: AgentsConfig = {};
+  if (options.root !== undefined || options.markers !== undefined) {
+    explicit.root = {
+      ...(options.root !== undefined ? { projectRootOverride: absolute(options.root, io.cwd) } : {}),
+      ...(options.markers !== undefined
+        ? {
+            markers: markersOf(options.markers),
+          }
+        : {}),
+    };
+  }
+  return {
+    cwd: absolute(options.cwd ?? io.cwd, io.cwd),
+    env: io.env,
+    ...(Object.keys(explicit).length > 0 ? { config: explicit } : {}),
+    ...(options.config !== undefined ? { configFile: absolute(options.config, io.cwd) } : {}),
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(options.home !== undefined ? { home: absolute(options.home, io.cwd) } : {}),
+  };
+}
+
 export function createContext(io: CliIo): CommandContext {
   const globals = (command: Command) => command.optsWithGlobals() as GlobalOptions;
   return {
@@ -43,11 +80,7 @@ export function createContext(io: CliIo): CommandContext {
     globals,
     sessionOptions(command) {
       const options = globals(command);
-      const markers = options.markers
-        ?.split(",")
-        .map((marker) => marker.trim())
-        .filter((marker) => marker.length > 0);
-      if (markers !== undefined && markers.length === 0) {
+      if (options.markers !== undefined && markersOf(options.markers).length === 0) {
         command.error(
           `error: --markers ${JSON.stringify(options.markers)} names no marker; pass a comma-separated list such as .git,.jj (root.markers: [] in a config file turns the root search off)`,
           {
@@ -56,21 +89,7 @@ export function createContext(io: CliIo): CommandContext {
           },
         );
       }
-      const explicit: AgentsConfig = {};
-      if (options.root !== undefined || options.markers !== undefined) {
-        explicit.root = {
-          ...(options.root !== undefined ? { projectRootOverride: absolute(options.root, io.cwd) } : {}),
-          ...(markers !== undefined ? { markers } : {}),
-        };
-      }
-      return {
-        cwd: absolute(options.cwd ?? io.cwd, io.cwd),
-        env: io.env,
-        ...(Object.keys(explicit).length > 0 ? { config: explicit } : {}),
-        ...(options.config !== undefined ? { configFile: absolute(options.config, io.cwd) } : {}),
-        ...(options.preset !== undefined ? { preset: options.preset } : {}),
-        ...(options.home !== undefined ? { home: absolute(options.home, io.cwd) } : {}),
-      };
+      return sessionOptionsOf(options, io);
     },
     path: (value) => {
       // Checked before any work: a hostile 200 KB argument is refused, not resolved.

@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { quoteControls } from "../core/quote.js";
 
 /**
  * What a CLI command may touch: output streams, stdin, env and cwd are injected so tests run
@@ -63,4 +64,14 @@ export function processIo(): CliIo {
       return (cwd ??= currentDir(env));
     },
   };
+}
+
+/**
+ * The same io with every stderr line quoted: names from an untrusted tree reach stderr inside
+ * messages, and no terminal escape gets through. (A prototype, not a spread: `cwd` is a getter
+ * that may throw and must stay lazy.)
+ * @example const io = withQuotedStderr(processIo());
+ */
+export function withQuotedStderr(given: CliIo): CliIo {
+  return Object.assign(Object.create(given) as CliIo, { stderr: (text: string) => given.stderr(quoteControls(text, { keepNewlines: true })) });
 }

@@ -1,28 +1,42 @@
 /**
  * The CLI as a function: `main(argv, io)` returns the exit code; the bin is a shim.
+ *
+ * Commands load lazily: only the module of the command named in argv is imported (all of them for
+ * help, version or an unknown command), and a plain `hook <host>` call skips commander altogether
+ * (see hook.ts).
  */
-import { Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { AgentsMdError, ConfigError } from "../core/errors.js";
 import { nodeFileSystem } from "../io/file-system.js";
 import { absolute } from "../core/paths.js";
-import { presetNames } from "../presets/preset.js";
-import { createContext } from "./context.js";
-import { EXIT, type CliIo } from "./io.js";
-import { registerInspect } from "./commands/inspect.js";
-import { registerState } from "./commands/state.js";
-import { registerHook } from "./commands/hook.js";
-import { registerInstall } from "./commands/install.js";
-import { registerMcp } from "./commands/mcp.js";
-import { registerExplain } from "./commands/explain.js";
-import { registerDoctor } from "./commands/doctor.js";
-import { registerTree } from "./commands/tree.js";
+import { createContext, type CommandContext } from "./context.js";
+import { EXIT, withQuotedStderr, type CliIo } from "./io.js";
+import { runHookArgv } from "./hook.js";
+import { commandOf } from "./argv.js";
 import { VERSION } from "../core/version.js";
-import { quoteControls } from "../core/quote.js";
 
 export { VERSION };
 
-function buildProgram(io: CliIo): Command {
+type Register = (program: Command, context: CommandContext) => void;
+
+/** Command module -> the commands it registers, in help order. */
+const COMMAND_MODULES: ReadonlyArray<{ commands: readonly string[]; load(): Promise<Register> }> = [
+  { commands: ["root", "list", "show", "paths", "schema"], load: () => import("./commands/inspect.js").then((m) => m.registerInspect) },
+  { commands: ["resolve", "touch", "resume"], load: () => import("./commands/state.js").then((m) => m.registerState) },
+  { commands: ["hook"], load: () => import("./commands/hook.js").then((m) => m.registerHook) },
+  { commands: ["install", "uninstall"], load: () => import("./commands/install.js").then((m) => m.registerInstall) },
+  { commands: ["mcp"], load: () => import("./commands/mcp.js").then((m) => m.registerMcp) },
+  { commands: ["explain"], load: () => import("./commands/explain.js").then((m) => m.registerExplain) },
+  { commands: ["doctor"], load: () => import("./commands/doctor.js").then((m) => m.registerDoctor) },
+  { commands: ["tree"], load: () => import("./commands/tree.js").then((m) => m.registerTree) },
+];
+
+async function buildProgram(io: CliIo, command: string | undefined): Promise<Command> {
+  const { Command } = await import("commander");
   const context = createContext(io);
+  const wanted = COMMAND_MODULES.filter((m) => command !== undefined && m.commands.includes(command));
+  const modules = wanted.length > 0 ? wanted : COMMAND_MODULES;
+  const presets = (await import("../presets/preset.js")).presetNames().join(", ");
   const program = new Command("agentsmd")
     .description("See and deliver the AGENTS.md instructions a coding agent gets.")
     .version(VERSION)
@@ -30,7 +44,7 @@ function buildProgram(io: CliIo): Command {
     .option("--root <dir>", "project root override (root.projectRootOverride)")
     .option("--markers <list>", "root markers, comma-separated")
     .option("--config <file>", "JSON config file, validated against `agentsmd schema`")
-    .option("--preset <name>", `preset: ${presetNames().join(", ")} (default: codelia)`)
+    .option("--preset <name>", `preset: ${presets} (default: codelia)`)
     .option("--home <dir>", "home directory for user layers (default: the OS home)")
     .option("--json", "machine-readable output")
     .showHelpAfterError()
@@ -44,14 +58,7 @@ function buildProgram(io: CliIo): Command {
     const info = await nodeFileSystem.stat(path).catch(() => null);
     if (info?.kind !== "directory") throw new ConfigError(`--cwd ${path} is not an existing directory`, { path, fix: "pass an existing directory to --cwd" });
   });
-  registerInspect(program, context);
-  registerState(program, context);
-  registerHook(program, context);
-  registerInstall(program, context);
-  registerMcp(program, context);
-  registerExplain(program, context);
-  registerDoctor(program, context);
-  registerTree(program, context);
+  for (const register of await Promise.all(modules.map((m) => m.load()))) register(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   return program;
 }
@@ -61,16 +68,21 @@ function buildProgram(io: CliIo): Command {
  * @example process.exitCode = await main(process.argv.slice(2), processIo());
  */
 export async function main(argv: readonly string[], given: CliIo): Promise<number> {
-  // Names from an untrusted tree reach stderr inside messages: no terminal escape gets through.
-  // (a prototype, not a spread: `cwd` is a getter that may throw and must stay lazy)
-  const io: CliIo = Object.assign(Object.create(given) as CliIo, { stderr: (text: string) => given.stderr(quoteControls(text, { keepNewlines: true })) });
-  const program = buildProgram(io);
+  const io = withQuotedStderr(given);
   try {
+    const command = commandOf(argv);
+    if (command === "hook") {
+      const code = await runHookArgv(argv, given); // quotes stderr itself
+      if (code !== null) return code;
+    }
+    const program = await buildProgram(io, command);
     await program.parseAsync([...argv], { from: "user" });
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+    // CommanderError and its subclasses carry a "commander.*" code (commander itself loads lazily).
+    const code = (error as { code?: unknown } | null)?.code;
+    if (error instanceof Error && typeof code === "string" && code.startsWith("commander.")) {
+      if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help") return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof AgentsMdError) {

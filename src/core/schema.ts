@@ -2,7 +2,7 @@
  * zod schemas: the one source of every public type (spec §0.5 / §0.6).
  * Everything that crosses a boundary (config file, env, state file, tool I/O) is parsed here.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Spec §0.5 v1 schema, verbatim (kept for callers who want exactly it). */
 export const AgentsConfigV1Schema = z

@@ -2,7 +2,6 @@
  * Persisted sessions: read/validate a state file, write it atomically, and a cross-process lock
  * (exclusive lock file, stale-lock recovery) so concurrent processes never lose an update.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { StateError } from "../core/errors.js";
@@ -74,9 +73,21 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * 16 hex digits that tell two acquisitions apart (not a secret: Math.random, so a hook process does
+ * not load node:crypto just to take a lock).
+ */
+function randomHex(): string {
+  const part = () =>
+    Math.floor(Math.random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, "0");
+  return part() + part();
+}
+
 /** What a lock file holds: the owner's pid, host and a token unique to this acquisition. */
 function lockContent(): string {
-  return `${process.pid}\n${hostname()}\n${randomBytes(8).toString("hex")}\n`;
+  return `${process.pid}\n${hostname()}\n${randomHex()}\n`;
 }
 
 interface LockSeen {
@@ -109,7 +120,7 @@ async function isStale(lock: string, seen: LockSeen, staleMs: number, fs: FileSy
  * content and inode, so it can never stand for a newer lock at the same path.
  */
 export function breakGuardPath(lock: string, seen: { text: string; ino: number }): string {
-  return `${lock}.break-${createHash("sha256").update(`${seen.ino}\0${seen.text}`).digest("hex").slice(0, 16)}`;
+  return `${lock}.break-${process.getBuiltinModule("node:crypto").createHash("sha256").update(`${seen.ino}\0${seen.text}`).digest("hex").slice(0, 16)}`;
 }
 
 /**

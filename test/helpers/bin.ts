@@ -26,11 +26,18 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-function stale(): boolean {
-  return !existsSync(BIN) || statSync(BIN).mtimeMs < newestMtime(join(REPO, "src"));
+/** The hook bundle `npm run build` makes last (scripts/build-hook.mjs). */
+export const HOOK_BUNDLE = join(REPO, "dist/hook/agentsmd-hook.cjs");
+
+function older(file: string, newest = newestMtime(join(REPO, "src"))): boolean {
+  return !existsSync(file) || statSync(file).mtimeMs < newest;
 }
 
-/** Builds `dist/` when it is missing or older than `src/` (one build at a time across test files). */
+function stale(): boolean {
+  return older(BIN) || older(HOOK_BUNDLE);
+}
+
+/** Builds `dist/` (tsc, then the hook bundle) when it is missing or older than `src/` (one build at a time across test files). */
 export async function ensureBuilt(): Promise<void> {
   if (!stale()) return;
   await withLock(
@@ -41,8 +48,9 @@ export async function ensureBuilt(): Promise<void> {
         await promisify(execFile)(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: REPO });
       } catch (error) {
         // tsc still emits on type errors (those are the typecheck's business); fail only without output.
-        if (stale()) throw error;
+        if (older(BIN)) throw error;
       }
+      await promisify(execFile)(process.execPath, [join(REPO, "scripts/build-hook.mjs")], { cwd: REPO });
     },
     { timeoutMs: 120_000 },
   );

@@ -1,16 +1,12 @@
 /**
- * `agentsmd hook <host>`: a host's command hook, one subcommand per entry of HOOK_HOSTS. Hook JSON
- * on stdin, the host's answer JSON on stdout. A hook must never break the user's session: every
- * problem is one line on stderr, exit 0, no stdout.
+ * `agentsmd hook <host>` in commander: help text and usage errors only. A plain hook call never
+ * gets here (`main()` sends it to the lean entry, ../hook.ts); what commander accepts and the lean
+ * parser did not (for instance `--state-dir=DIR` after a flag it does not know) runs the same `runHook`.
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
-import { absolute } from "../../core/paths.js";
+import { runHook } from "../hook.js";
 import { HOOK_HOSTS, type HookHostEntry } from "../../integrations/hosts.js";
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, "; ").trim();
-}
 
 function registerHost(hook: Command, name: string, entry: HookHostEntry, context: CommandContext): void {
   const command = hook
@@ -19,42 +15,10 @@ function registerHost(hook: Command, name: string, entry: HookHostEntry, context
     .option("--state-dir <dir>", "directory of the per-conversation state files (default: the host's, else $XDG_STATE_HOME/agentsmd/<host>)");
   for (const flag of entry.flags ?? []) command.option(flag.flags, flag.description);
   command.action(async (options: Record<string, string | undefined>, command: Command) => {
-    const { io } = context;
-    const say = (message: string) => io.stderr(`agentsmd hook ${name}: ${oneLine(message)}\n`);
-    try {
-      const flags: Record<string, string | undefined> = {};
-      for (const flag of entry.flags ?? []) {
-        const value = options[flag.name];
-        if (value !== undefined && flag.choices && !flag.choices.includes(value)) {
-          say(`${flag.flags.split(" ")[0]} must be one of ${flag.choices.join(", ")}, not "${value}"; using the default`);
-          continue;
-        }
-        flags[flag.name] = value;
-      }
-      const globals = context.globals(command);
-      const sessionOptions = context.sessionOptions(command);
-      const run = await entry.load();
-      const home = globals.home !== undefined ? absolute(globals.home, io.cwd) : undefined;
-      const stateDir = options.stateDir;
-      await run(await io.readStdin(), {
-        env: io.env,
-        ...(home !== undefined ? { home } : {}),
-        session: {
-          ...(sessionOptions.preset !== undefined ? { preset: sessionOptions.preset } : {}),
-          ...(sessionOptions.config !== undefined ? { config: sessionOptions.config } : {}),
-          ...(sessionOptions.configFile !== undefined ? { configFile: sessionOptions.configFile } : {}),
-        },
-        ...(stateDir !== undefined ? { stateDir: absolute(stateDir, io.cwd) } : {}),
-        flags,
-        deliver: (output) => {
-          if (output) io.stdout(`${JSON.stringify(output)}\n`);
-        },
-        onDiagnostic: say,
-      });
-    } catch (error) {
-      const message = error instanceof Error ? ((error as { describe?: () => string }).describe?.() ?? error.message) : String(error);
-      say(message);
-    }
+    const flags: Record<string, string | undefined> = {};
+    for (const flag of entry.flags ?? []) flags[flag.name] = options[flag.name];
+    // --cwd was checked by main's preAction hook already, so runHook answers 0 here.
+    await runHook({ host: name, globals: context.globals(command), stateDir: options.stateDir, flags }, context.io);
   });
 }
 

@@ -2,7 +2,7 @@
  * The Claude Code hook's input side: the event schema (with VS Code's camelCase variant), which
  * paths a tool event is about (one table), and what an event means for delivery. No I/O.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { absolute, join } from "../../core/paths.js";
 import { conversationPath, hostStateDir } from "../host/store.js";
 import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";

@@ -60,7 +60,8 @@ export async function defaultHookCommand(scope: InstallScope, projectDir: string
     const local = await nodeFileSystem.stat(join(projectDir, "node_modules/.bin/agentsmd")).catch(() => null);
     if (local) return `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agentsmd hook claude-code`;
   }
-  const bin = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
+  // The lean hook executable (one pre-bundled file, no CLI start-up), see src/cli/hook-bin.ts.
+  const bin = fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url));
   return `${quote(process.execPath)} ${quote(bin)} hook claude-code`;
 }
 

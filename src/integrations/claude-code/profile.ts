@@ -2,7 +2,7 @@
  * The Claude Code host profile: what Claude Code loads itself (CLAUDE files; AGENTS.md when its
  * own support is on), its answer framing and its 10,000-character limit, on the shared host layer.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { FileSystem } from "../../io/file-system.js";
 import { absolute, join, nameOf, parentOf } from "../../core/paths.js";
 import { findImports } from "../../load/imports.js";

@@ -14,7 +14,7 @@
  * - UserPromptSubmit carries `prompt`.
  * No I/O.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { AgentsMdError } from "../../core/errors.js";
 
 const common = {

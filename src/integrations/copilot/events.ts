@@ -5,7 +5,7 @@
  * (`agentsmd hook copilot postToolUse`, as `install copilot` writes it), else from the payload's
  * shape. No I/O.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { AgentsMdError } from "../../core/errors.js";
 
 /** The events agentsmd registers with Copilot. */

@@ -4,8 +4,7 @@
  * cannot collide, a cross-process lock around read-modify-write, atomic replacement and a 30-day
  * clean-up. The state document is validated once, here.
  */
-import { z } from "zod";
-import { createHash } from "node:crypto";
+import * as z from "zod";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { SessionStateSchema, type SessionState } from "../../core/schema.js";
 import { ensureDir, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
@@ -41,7 +40,7 @@ export function encodeId(id: string): string {
     if (code >= 0xd800 && code <= 0xdfff) return `%u${code.toString(16).toUpperCase()}`;
     return [...Buffer.from(char, "utf8")].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
   });
-  return escaped.length <= MAX_READABLE ? escaped : `~${createHash("sha256").update(id).digest("hex")}`;
+  return escaped.length <= MAX_READABLE ? escaped : `~${sha256Hex(id)}`;
 }
 
 /** Who a state file belongs to: a conversation, and a subagent inside it (its own context). */

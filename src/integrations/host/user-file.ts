@@ -12,7 +12,7 @@
  * one JSON file per edited file, named by a hash of its real path.
  */
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { ConfigError } from "../../core/errors.js";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { nodeFileSystem, readTextFile, type FileSystem } from "../../io/file-system.js";

@@ -18,7 +18,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { homedir } from "node:os";
-import { z } from "zod";
+import * as z from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import { absolute, isInside, pathInputProblem } from "../../core/paths.js";

@@ -27,7 +27,7 @@
  * { "plugin": [["agentsmd", { "mode": "paths", "maxFiles": 100 }]] }
  */
 import type { Hooks, Plugin, PluginInput, PluginModule, PluginOptions } from "@opencode-ai/plugin";
-import { z } from "zod";
+import * as z from "zod";
 import { homedir } from "node:os";
 import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
 import { readStateFile, writeStateFile } from "../../io/state-store.js";

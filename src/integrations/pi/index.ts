@@ -24,7 +24,7 @@
  * pi -e npm:agentsmd             # one run only
  */
 import { homedir } from "node:os";
-import { z } from "zod";
+import * as z from "zod";
 import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
 import { readStateFile, writeStateFile } from "../../io/state-store.js";
 import { nodeFileSystem } from "../../io/file-system.js";

@@ -1,0 +1,71 @@
+/**
+ * Bundles the hook process (src/cli/hook-process.ts) into one file, dist/hook/agentsmd-hook.cjs,
+ * as the last step of `npm run build`. A host runs `agentsmd hook <host>` once per tool call: one
+ * file (no module resolution, one parse, one V8 code cache entry) instead of about 100 modules.
+ * The sources stay the truth; the bundle is a build product (dist/ is not committed).
+ *
+ * CommonJS, so the launcher (src/cli/launch.ts) can run it through V8's code cache on a Node
+ * without `module.enableCompileCache`. `import.meta.url` is the bundle's own URL: dist/hook/ sits at
+ * the same depth as dist/core/, so `../../package.json` still resolves.
+ *
+ * Usage: node scripts/build-hook.mjs   (or import { bundleHook } for tests)
+ */
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+export const HOOK_ENTRY = join(ROOT, "src/cli/hook-process.ts");
+export const HOOK_BUNDLE = join(ROOT, "dist/hook/agentsmd-hook.cjs");
+/** The small executable that loads HOOK_BUNDLE through the compile cache (src/cli/hook-bin.ts). */
+export const HOOK_BIN_ENTRY = join(ROOT, "src/cli/hook-bin.ts");
+export const HOOK_BIN = join(ROOT, "dist/hook/hook.cjs");
+
+/**
+ * A hook never watches (`watch: true` is for long-lived hosts): the session's on-demand import of
+ * the watcher becomes a stub, so chokidar and the watcher stay out of the bundle.
+ */
+const noWatcher = {
+  name: "agentsmd-hook-no-watcher",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/watch\.js$/ }, (args) =>
+      /src[\\/]session[\\/]session\.ts$/.test(args.importer) ? { path: "watch", namespace: "agentsmd-hook-stub" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "agentsmd-hook-stub" }, () => ({
+      contents:
+        'export async function watchSession() { throw new Error("watch: true is not available in the hook process (dist/hook): import agentsmd instead"); }',
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * Builds the bundle. `write: false` returns it in memory (tests); the metafile lists every input.
+ * @example const { metafile } = await bundleHook({ outfile: "/tmp/hook.cjs" })
+ */
+export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY } = {}) {
+  return build({
+    entryPoints: [entry],
+    outfile,
+    write,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    sourcemap: false,
+    metafile: true,
+    plugins: [noWatcher],
+    legalComments: "none",
+    logLevel: "warning",
+    define: { "import.meta.url": "__agentsmdBundleUrl" },
+    banner: { js: '"use strict";const __agentsmdBundleUrl=require("node:url").pathToFileURL(__filename).href;' },
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await bundleHook({ entry: HOOK_BIN_ENTRY, outfile: HOOK_BIN });
+  const result = await bundleHook();
+  const output = result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => k.endsWith(".cjs"))];
+  console.log(`hook bundle: ${Object.keys(output.inputs).length} modules -> ${(output.bytes / 1024).toFixed(0)} KB at ${HOOK_BUNDLE}`);
+}

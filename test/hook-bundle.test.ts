@@ -1,0 +1,110 @@
+/**
+ * The hook process stays lean (issue 15): `agentsmd hook <host>` runs once per tool call, so its
+ * bundle must not grow the CLI's other commands, commander, the watcher or the MCP SDK, and a hook
+ * call must load no JavaScript file but the two of dist/hook/ and no node:crypto. Sizes, not times:
+ * speed itself is measured by `npm run bench` (hook rows), never asserted here.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, REPO } from "./helpers/bin.js";
+import { HOOK_HOSTS } from "../src/integrations/hosts.js";
+
+interface Metafile {
+  inputs: Record<string, { bytes: number }>;
+  outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
+}
+
+const FORBIDDEN = [
+  /node_modules\/commander\//,
+  /node_modules\/chokidar\//,
+  /node_modules\/readdirp\//,
+  /node_modules\/picomatch\//,
+  /node_modules\/@modelcontextprotocol\//,
+  /src\/cli\/main\.ts$/,
+  /src\/cli\/commands\//,
+  /src\/inspect\//,
+  /src\/session\/watch\.ts$/,
+  /src\/integrations\/(opencode|mcp)\//,
+];
+
+describe("hook bundle", () => {
+  let metafile: Metafile;
+  let code: string;
+  beforeAll(async () => {
+    const { bundleHook } = (await import(join(REPO, "scripts/build-hook.mjs"))) as {
+      bundleHook(o: { outfile: string; write: boolean }): Promise<{ metafile: Metafile; outputFiles: Array<{ path: string; text: string }> }>;
+    };
+    const result = await bundleHook({ outfile: join(tmpdir(), "agentsmd-hook-test.cjs"), write: false });
+    metafile = result.metafile;
+    code = result.outputFiles.find((file) => file.path.endsWith(".cjs"))!.text;
+  }, 60_000);
+
+  it("holds only what a hook needs: no other command, no commander, watcher, MCP SDK or inspect code", () => {
+    // inputs esbuild kept code of (a re-export it tree-shook away leaves an input of 0 bytes)
+    const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
+    const inputs = Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0);
+    expect(inputs.some((input) => input.includes("src/cli/hook-process.ts"))).toBe(true);
+    for (const host of Object.keys(HOOK_HOSTS)) expect(inputs.some((input) => input.includes(`src/integrations/${host}/`))).toBe(true);
+    const heavy = inputs.filter((input) => FORBIDDEN.some((pattern) => pattern.test(input)));
+    expect(heavy).toEqual([]);
+  });
+
+  it("stays small: zod through its namespace export (tree-shaken), at most 100 modules and 320 KB", () => {
+    const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
+    const zod = Object.entries(output.inputs)
+      .filter(([input]) => input.includes("node_modules/zod/"))
+      .reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
+    // `import { z } from "zod"` keeps all of zod (about 450 KB minified); `import * as z` about 100 KB.
+    expect(zod).toBeLessThan(160 * 1024);
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(100);
+    expect(output.bytes).toBeLessThan(320 * 1024);
+  });
+
+  it("has no dynamic import() left, which the code-cache loader (vm.Script) could not run", () => {
+    expect(code).not.toMatch(/\bimport\(/);
+  });
+});
+
+describe("hook process", () => {
+  let dir: string;
+  beforeAll(async () => {
+    await ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), "agentsmd-hook-process-"));
+  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a Claude Code SessionStart and PostToolUse load only dist/hook/ files and never node:crypto", () => {
+    const project = join(dir, "project");
+    spawnSync("mkdir", ["-p", join(project, ".git"), join(project, "pkg")]);
+    writeFileSync(join(project, "AGENTS.md"), "# root rules\n");
+    writeFileSync(join(project, "pkg", "AGENTS.md"), "# pkg rules\n");
+    writeFileSync(join(project, "pkg", "a.ts"), "export {};\n");
+    const report = join(dir, "loaded.json");
+    const preload = join(dir, "report.cjs");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
+    );
+    const run = (event: object) => {
+      const result = spawnSync(process.execPath, ["-r", preload, join(REPO, "dist/hook/hook.cjs"), "hook", "claude-code", "--state-dir", join(dir, "state")], {
+        input: JSON.stringify(event),
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", HOME: dir, AGENTSMD_CLAUDE_AGENTS_MD: "inject", AGENTSMD_COMPILE_CACHE: "0" },
+      });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; builtins: string[] };
+      expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([join(REPO, "dist/hook/agentsmd-hook.cjs"), join(REPO, "dist/hook/hook.cjs")]);
+      expect(loaded.builtins.filter((name) => /\bcrypto\b/.test(name))).toEqual([]);
+      return result.stdout;
+    };
+    const session = { session_id: "0b6a1c9e-7f41-4d8e-a2b3-5c6d7e8f9a0b", cwd: project };
+    expect(run({ ...session, hook_event_name: "SessionStart", source: "startup" })).toContain("# root rules");
+    expect(run({ ...session, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: join(project, "pkg", "a.ts") } })).toContain(
+      "# pkg rules",
+    );
+  });
+});
