@@ -5,7 +5,7 @@
  * speed itself is measured by `npm run bench` (hook rows), never asserted here.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,6 +65,21 @@ describe("hook bundle", () => {
 
   it("has no dynamic import() left, which the code-cache loader (vm.Script) could not run", () => {
     expect(code).not.toMatch(/\bimport\(/);
+  });
+});
+
+describe("imports that defeat the bundle", () => {
+  it('no source imports zod as `{ z }` (it keeps all of zod, ~450 KB, in every bundle): use `import * as z from "zod"`', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith(".ts") && /import\s*\{\s*z\s*\}\s*from\s*"zod"/.test(readFileSync(path, "utf8"))) offenders.push(path);
+      }
+    };
+    walk(join(REPO, "src"));
+    expect(offenders).toEqual([]);
   });
 });
 

@@ -79,10 +79,10 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
     await program.parseAsync([...argv], { from: "user" });
     return EXIT.ok;
   } catch (error) {
-    // CommanderError and its subclasses carry a "commander.*" code (commander itself loads lazily).
-    const code = (error as { code?: unknown } | null)?.code;
-    if (error instanceof Error && typeof code === "string" && code.startsWith("commander.")) {
-      if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help") return EXIT.ok;
+    // commander is loaded whenever it threw (it loads lazily, so ask it only now).
+    const { CommanderError } = await import("commander");
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof AgentsMdError) {

@@ -58,11 +58,12 @@ function quoteWord(word: string): string {
 }
 
 /**
- * The command the hooks run: this very CLI by absolute path.
- * @example defaultCodexHookCommand() // "/usr/bin/node /…/dist/cli/bin.js hook codex"
+ * The command the hooks run: this package's lean hook executable by absolute path (one
+ * pre-bundled file, src/cli/hook-bin.ts).
+ * @example defaultCodexHookCommand() // "/usr/bin/node /…/dist/hook/hook.cjs hook codex"
  */
 export function defaultCodexHookCommand(): string {
-  const bin = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
+  const bin = fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url));
   return `${quoteWord(process.execPath)} ${quoteWord(bin)} hook codex`;
 }
 

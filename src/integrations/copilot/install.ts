@@ -44,11 +44,12 @@ export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallCon
 }
 
 /**
- * The command prefix hooks run: this very CLI by absolute path (`node /…/bin.js`).
- * @example defaultCopilotCommand() // "/usr/bin/node /…/agentsmd/dist/cli/bin.js"
+ * The command prefix hooks run: this package's lean hook executable by absolute path (one
+ * pre-bundled file that takes `hook <host> ...`, src/cli/hook-bin.ts).
+ * @example defaultCopilotCommand() // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs"
  */
 export function defaultCopilotCommand(): string {
-  return shellQuote([process.execPath, fileURLToPath(new URL("../../cli/bin.js", import.meta.url))]);
+  return shellQuote([process.execPath, fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url))]);
 }
 
 /**

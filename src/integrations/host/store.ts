@@ -43,6 +43,11 @@ export function encodeId(id: string): string {
   return escaped.length <= MAX_READABLE ? escaped : `~${sha256Hex(id)}`;
 }
 
+/** node:crypto on demand: a hook process with a plain id (the usual case) never pays its start-up. */
+function sha256Hex(text: string): string {
+  return process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex");
+}
+
 /** Who a state file belongs to: a conversation, and a subagent inside it (its own context). */
 export interface ConversationId {
   id: string;

@@ -11,7 +11,6 @@
  * Records live in `$XDG_STATE_HOME/agentsmd/install/` (else `~/.local/state/agentsmd/install/`),
  * one JSON file per edited file, named by a hash of its real path.
  */
-import { createHash } from "node:crypto";
 import * as z from "zod";
 import { ConfigError } from "../../core/errors.js";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
@@ -61,8 +60,9 @@ async function targetOf(file: string, fs: FileSystem): Promise<string> {
   return fs.realpath(file).catch(() => file);
 }
 
+// node:crypto on demand: this module reaches the hook bundle, whose calls must not pay its start-up.
 function recordPath(target: string, options: UserFileOptions): string {
-  return join(recordDir(options), `${createHash("sha256").update(target).digest("hex").slice(0, 32)}.json`);
+  return join(recordDir(options), `${process.getBuiltinModule("node:crypto").createHash("sha256").update(target).digest("hex").slice(0, 32)}.json`);
 }
 
 async function readRecord(path: string, target: string, fs: FileSystem): Promise<InstallRecord | null> {

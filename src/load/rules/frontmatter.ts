@@ -7,7 +7,13 @@
  * the value as raw text, so the inline value of a glob key is taken as raw text too, and parsed as
  * YAML only when it is a flow list (`[...]`) or one quoted scalar.
  */
-import { LineCounter, parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type { LineCounter } from "yaml";
+
+type Yaml = typeof import("yaml");
+let yaml: Yaml | undefined;
+/** `yaml` loads on first use: a tree without rule files (every hook process on one) never parses it. */
+const loadYaml = (): Yaml => (yaml ??= createRequire(import.meta.url)("yaml") as Yaml);
 
 /** The most header bytes parsed; a longer header is reported, not parsed. */
 export const MAX_FRONTMATTER_CHARS = 64 * 1024;
@@ -75,6 +81,7 @@ export function parseFrontmatter(input: string, rawKeys: readonly string[] = [])
       return `${match[1]}${match[2]}"${RAW}${raws.length - 1}"`;
     })
     .join("\n");
+  const { LineCounter, parseDocument } = loadYaml();
   const counter = new LineCounter();
   const doc = parseDocument(source, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const problem = doc.errors[0];

@@ -2,7 +2,15 @@
  * Glob matching for scoped rules: picomatch, on POSIX paths relative to the rule's base directory.
  * Pure; compiled once per rule.
  */
-import picomatch from "picomatch";
+import { createRequire } from "node:module";
+import type Picomatch from "picomatch";
+
+let loaded: typeof Picomatch | undefined;
+/** picomatch loads on first use: a session without rules (every hook process on such a tree) never parses it. */
+function picomatch(glob: string, options?: Picomatch.PicomatchOptions): (path: string) => boolean {
+  loaded ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch;
+  return loaded(glob, options);
+}
 
 export interface GlobOptions {
   /** A glob without `/` matches the file name at any depth. @default false */
@@ -79,7 +87,7 @@ function matcherFor(glob: string, matchBase: boolean): (path: string) => boolean
 }
 
 /** A glob picomatch rejects matches nothing (doctor reports it) instead of throwing at match time. */
-function safeMatcher(glob: string, options: picomatch.PicomatchOptions): (path: string) => boolean {
+function safeMatcher(glob: string, options: Picomatch.PicomatchOptions): (path: string) => boolean {
   try {
     return picomatch(glob, options);
   } catch {
