@@ -17,6 +17,10 @@
  * | `hook-misread` | warning | an `agentsmd hook <host>` entry in a file another host reads and runs with its own events (hook-entries.ts) |
  * | `claude-hooks-project-only` | warning | agentsmd's Claude Code hooks only in the project's settings: a session started in a subdirectory gets nothing |
  * | `copilot-runs-claude-hooks` | info | Copilot CLI runs the project's Claude Code hooks too (they stay silent there) |
+ * | `rule-frontmatter` / `rule-invalid` | error / warning | a scoped rule whose header does not parse (file:line), or holds a value its format does not accept |
+ * | `rule-matches-nothing` | warning | a scoped rule whose globs match no file in the tree |
+ * | `rule-unseen` | warning | a scoped rule no host agentsmd serves will ever see (manual, agent-requested, or its format left out of `rules.formats`) |
+ * | `rule-duplicate` | warning | the same rule kept in two files (two formats): copies drift, a host getting both sees it twice |
  *
  * Budgets come from real sessions (one per preset and directory whose chain could exceed it), so
  * each preset's own rules decide; name rules come from each preset's resolved config.
@@ -30,7 +34,7 @@ import { chooseFiles, groupsFor, identityKey, type NameGroups } from "../load/di
 import type { Found } from "../io/cache.js";
 import { expandImports, findImports, resolveImportPath } from "../load/imports.js";
 import { isBlank } from "../core/budget.js";
-import { ancestors, isInside, nameOf, parentOf } from "../core/paths.js";
+import { ancestors, isInside, join, nameOf, parentOf } from "../core/paths.js";
 import { scanTree, type ScannedFile } from "./scan.js";
 import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
 import type { SessionOptions } from "../session/session.js";
@@ -38,6 +42,10 @@ import { FsError } from "../core/errors.js";
 import { CLAUDE_AGENTS_NAMES, CLAUDE_MD_NAMES } from "../presets/claude.js";
 import { quote, quoteControls } from "../core/quote.js";
 import { checkHookEntries } from "./hook-entries.js";
+import { findRules } from "../load/rules/find.js";
+import { relativeBelow } from "../load/rules/apply.js";
+import { RULE_FORMATS, type AgentsConfig } from "../core/schema.js";
+import { globCoverage, ruleFindings } from "./rules.js";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -114,6 +122,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const env = sessionBase.env ?? {};
   // Each preset's resolved config (names, budget, excludes) under the user's settings.
   const configs = new Map<string, ResolvedConfig>();
+  let raw: AgentsConfig | undefined;
   for (const name of presets) {
     const resolved = await resolveConfig({
       cwd: options.root,
@@ -123,7 +132,10 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       ...(sessionBase.configFile ? { configFile: sessionBase.configFile } : {}),
     });
     configs.set(name, resolved.config);
+    raw ??= resolved.raw;
   }
+  const rules = await findRules({ root: options.root, fs, formats: RULE_FORMATS });
+  const coverage = globCoverage(rules.rules);
   const allNames = knownInstructionNames([...configs.values()].flatMap((config) => config.files.names));
   const excludes = [...new Set([...DEFAULT_EXCLUDES, ...[...configs.values()].flatMap((config) => config.lazy.exclude)])];
   const scan = await scanTree({
@@ -133,9 +145,27 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     exclude: excludes,
     ...(options.gitignore !== undefined ? { gitignore: options.gitignore } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    onEntries: (dir, entries) => {
+      for (const entry of entries) {
+        if (entry.kind === "directory") continue;
+        const relative = relativeBelow(join(dir, entry.name), options.root);
+        if (relative !== null) coverage.add(relative);
+      }
+    },
   });
   const findings: Finding[] = [];
   const add = (finding: Finding) => findings.push(finding);
+  for (const diagnostic of rules.diagnostics) {
+    const header = diagnostic.code === "rule-frontmatter";
+    add({
+      code: diagnostic.code,
+      severity: header ? "error" : "warning",
+      path: diagnostic.path ?? options.root,
+      message: diagnostic.message,
+      fix: header ? "fix the YAML at that line (quote globs that start with * or hold a comma-list)" : (diagnostic.fix ?? "see the message"),
+    });
+  }
+  for (const finding of ruleFindings(rules.rules, coverage.unmatched(), raw?.rules?.formats)) add(finding);
   for (const diagnostic of scan.diagnostics)
     add({
       code: "unreadable",

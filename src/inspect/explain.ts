@@ -5,6 +5,11 @@
  * `touch`) plus the discovery layer's `chooseFiles`, so it reports what the loader does rather
  * than re-deriving it.
  */
+import { findRules } from "../load/rules/find.js";
+import { RULE_FORMAT_SPECS } from "../load/rules/formats.js";
+import { needsContent } from "../load/rules/apply.js";
+import { RULE_FORMATS } from "../core/schema.js";
+import { rulesApplying, type AppliedRule } from "./rules.js";
 import { StatCache, type Found } from "../io/cache.js";
 import { chooseFiles, type NameGroups } from "../load/discover.js";
 import { initialDirs, type InitialLoad } from "../load/initial.js";
@@ -49,6 +54,11 @@ export interface ExplainEntry {
   reason: string;
 }
 
+export interface ExplainedRule extends AppliedRule {
+  /** What this session does with it: `initial`, `touch` (delivered when the path is touched), or why not. */
+  delivery: string;
+}
+
 export interface Explanation {
   preset: string;
   target: string;
@@ -62,6 +72,8 @@ export interface Explanation {
   files: ExplainEntry[];
   /** Initial files whose scope does not cover PATH (in context all the same). */
   alsoInContext: Array<{ path: string; layer: Layer; scope: string }>;
+  /** Scoped rules (every format) that apply to the target, with the glob that matched and who gets them. */
+  rules: ExplainedRule[];
   diagnostics: Diagnostic[];
 }
 
@@ -116,6 +128,7 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
     hasProject: session.hasProject,
     files: [],
     alsoInContext: [],
+    rules: [],
     diagnostics: [],
   };
   // Probe every known name, session names first (the order a probe lists files in).
@@ -221,6 +234,7 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
   }
   seen.forEach((each, index) => (each.order = index + 1));
   explanation.files = [...seen, ...aside];
+  explanation.rules = await explainRules(session, path);
   explanation.diagnostics = [...session.diagnostics];
   return explanation;
 }
@@ -376,6 +390,28 @@ export function formatMatrix(matrix: PresetMatrix): string {
   return lines.join("\n");
 }
 
+/** Scoped rules of every format that apply to `path`, and what this session does with each. */
+async function explainRules(session: AgentsSession, path: string): Promise<ExplainedRule[]> {
+  if (!session.hasProject) return [];
+  const fs = session.cache.fs;
+  const { rules } = await findRules({ root: session.root, fs, formats: RULE_FORMATS });
+  let content: string | undefined;
+  if (rules.some(needsContent))
+    content = await fs
+      .read(path, 256 * 1024)
+      .then((read) => new TextDecoder().decode(read.bytes))
+      .catch(() => undefined);
+  const initial = new Set(session.initialFiles.map((file) => file.path));
+  return rulesApplying(rules, path, content, session.rawConfig.rules?.formats).map((applied) => ({
+    ...applied,
+    delivery: !session.rules.formats.includes(applied.format)
+      ? `not delivered by agentsmd in this session (${RULE_FORMAT_SPECS[applied.format].nativeHosts.length ? `${RULE_FORMAT_SPECS[applied.format].nativeHosts.join(", ")} read${RULE_FORMAT_SPECS[applied.format].nativeHosts.length === 1 ? "s" : ""} it natively; ` : ""}rules.formats)`
+      : initial.has(applied.path)
+        ? "initial bundle"
+        : "on touch",
+  }));
+}
+
 /** The text of `agentsmd explain PATH`. */
 export function formatExplanation(explanation: Explanation): string {
   const lines = [
@@ -393,6 +429,16 @@ export function formatExplanation(explanation: Explanation): string {
     lines.push("", "Not loaded:");
     for (const each of other)
       lines.push(`-  ${quote(each.path)}`, quoteControls(`   ${each.status}: ${each.fate.startsWith("never") ? "" : `${each.fate}; `}${each.reason}`));
+  }
+  if (explanation.rules.length > 0) {
+    lines.push("", "Scoped rules:");
+    for (const rule of explanation.rules) {
+      const spec = RULE_FORMAT_SPECS[rule.format];
+      lines.push(
+        `-  ${quote(rule.path)}`,
+        `   ${spec.label}: ${rule.matched === "always" ? "always applies" : `${spec.globKeys[0]} matched ${JSON.stringify(rule.matched)}`}; ${rule.delivery}`,
+      );
+    }
   }
   if (explanation.alsoInContext.length > 0) {
     lines.push("", "Also in context (their scope does not cover this path):");

@@ -27,6 +27,8 @@ export interface ScanOptions {
   gitignore?: boolean;
   /** Directories listed at once. @default 64 */
   concurrency?: number;
+  /** Sees every directory listed (excluded directories' single listing included): a caller can test every file without a second walk. */
+  onEntries?: (dir: string, entries: ReadonlyArray<{ name: string; kind: FileKind | "symlink" }>) => void;
 }
 
 /** One instruction file found. */
@@ -170,6 +172,7 @@ export async function scanTree(options: ScanOptions): Promise<ScanResult> {
       if (text) frames = [...frames, { dir: task.dir, rules: parseGitignore(text) }];
     }
     collect(task.dir, entries, frames);
+    options.onEntries?.(task.dir, entries);
     const children: Task[] = [];
     for (const entry of entries) {
       if (entry.kind === "symlink") {

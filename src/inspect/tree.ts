@@ -12,6 +12,10 @@ import type { SessionOptions } from "../session/session.js";
 import { nameOf, parentOf, segmentsBelow } from "../core/paths.js";
 import { tokensForBytes } from "../session/compaction.js";
 import { quote } from "../core/quote.js";
+import { findRules } from "../load/rules/find.js";
+import { RULE_FORMAT_SPECS } from "../load/rules/formats.js";
+import { RULE_FORMATS, type RuleFormat } from "../core/schema.js";
+import { ruleReach, type RuleReach } from "./rules.js";
 
 /**
  * Rough token estimate of a file size: four bytes a token, the rule of compaction's `estimateTokens`.
@@ -35,11 +39,23 @@ export interface ScopeFile {
   gitignored?: boolean;
 }
 
+/** A scoped rule of the tree (`.github/instructions`, `.cursor/rules`, ...). */
+export interface TreeRule {
+  path: string;
+  format: RuleFormat;
+  activation: string;
+  globs: string[];
+  tokens: number;
+  reach: RuleReach;
+}
+
 export interface ScopeTree {
   root: string;
   presets: string[];
   files: ScopeFile[];
   dirs: number;
+  /** Scoped rules found under the root (every format). */
+  rules?: TreeRule[];
 }
 
 export interface ScopeTreeOptions {
@@ -86,7 +102,16 @@ export async function buildScopeTree(options: ScopeTreeOptions): Promise<ScopeTr
       ...(file.gitignored ? { gitignored: true } : {}),
     });
   }
-  return { root: options.root, presets, files, dirs: scan.dirs };
+  const found = await findRules({ root: options.root, fs, formats: RULE_FORMATS });
+  const rules = found.rules.map((rule) => ({
+    path: rule.path,
+    format: rule.format,
+    activation: rule.activation,
+    globs: rule.globs,
+    tokens: estimateTokens(Buffer.byteLength(rule.body)),
+    reach: ruleReach(rule, options.session?.config?.rules?.formats),
+  }));
+  return { root: options.root, presets, files, dirs: scan.dirs, rules };
 }
 
 interface Node {
@@ -160,6 +185,25 @@ export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): s
     const notes = [file.excludedBy ? `under excluded ${quote(file.excludedBy)}/` : "", file.gitignored ? "gitignored" : ""].filter(Boolean);
     const who = file.startup.length > 0 ? paint("preset", file.startup.join(" ")) : paint("none", "no preset at startup");
     lines.push(`${row.left}${" ".repeat(width - row.leftWidth)}  ${size}  ${who}${notes.length > 0 ? paint("dim", `  (${notes.join(", ")})`) : ""}`);
+  }
+  if (tree.rules && tree.rules.length > 0) {
+    lines.push("", "Scoped rules (agentsmd delivers each to the hosts that do not read its format):");
+    for (const rule of tree.rules) {
+      const spec = RULE_FORMAT_SPECS[rule.format];
+      const when =
+        rule.activation === "glob"
+          ? `${spec.globKeys[0]} ${rule.globs.map((glob) => JSON.stringify(glob)).join(", ")}`
+          : rule.activation === "always"
+            ? "always"
+            : `${rule.activation} only`;
+      const who = [
+        rule.reach.native.length ? `reads it: ${rule.reach.native.join(" ")}` : "",
+        rule.reach.agentsmd.length ? `via agentsmd: ${rule.reach.agentsmd.join(" ")}` : paint("none", "agentsmd never delivers it"),
+      ]
+        .filter(Boolean)
+        .join("; ");
+      lines.push(`  ${quote(rule.path.slice(tree.root.length + 1))}  ${paint("dim", `${spec.label}, ${when}, ~${rule.tokens} tok`)}  ${who}`);
+    }
   }
   const total = tree.files.reduce((sum, file) => sum + file.sizeBytes, 0);
   lines.push(

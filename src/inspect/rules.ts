@@ -1,0 +1,170 @@
+/**
+ * Scoped rules for `doctor`, `explain` and `tree`: which hosts each rule reaches (natively or
+ * through agentsmd), which rules apply to a path and why, and what is wrong with them.
+ */
+import { createHash } from "node:crypto";
+import type { RuleFormat } from "../core/schema.js";
+import { quote } from "../core/quote.js";
+import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/formats.js";
+import { isDeliverable, rulesForPath, needsContent, relativeBelow } from "../load/rules/apply.js";
+import { compileGlobs, isValidGlob } from "../load/rules/match.js";
+import type { ScopedRule } from "../load/rules/rule.js";
+
+/** Hosts agentsmd delivers to (its integrations); a rule none of them sees is reported. */
+export const AGENTSMD_HOSTS: readonly string[] = ["claude-code", "opencode", "codex", "gemini", "copilot", "qwen", "kilo", "pi", "mcp"];
+
+export interface RuleReach {
+  /** Hosts that read the rule's format themselves (agentsmd hosts and others, such as Cursor). */
+  native: string[];
+  /** agentsmd hosts that get it from agentsmd. */
+  agentsmd: string[];
+}
+
+/**
+ * Who sees a rule: the hosts reading its format, and the agentsmd hosts it is delivered to under
+ * `formats` (`rules.formats`; default per host). Manual and agent-requested rules reach only their
+ * own host; agentsmd never delivers them.
+ * @example ruleReach(cursorRule).agentsmd // ["claude-code", "opencode", ...]
+ */
+export function ruleReach(rule: ScopedRule, formats?: readonly RuleFormat[]): RuleReach {
+  const native = [...RULE_FORMAT_SPECS[rule.format].nativeHosts];
+  const agentsmd = isDeliverable(rule) ? AGENTSMD_HOSTS.filter((host) => formatsForHost(host, formats).includes(rule.format)) : [];
+  return { native, agentsmd };
+}
+
+/** A rule that applies to a path, and why. */
+export interface AppliedRule {
+  path: string;
+  format: RuleFormat;
+  activation: ScopedRule["activation"];
+  globs: string[];
+  /** The glob that matched, `always` for an always-apply rule. */
+  matched: string;
+  reach: RuleReach;
+}
+
+/**
+ * The rules that apply to `target` (absolute): glob matches (content-checked for `regex` rules when
+ * `content` is given) and always-apply rules, in rule order.
+ * @example rulesApplying(rules, "/repo/src/a.ts").map((r) => r.matched) // ["**\/*.ts"]
+ */
+export function rulesApplying(rules: readonly ScopedRule[], target: string, content?: string, formats?: readonly RuleFormat[]): AppliedRule[] {
+  const matched = new Map(rulesForPath(rules, target, content).map((match) => [match.rule, match.reason]));
+  const out: AppliedRule[] = [];
+  for (const rule of rules) {
+    const reason =
+      matched.get(rule) ?? (rule.activation === "always" && isDeliverable(rule) && relativeBelow(target, rule.base) !== null ? "always" : undefined);
+    if (reason === undefined) continue;
+    out.push({ path: rule.path, format: rule.format, activation: rule.activation, globs: rule.globs, matched: reason, reach: ruleReach(rule, formats) });
+  }
+  return out;
+}
+
+export interface RuleFinding {
+  code: "rule-matches-nothing" | "rule-unseen" | "rule-duplicate" | "rule-bad-glob";
+  severity: "error" | "warning" | "info";
+  path: string;
+  paths?: string[];
+  message: string;
+  fix: string;
+}
+
+/**
+ * Tracks which glob rules match some file of a tree, fed one directory listing at a time.
+ * @example const seen = globCoverage(rules); seen.add("src/a.ts"); seen.unmatched()
+ */
+export function globCoverage(rules: readonly ScopedRule[]): { add(relativePath: string): void; unmatched(): ScopedRule[] } {
+  let open = rules
+    .filter((rule) => rule.activation === "glob" && rule.globs.length > 0)
+    .map((rule) => ({ rule, test: compileGlobs(rule.globs, { matchBase: rule.matchBase }) }));
+  return {
+    add(relativePath) {
+      if (open.length === 0) return;
+      open = open.filter((entry) => entry.test(relativePath) === null);
+    },
+    unmatched: () => open.map((entry) => entry.rule),
+  };
+}
+
+function normalisedBody(rule: ScopedRule): string {
+  return createHash("sha256").update(rule.body.replace(/\s+/g, " ").trim()).digest("hex");
+}
+
+/**
+ * Findings over a project's rules: globs that match no file (`unmatched`, from {@link globCoverage}),
+ * rules no agentsmd host will ever see, the same rule kept in two files, globs picomatch rejects.
+ * @example ruleFindings(rules, coverage.unmatched(), config.rules?.formats)
+ */
+export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly ScopedRule[], formats?: readonly RuleFormat[]): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  for (const rule of unmatched) {
+    findings.push({
+      code: "rule-matches-nothing",
+      severity: "warning",
+      path: rule.path,
+      message: `${quote(rule.path)}: its globs (${rule.globs.map((glob) => JSON.stringify(glob)).join(", ")}) match no file in the tree: no agent ever applies it`,
+      fix: `correct the globs in ${RULE_FORMAT_SPECS[rule.format].globKeys[0]} (they are relative to the project root) or remove the rule`,
+    });
+  }
+  for (const rule of rules) {
+    for (const glob of rule.globs) {
+      if (!isValidGlob(glob)) {
+        findings.push({
+          code: "rule-bad-glob",
+          severity: "error",
+          path: rule.path,
+          message: `${quote(rule.path)}: ${JSON.stringify(glob)} is not a valid glob`,
+          fix: "fix the glob syntax (picomatch)",
+        });
+      }
+    }
+    const reach = ruleReach(rule, formats);
+    const served = [...reach.native.filter((host) => AGENTSMD_HOSTS.includes(host)), ...reach.agentsmd];
+    if (served.length === 0) {
+      const why =
+        rule.activation === "manual"
+          ? "it applies only when a person attaches it"
+          : rule.activation === "model"
+            ? "it applies only when the agent asks for it by its description"
+            : rule.excludeAgent?.includes("coding-agent")
+              ? "excludeAgent keeps it from coding agents"
+              : "its format is left out of rules.formats";
+      const others = reach.native.filter((host) => !AGENTSMD_HOSTS.includes(host));
+      findings.push({
+        code: "rule-unseen",
+        severity: "warning",
+        path: rule.path,
+        message: `${quote(rule.path)}: no host agentsmd serves will ever see it (${why})${others.length ? `; only ${others.join(", ")} reads it` : ""}`,
+        fix:
+          rule.activation === "manual" || rule.activation === "model"
+            ? `give it globs (${RULE_FORMAT_SPECS[rule.format].globKeys[0]}) or make it always apply, so agentsmd can deliver it`
+            : "add its format to rules.formats, or remove the rule",
+      });
+    }
+  }
+  const byBody = new Map<string, ScopedRule[]>();
+  for (const rule of rules) {
+    if (rule.body.trim() === "") continue;
+    const key = normalisedBody(rule);
+    byBody.set(key, [...(byBody.get(key) ?? []), rule]);
+  }
+  for (const same of byBody.values()) {
+    if (same.length < 2) continue;
+    const formats = [...new Set(same.map((rule) => RULE_FORMAT_SPECS[rule.format].label))];
+    findings.push({
+      code: "rule-duplicate",
+      severity: "warning",
+      path: same[0]!.path,
+      paths: same.map((rule) => rule.path),
+      message: `the same rule is kept in ${same.length} files (${same.map((rule) => quote(rule.path)).join(", ")}; ${formats.join(", ")}): copies drift apart, and a host that gets two of these formats sees it twice`,
+      fix: "keep one copy: agentsmd delivers it to every host that does not read its format",
+    });
+  }
+  return findings;
+}
+
+/** Every format, for scans that report on all of them. */
+export const ALL_RULE_FORMATS: readonly RuleFormat[] = RULE_FORMATS;
+
+/** True when testing `rule` against a path needs that file's content. */
+export { needsContent };
