@@ -155,11 +155,12 @@ function initialPieces(session: AgentsSession): Piece[] {
     mtimeMs: mtimes.get(block.path) ?? 0,
     content: block.content,
     origin: "initial",
+    ...(session.rules.ruleAt(block.path) ? { rule: true } : {}),
   }));
 }
 
-function pieces(blocks: ReadonlyArray<{ path: string; mtimeMs: number; content: string }>, origin: NativeOrigin): Piece[] {
-  return blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, content: block.content, origin }));
+function pieces(blocks: ReadonlyArray<{ path: string; mtimeMs: number; content: string; rule?: unknown }>, origin: NativeOrigin): Piece[] {
+  return blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, content: block.content, origin, ...(block.rule ? { rule: true } : {}) }));
 }
 
 function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>): NativeContext<H> {
