@@ -68,6 +68,8 @@ export interface Explanation {
   root: string;
   rootReason: string;
   hasProject: boolean;
+  /** The byte budgets in force and where they come from (the agent's own, agentsmd's default, the config). */
+  budget: string;
   /** Files that apply to PATH: those the model sees first, in order, then the rest by directory. */
   files: ExplainEntry[];
   /** Initial files whose scope does not cover PATH (in context all the same). */
@@ -109,6 +111,27 @@ export async function explainPath(options: SessionOptions, target: string): Prom
   }
 }
 
+/** Where one budget comes from, in words. */
+function budgetSource(configured: number | undefined, presetBytes: number, used: number): string {
+  if (configured !== undefined) return `${used} (config)`;
+  if (presetBytes >= Number.MAX_SAFE_INTEGER) return `${used} (agentsmd's default: the agent sets no limit)`;
+  return `${used} (the agent's own limit)`;
+}
+
+/**
+ * The budgets line of `explain`: every preset has one, imports included; where the agent has no
+ * limit, agentsmd's default applies and this says so.
+ * @example describeBudget(session) // "initial.maxBytes 1048576 (agentsmd's default: the agent sets no limit); lazy.maxBytes ..."
+ */
+export function describeBudget(session: AgentsSession): string {
+  const raw = session.rawConfig;
+  return [
+    `initial.maxBytes ${budgetSource(raw.initial?.maxBytes, session.preset.initial.maxBytes, session.config.initial.maxBytes)}`,
+    `lazy.maxBytes ${budgetSource(raw.lazy?.maxBytes, session.preset.lazy.maxBytes, session.config.lazy.maxBytes)}`,
+    "imports count against them",
+  ].join("; ");
+}
+
 /**
  * {@link explainPath} on a session of its own: claims made by the probing `touch` are released,
  * but a lazy cap it reaches stays, so never pass a session that is in use.
@@ -126,6 +149,7 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
     root: session.root,
     rootReason: session.rootReason,
     hasProject: session.hasProject,
+    budget: describeBudget(session),
     files: [],
     alsoInContext: [],
     rules: [],
@@ -255,8 +279,7 @@ function startupEntry(
   if (file) {
     const imports = load?.imports.get(found.path) ?? [];
     const importedBytes = imports.reduce((sum, record) => sum + record.bytes, 0);
-    const budget =
-      config.initial.maxBytes >= Number.MAX_SAFE_INTEGER ? "no budget" : `initial.maxBytes ${config.initial.maxBytes}, ${session.preset.initial.keep}`;
+    const budget = `initial.maxBytes ${config.initial.maxBytes}, ${session.preset.initial.keep}`;
     const fate = file.truncated
       ? `cut at ${bytes(file.includedBytes)} of ${file.sizeBytes}${importedBytes > 0 ? " (imports included)" : ""} (${budget})`
       : `whole (${bytes(file.sizeBytes)}${importedBytes > 0 ? ` + ${bytes(importedBytes)} imported` : ""})`;
@@ -416,6 +439,7 @@ async function explainRules(session: AgentsSession, path: string): Promise<Expla
 export function formatExplanation(explanation: Explanation): string {
   const lines = [
     quote(explanation.target),
+    `budget ${explanation.budget}`,
     `preset ${explanation.preset}; cwd ${quote(explanation.cwd)}; root ${explanation.hasProject ? `${quote(explanation.root)} (${explanation.rootReason})` : "none (no project)"}`,
   ];
   const shown = explanation.files.filter((each) => each.order !== null);

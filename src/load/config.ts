@@ -5,7 +5,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } from "../core/schema.js";
 import { ConfigError } from "../core/errors.js";
-import { getPreset, presetNames, type Preset } from "../presets/preset.js";
+import { budgetOf, getPreset, presetNames, type Preset } from "../presets/preset.js";
 import "../presets/builtin.js";
 import { readTextFile, type FileSystem } from "../io/file-system.js";
 
@@ -245,7 +245,7 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
     },
     initial: {
       maxFiles: raw.initial?.maxFiles ?? preset.initial.maxFiles,
-      maxBytes: raw.initial?.maxBytes ?? preset.initial.maxBytes,
+      maxBytes: raw.initial?.maxBytes ?? budgetOf(preset.initial.maxBytes),
     },
     resolver: {
       enabled: raw.resolver?.enabled ?? preset.resolver.enabled,
@@ -259,7 +259,7 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
     },
     lazy: {
       maxFiles: raw.lazy?.maxFiles ?? preset.lazy.maxFiles,
-      maxBytes: raw.lazy?.maxBytes ?? preset.lazy.maxBytes,
+      maxBytes: raw.lazy?.maxBytes ?? budgetOf(preset.lazy.maxBytes),
       exclude: [...(raw.lazy?.exclude ?? preset.lazy.exclude)],
     },
     cache: { revalidateMs: raw.cache?.revalidateMs ?? DEFAULT_REVALIDATE_MS },

@@ -48,6 +48,12 @@ export interface GeminiImportOptions {
   markers?: readonly string[];
   /** @default 5 */
   maxDepth?: number;
+  /**
+   * Most bytes all imported files together may add (agentsmd's budget; Gemini has none): an import
+   * that does not fit is read no further and fails as Gemini fails a read, with an `EFBIG` comment.
+   * @default unlimited
+   */
+  maxBytes?: number;
 }
 
 interface Token {
@@ -191,7 +197,7 @@ function nodeMessage(error: unknown, syscall: string, path: string): string {
 }
 
 /** `fs.access(path)` then `fs.readFile(path, "utf-8")`, failing with Node's messages. */
-async function readLikeGemini(fs: FileSystem, path: string): Promise<{ text: string; bytes: number }> {
+async function readLikeGemini(fs: FileSystem, path: string, room: number): Promise<{ text: string; bytes: number }> {
   let info;
   try {
     info = await fs.stat(path);
@@ -202,10 +208,11 @@ async function readLikeGemini(fs: FileSystem, path: string): Promise<{ text: str
   if (info.kind === "directory") throw new Error("EISDIR: illegal operation on a directory, read");
   let read;
   try {
-    read = await fs.read(path, Number.MAX_SAFE_INTEGER);
+    read = await fs.read(path, room);
   } catch (error) {
     throw new Error(nodeMessage(error, "open", path));
   }
+  if (read.truncated) throw new Error(`EFBIG: file is ${read.size} bytes, more than the ${room} bytes left in agentsmd's budget, read '${quote(path)}'`);
   return { text: decodeLossy(read.bytes, true), bytes: read.bytes.length };
 }
 
@@ -213,6 +220,8 @@ interface Walk {
   fs: FileSystem;
   root: string;
   maxDepth: number;
+  /** Bytes imports may still add. */
+  budget: number;
   imports: GeminiImport[];
   diagnostics: Diagnostic[];
 }
@@ -241,13 +250,14 @@ async function processTree(walk: Walk, content: string, file: string, base: stri
     }
     let read;
     try {
-      read = await readLikeGemini(walk.fs, full);
+      read = await readLikeGemini(walk.fs, full, walk.budget);
     } catch (error) {
       const message = (error as Error).message;
       result += `<!-- Import failed: ${path} - ${message} -->`;
       walk.diagnostics.push(failure(file, path, `cannot be imported (${message})`));
       continue;
     }
+    walk.budget -= read.bytes;
     walk.imports.push({ path: full, from: file, depth: depth + 1, bytes: read.bytes });
     const inner = await processTree(walk, read.text, full, dirname(full), new Set([...processed, full]), depth + 1);
     result += `<!-- Imported from: ${path} -->\n${inner}\n<!-- End of import from: ${path} -->`;
@@ -278,6 +288,7 @@ export async function expandGeminiImports(fs: FileSystem, content: string, file:
     fs,
     root: await geminiImportRoot(fs, base, options.markers ?? [".git"]),
     maxDepth: options.maxDepth ?? 5,
+    budget: options.maxBytes ?? Number.MAX_SAFE_INTEGER,
     imports: [],
     diagnostics: [],
   };

@@ -15,7 +15,7 @@
  */
 import type { FileSystem } from "../io/file-system.js";
 import type { Diagnostic } from "../core/schema.js";
-import type { CutMode, Preset } from "../presets/preset.js";
+import { AGENTSMD_DEFAULT_MAX_BYTES, type CutMode, type Preset } from "../presets/preset.js";
 import { absolute, isInside, parentOf } from "../core/paths.js";
 import { decodeLossy } from "../core/budget.js";
 import { cutRead, readInstruction, type InstructionText } from "./read.js";
@@ -418,8 +418,9 @@ export async function importRootOf(input: { root: string; project: boolean; cwd:
  * Gemini CLI's own expansion (gemini-imports.ts) in the shape of {@link expandImports}: its root
  * rule, its comments for failed imports, no byte budget.
  */
-async function expandAsGemini(fs: FileSystem, text: string, path: string, context: ImportContext): Promise<ExpandResult> {
+async function expandAsGemini(fs: FileSystem, text: string, path: string, context: ImportContext, maxBytes: number): Promise<ExpandResult> {
   const result = await expandGeminiImports(fs, text, path, {
+    maxBytes,
     ...(context.markers ? { markers: context.markers } : {}),
     ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
   });
@@ -466,7 +467,7 @@ export async function readInstructionExpanded(
   const own = decodeLossy(read.bytes, cut === "byte" || context.marker === "gemini");
   const expanded =
     context.marker === "gemini"
-      ? await expandAsGemini(fs, own, path, context)
+      ? await expandAsGemini(fs, own, path, context, Math.max(0, budget - read.bytes.length))
       : await expandImports(own, path, {
           fs,
           home: context.home,
@@ -505,7 +506,7 @@ export async function expandInMemory(
   confine = true,
 ): Promise<ExpandResult> {
   if (context.marker === "gemini") {
-    const result = await expandAsGemini(fs, text, path, context);
+    const result = await expandAsGemini(fs, text, path, context, AGENTSMD_DEFAULT_MAX_BYTES);
     for (const diagnostic of result.diagnostics) report(diagnostic);
     return result;
   }
@@ -513,6 +514,8 @@ export async function expandInMemory(
     fs,
     home: context.home,
     allowedRoots: allowedRoots(context, confine),
+    // Home-level files are outside the session budget, not outside every budget.
+    maxBytes: AGENTSMD_DEFAULT_MAX_BYTES,
     ...(context.marker ? { marker: context.marker } : {}),
     ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
   });

@@ -144,6 +144,24 @@ export interface PreparedGroups {
   reason?: string;
 }
 
+/**
+ * The byte budget agentsmd applies where the agent a preset reproduces has no limit of its own
+ * (`initial.maxBytes` / `lazy.maxBytes` of `Number.MAX_SAFE_INTEGER`): imports included, so a
+ * repository cannot amplify itself into hundreds of megabytes of context (issue 18). A config that
+ * sets the key explicitly wins. `explain` says when it applies.
+ */
+export const AGENTSMD_DEFAULT_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A preset budget as a session uses it: the agent's own, or {@link AGENTSMD_DEFAULT_MAX_BYTES}
+ * where the agent has none.
+ * @example budgetOf(32768) // 32768
+ * @example budgetOf(Number.MAX_SAFE_INTEGER) // 1048576
+ */
+export function budgetOf(presetBytes: number): number {
+  return presetBytes >= Number.MAX_SAFE_INTEGER ? AGENTSMD_DEFAULT_MAX_BYTES : presetBytes;
+}
+
 export const DEFAULT_EXCLUDES: readonly string[] = [".git", "node_modules", "vendor", ".venv", "__pycache__", "dist", "target", "bin", "build"];
 
 const LAZY_DEFAULTS = { maxFiles: 50, maxBytes: 256 * 1024, exclude: DEFAULT_EXCLUDES };

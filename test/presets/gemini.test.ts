@@ -90,10 +90,13 @@ describe("preset gemini", () => {
     expect(await session.touch([tree.path("node_modules/pkg/lib/x.js")])).toEqual([]);
   });
 
-  it("loads a file of any size whole (no budget)", async () => {
+  it("Gemini has no budget: agentsmd's default (1 MiB) applies, a config lifts it (issue 18)", async () => {
     const tree = await createTree({ ".git/": null, "GEMINI.md": "y".repeat(2 * 1024 * 1024) });
     const session = await openSession(tree, { preset: "gemini" });
-    expect(session.initialFiles[0]).toMatchObject({ includedBytes: 2 * 1024 * 1024, truncated: false });
+    expect(session.initialFiles[0]).toMatchObject({ sizeBytes: 2 * 1024 * 1024, truncated: true });
+    expect(session.initialFiles[0]!.includedBytes).toBeLessThanOrEqual(1024 * 1024);
+    const lifted = await openSession(tree, { preset: "gemini", config: { initial: { maxBytes: 4 * 1024 * 1024 } } });
+    expect(lifted.initialFiles[0]).toMatchObject({ includedBytes: 2 * 1024 * 1024, truncated: false });
   });
 
   it("trims and judges blank text as JavaScript's trim() does (U+0085 is text, U+FEFF is not)", async () => {

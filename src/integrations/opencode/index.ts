@@ -48,7 +48,7 @@ export const OpenCodePluginOptionsSchema = z
     preset: z.string().optional(),
     /** "bodies": the files' text (OpenCode's own framing); "paths": spec §11.2 paths + mtime. @default "bodies" */
     mode: z.enum(["bodies", "paths"]).optional(),
-    /** Session caps for bodies delivered by the plugin (`lazy.maxFiles` / `lazy.maxBytes`). @default unlimited, as OpenCode */
+    /** Session caps for bodies delivered by the plugin (`lazy.maxFiles` / `lazy.maxBytes`). @default OpenCode has none: files unlimited, bytes agentsmd's default (1 MiB, issue 18) */
     maxFiles: z.number().int().positive().optional(),
     maxBytes: z.number().int().positive().optional(),
     /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
