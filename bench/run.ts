@@ -20,6 +20,8 @@ import { verify } from "./verify.js";
 import { measure, summarize, type Timing } from "./lib/measure.js";
 import { zeroCounts, diffCounts, totalCalls, scaleCounts, copyCounts, type FsCounts } from "./lib/fs-count.js";
 import type { Implementation, Loader } from "./lib/loader.js";
+import { hookRows, replay, type HookRow, type ReplayResult } from "./hook.js";
+import { cleanupProcessScratch } from "./lib/process-cpu.js";
 
 // ---------------------------------------------------------------- options
 
@@ -615,6 +617,17 @@ export async function main(argv: string[]): Promise<number> {
       });
   }
   verdicts(cases, args.quick);
+  let hook: { rows: HookRow[]; missing: string[] } | null = null;
+  if (want("hook")) hook = await hookRows(tree, { quick: args.quick, log });
+  let replayed: ReplayResult | null = null;
+  if (want("replay")) {
+    try {
+      replayed = await replay(tree, { quick: args.quick, log });
+    } catch (error) {
+      log(`  replay         ERROR ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  cleanupProcessScratch();
 
   const out = args.out ?? join(BENCH_DIR, "results", args.quick ? "quick.json" : "latest.json");
   const { instructionFiles, touchPaths, deepChainFiles, ...treeSummary } = tree;
@@ -634,7 +647,14 @@ export async function main(argv: string[]): Promise<number> {
     },
     implementations: impls.map((i) => ({ name: i.name, family: i.family, delivers: i.delivers })),
     notes,
-    verdicts: cases.filter((c) => c.verdict).map((c) => ({ id: c.id, ...c.verdict })),
+    verdicts: [
+      ...cases.filter((c) => c.verdict).map((c) => ({ id: c.id, ...c.verdict })),
+      ...(hook?.rows ?? [])
+        .filter((r) => r.cpu && r.via === "dist/hook/hook.cjs")
+        .map((r) => ({ id: `hook ${r.host} ${r.event}`, met: r.met, detail: `${r.cpu!.ratio.toFixed(2)}x node -e 0 (target ${r.target}x)` })),
+    ],
+    hook,
+    replay: replayed,
     cases: cases.map((c) => ({
       ...c,
       rows: c.rows.map((r) => ({ ...r, fsPerPath: r.fs && r.perPath && r.paths ? scaleCounts(r.fs, r.paths) : undefined })),
@@ -653,6 +673,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   log("");
   for (const c of cases) if (c.verdict) log(`${c.verdict.met ? "MET " : "MISS"} ${c.id}: ${c.verdict.detail}`);
+  for (const r of hook?.rows ?? []) {
+    if (!r.cpu) continue;
+    const line = `hook ${r.host} ${r.event} via ${r.via}: ${r.cpu.ratio.toFixed(2)}x node -e 0 (${r.cpu.cpuMs.toFixed(0)} vs ${r.cpu.baseMs.toFixed(0)} ms CPU; ${r.trace?.modules ?? "?"} JS files, ${((r.trace?.bytes ?? 0) / 1024).toFixed(0)} KB)`;
+    if (r.via === "dist/hook/hook.cjs") log(`${r.met ? "MET " : "MISS"} ${line} (target ${r.target}x)`);
+    else log(`INFO ${line}`);
+  }
+  for (const host of hook?.missing ?? []) log(`MISS hook ${host}: no bench events (bench/hook.ts HOST_EVENTS)`);
+  if (replayed)
+    log(
+      `INFO replay of ${replayed.calls} tool calls: hook ${(replayed.hookCpuMs / 1000).toFixed(2)} s CPU vs no-op hook ${(replayed.floorCpuMs / 1000).toFixed(2)} s = ${replayed.ratio.toFixed(2)}x; in-process ${replayed.inProcessCpuMs.toFixed(0)} ms`,
+    );
   for (const line of infoLines) log(`INFO ${line}`);
   const load = loadavg()[0]!;
   if (load > cpus().length)

@@ -83,7 +83,7 @@ export interface PairResult {
 }
 
 /**
- * `pairs` alternating runs of `baseline` and the command (the order flips every pair so neither
+ * `pairs` alternating runs of `baseline` (default `node -e 0` with the command's environment) and the command (the order flips every pair so neither
  * always runs on a warmer machine). `next(i)` gives the i-th command (fresh input per sample);
  * `check` sees every run of the command and throws when it did not do its job.
  */
@@ -92,13 +92,14 @@ export function alternatingPairs(
   next: (i: number) => Command,
   o: { baseline?: Command; check?: (run: ProcessRun, i: number) => void; before?: (i: number) => void } = {},
 ): PairResult {
-  const baseline = o.baseline ?? BARE_NODE;
   const samples: number[] = [];
   const baseSamples: number[] = [];
   const ratios: number[] = [];
   for (let i = 0; i < pairs; i++) {
     o.before?.(i);
     const command = next(i);
+    // The same environment on both sides (NODE_EXTRA_CA_CERTS alone costs a bare node several ms).
+    const baseline = o.baseline ?? { ...BARE_NODE, env: command.env ?? process.env };
     let base: ProcessRun;
     let run: ProcessRun;
     if (i % 2 === 0) {

@@ -1,0 +1,302 @@
+/**
+ * Hook process rows (issue 15): `agentsmd hook <host>` as a whole process per event, CPU (user +
+ * sys) measured in alternating pairs against a bare `node -e 0` in the same run, plus the JavaScript
+ * files each call loads and their bytes (a separate traced run). Every host of HOOK_HOSTS that has
+ * an event builder below gets rows; a host without one is listed as missing so it is not
+ * forgotten. Needs the build (`npm run build`: dist/hook/).
+ *
+ * Also the replay row: a recorded sequence of tool calls (bench/replay/calls.json) run through the
+ * Claude Code hook as processes, through the in-process session, and through a no-op hook (the
+ * floor a process per call costs anyway).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { alternatingPairs, runProcess, traceModules, BARE_NODE, type Command, type ModuleTrace, type PairResult } from "./lib/process-cpu.js";
+import { BENCH_DIR, type TreeInfo } from "./generate-tree.js";
+import { HOOK_HOSTS } from "../src/integrations/hosts.js";
+import { createSession } from "../src/index.js";
+
+const REPO = dirname(BENCH_DIR);
+export const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
+const CLI_BIN = join(REPO, "dist/cli/bin.js");
+
+/** What a host's events look like: one builder per host, fed the same situations. */
+interface HostEvents {
+  sessionStart(session: string, cwd: string): object;
+  read(session: string, cwd: string, path: string): object;
+  edit(session: string, cwd: string, path: string): object;
+  write(session: string, cwd: string, path: string): object;
+  search(session: string, cwd: string, dir: string): object;
+  /** env making the host deliver (not leave AGENTS.md to the host itself) */
+  env?: Record<string, string>;
+}
+
+const claudeCode: HostEvents = {
+  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "SessionStart", cwd, source: "startup" }),
+  read: (session_id, cwd, file_path) => ({
+    session_id,
+    hook_event_name: "PostToolUse",
+    cwd,
+    tool_name: "Read",
+    tool_input: { file_path },
+    tool_response: { type: "text", file: { filePath: file_path, numLines: 1, totalLines: 1 } },
+  }),
+  edit: (session_id, cwd, file_path) => ({
+    session_id,
+    hook_event_name: "PostToolUse",
+    cwd,
+    tool_name: "Edit",
+    tool_input: { file_path, old_string: "a", new_string: "b" },
+  }),
+  write: (session_id, cwd, file_path) => ({ session_id, hook_event_name: "PostToolUse", cwd, tool_name: "Write", tool_input: { file_path, content: "x" } }),
+  search: (session_id, cwd, path) => ({ session_id, hook_event_name: "PostToolUse", cwd, tool_name: "Grep", tool_input: { pattern: "value", path } }),
+  env: { AGENTSMD_CLAUDE_AGENTS_MD: "inject" },
+};
+
+/** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
+export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode };
+
+export interface HookRow {
+  host: string;
+  event: string;
+  via: "dist/hook/hook.cjs" | "dist/cli/bin.js";
+  cpu?: PairResult;
+  trace?: Pick<ModuleTrace, "modules" | "bytes" | "builtins">;
+  target?: number;
+  met?: boolean;
+  error?: string;
+}
+
+function hookEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: join(dir, "home"),
+    XDG_STATE_HOME: join(dir, "state"),
+    XDG_CACHE_HOME: join(dir, "cache"),
+    ...extra,
+  };
+}
+
+const fmt = (n: number) => n.toFixed(0);
+
+/**
+ * The hook rows: per host, SessionStart (a new conversation each sample), PostToolUse on a seen
+ * path (delivered before: the answer is empty) and on an unseen path (a new file each sample).
+ */
+export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }): Promise<{ rows: HookRow[]; missing: string[] }> {
+  const rows: HookRow[] = [];
+  const missing = Object.keys(HOOK_HOSTS).filter((host) => !HOST_EVENTS[host]);
+  if (!existsSync(HOOK_BIN)) {
+    o.log(`  hook           skipped: ${HOOK_BIN} missing (npm run build)`);
+    return { rows, missing };
+  }
+  const pairs = o.quick ? 7 : 21;
+  for (const host of Object.keys(HOOK_HOSTS)) {
+    const events = HOST_EVENTS[host];
+    if (!events) continue;
+    const dir = mkdtempSync(join(tmpdir(), `agentsmd-bench-hook-${host}-`));
+    mkdirSync(join(dir, "home"), { recursive: true });
+    const env = hookEnv(dir, events.env);
+    const command = (event: object, via: HookRow["via"] = "dist/hook/hook.cjs"): Command => ({
+      argv: [process.execPath, via === "dist/hook/hook.cjs" ? HOOK_BIN : CLI_BIN, "hook", host],
+      input: JSON.stringify(event),
+      env,
+    });
+    const cwd = tree.root;
+    const seenSession = `bench-seen-${host}`;
+    // Warm the compile cache and set up the seen conversation (untimed).
+    for (const event of [events.sessionStart(seenSession, cwd), events.read(seenSession, cwd, tree.deepFile)]) runProcess(command(event));
+    let unseen = 0;
+    const situations: Array<{ event: string; target: number; make: (i: number) => object; expect?: (out: string) => void; via?: HookRow["via"] }> = [
+      {
+        event: "SessionStart",
+        target: 2,
+        make: (i) => events.sessionStart(`bench-start-${host}-${i}-${Date.now()}`, cwd),
+        expect: (out) => {
+          if (!out.includes("AGENTS.md")) throw new Error(`SessionStart delivered nothing: ${out.slice(0, 200)}`);
+        },
+      },
+      {
+        event: "PostToolUse seen",
+        target: 1.5,
+        make: () => events.read(seenSession, cwd, tree.deepFile),
+        expect: (out) => {
+          if (out.trim() !== "") throw new Error(`a seen path answered: ${out.slice(0, 200)}`);
+        },
+      },
+      { event: "PostToolUse unseen", target: 1.5, make: () => events.read(seenSession, cwd, tree.touchPaths[unseen++ % tree.touchPaths.length]!) },
+      { event: "PostToolUse seen", target: 1.5, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/bin.js" },
+    ];
+    for (const s of situations) {
+      const row: HookRow = { host, event: s.event, via: s.via ?? "dist/hook/hook.cjs", target: s.target };
+      rows.push(row);
+      try {
+        row.cpu = alternatingPairs(pairs, (i) => command(s.make(i), row.via), { check: s.expect ? (run) => s.expect!(run.stdout) : undefined });
+        // Traced without the code cache: the bundle then loads through require (seen by the trace)
+        // instead of vm.Script; the same file and bytes either way.
+        const traced = command(s.make(pairs), row.via);
+        const trace = traceModules({ ...traced, env: { ...traced.env, AGENTSMD_COMPILE_CACHE: "0" } });
+        row.trace = { modules: trace.modules, bytes: trace.bytes, builtins: trace.builtins };
+        row.met = row.cpu.ratio <= s.target;
+        o.log(
+          `  hook           ${host} ${s.event.padEnd(18)} via ${row.via.padEnd(18)} cpu ${fmt(row.cpu.cpuMs)} ms vs node -e 0 ${fmt(row.cpu.baseMs)} ms = ${row.cpu.ratio.toFixed(2)}x (target ${s.target}x)  ${trace.modules} JS files, ${(trace.bytes / 1024).toFixed(0)} KB`,
+        );
+      } catch (error) {
+        row.error = error instanceof Error ? error.message : String(error);
+        o.log(`  hook           ${host} ${s.event} ERROR ${row.error.split("\n")[0]}`);
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const host of missing) o.log(`  hook           ${host}: no event builder in bench/hook.ts (add one)`);
+  return { rows, missing };
+}
+
+// ---------------------------------------------------------------- replay
+
+/** One recorded tool call, paths relative to the tree root. */
+export interface ReplayCall {
+  tool: "Read" | "Edit" | "Write" | "Grep";
+  path: string;
+}
+
+export const REPLAY_FILE = join(BENCH_DIR, "replay", "calls.json");
+
+/**
+ * The recorded sequence (bench/replay/calls.json, made once by `recordReplay` and committed): an
+ * agent working in a few areas of the tree at a time: reads, edits of files it read, writes of new
+ * files next to them, searches of their directories.
+ */
+export function loadReplay(tree: TreeInfo): ReplayCall[] {
+  if (!existsSync(REPLAY_FILE)) throw new Error(`${REPLAY_FILE} missing: node bench/.build/bench/hook.js --record`);
+  const calls = JSON.parse(readFileSync(REPLAY_FILE, "utf8")) as ReplayCall[];
+  const missing = calls.filter((c) => c.tool === "Read" && !existsSync(join(tree.root, c.path)));
+  if (missing.length > 0) throw new Error(`replay paths missing from the tree (${missing.length}, e.g. ${missing[0]!.path}): regenerate the default tree`);
+  return calls;
+}
+
+/** Makes the recorded sequence from the tree (seeded, deterministic). */
+export function recordReplay(tree: TreeInfo, count = 1000, seed = 15): ReplayCall[] {
+  let state = seed >>> 0;
+  const rand = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const calls: ReplayCall[] = [];
+  const rel = (p: string) => relative(tree.root, p);
+  const areas = tree.touchPaths.slice(0, 400);
+  let area = pick(areas);
+  let written = 0;
+  while (calls.length < count) {
+    if (rand() < 0.08) area = pick(areas); // move on to another part of the tree
+    const dir = dirname(area);
+    const r = rand();
+    if (r < 0.5) calls.push({ tool: "Read", path: rel(rand() < 0.6 ? area : pick(areas)) });
+    else if (r < 0.7) calls.push({ tool: "Edit", path: rel(area) });
+    else if (r < 0.8) calls.push({ tool: "Write", path: rel(join(dir, `replay-new-${written++}.ts`)) });
+    else calls.push({ tool: "Grep", path: rel(rand() < 0.5 ? dir : dirname(dir)) });
+  }
+  return calls;
+}
+
+export interface ReplayResult {
+  calls: number;
+  /** total CPU of the hook processes, ms */
+  hookCpuMs: number;
+  /** total CPU of the no-op hook processes (node reading stdin), ms: the floor */
+  floorCpuMs: number;
+  /** CPU of the same calls through one in-process session (session.touch), ms */
+  inProcessCpuMs: number;
+  /** hook / floor */
+  ratio: number;
+  delivered: number;
+}
+
+/** The no-op hook: a node process that reads its stdin and answers nothing. */
+const NOOP_HOOK = [process.execPath, "-e", "require('fs').readFileSync(0)"];
+
+/**
+ * Runs the replay through the Claude Code hook (processes), a no-op hook (processes, the floor)
+ * and an in-process session. Edits append a line to the file (restored after); writes create new
+ * files (removed after). The hook and the floor alternate call by call.
+ */
+export async function replay(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }): Promise<ReplayResult | null> {
+  if (!existsSync(HOOK_BIN)) return null;
+  const all = loadReplay(tree);
+  const calls = o.quick ? all.slice(0, 60) : all;
+  const dir = mkdtempSync(join(tmpdir(), "agentsmd-bench-replay-"));
+  mkdirSync(join(dir, "home"), { recursive: true });
+  const env = hookEnv(dir, claudeCode.env);
+  const originals = new Map<string, Buffer>();
+  const created = new Set<string>();
+  const touchDisk = (call: ReplayCall) => {
+    const path = join(tree.root, call.path);
+    if (call.tool === "Edit") {
+      if (!originals.has(path)) originals.set(path, readFileSync(path));
+      appendFileSync(path, "// edited\n");
+    } else if (call.tool === "Write" && !existsSync(path)) {
+      writeFileSync(path, "export {};\n");
+      created.add(path);
+    }
+  };
+  const event = (session: string, call: ReplayCall) => {
+    const path = join(tree.root, call.path);
+    return call.tool === "Read"
+      ? claudeCode.read(session, tree.root, path)
+      : call.tool === "Edit"
+        ? claudeCode.edit(session, tree.root, path)
+        : call.tool === "Write"
+          ? claudeCode.write(session, tree.root, path)
+          : claudeCode.search(session, tree.root, path);
+  };
+  try {
+    const session = "bench-replay";
+    runProcess({ argv: [process.execPath, HOOK_BIN, "hook", "claude-code"], input: JSON.stringify(claudeCode.sessionStart(session, tree.root)), env });
+    let hookCpu = 0;
+    let floorCpu = 0;
+    let delivered = 0;
+    for (const [i, call] of calls.entries()) {
+      touchDisk(call);
+      const input = JSON.stringify(event(session, call));
+      const hook = () => runProcess({ argv: [process.execPath, HOOK_BIN, "hook", "claude-code"], input, env });
+      const floor = () => runProcess({ ...BARE_NODE, argv: NOOP_HOOK, input, env });
+      let h: ReturnType<typeof runProcess>;
+      let f: ReturnType<typeof runProcess>;
+      if (i % 2 === 0) ((h = hook()), (f = floor()));
+      else ((f = floor()), (h = hook()));
+      if (h.status !== 0 || h.stderr) throw new Error(`hook failed on ${call.tool} ${call.path}: ${h.stderr.slice(0, 300)}`);
+      if (h.stdout.trim()) delivered++;
+      hookCpu += h.cpuMs;
+      floorCpu += f.cpuMs;
+    }
+    // The same calls through one in-process session (files already in their edited state).
+    const before = process.cpuUsage();
+    const s = await createSession({ cwd: tree.root, env: {} });
+    for (const call of calls) await s.touch([join(tree.root, call.path)]);
+    await s.close();
+    const used = process.cpuUsage(before);
+    const result: ReplayResult = {
+      calls: calls.length,
+      hookCpuMs: hookCpu,
+      floorCpuMs: floorCpu,
+      inProcessCpuMs: (used.user + used.system) / 1000,
+      ratio: hookCpu / floorCpu,
+      delivered,
+    };
+    o.log(
+      `  replay         ${calls.length} tool calls: hook processes ${(hookCpu / 1000).toFixed(2)} s CPU, no-op hook ${(floorCpu / 1000).toFixed(2)} s (floor) = ${result.ratio.toFixed(2)}x; in-process session ${result.inProcessCpuMs.toFixed(0)} ms; ${delivered} answers with files`,
+    );
+    return result;
+  } finally {
+    for (const [path, bytes] of originals) writeFileSync(path, bytes);
+    for (const path of created) rmSync(path, { force: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith(join("bench", "hook.js")) && process.argv.includes("--record")) {
+  const { generateTree } = await import("./generate-tree.js");
+  const tree = await generateTree();
+  mkdirSync(dirname(REPLAY_FILE), { recursive: true });
+  writeFileSync(REPLAY_FILE, JSON.stringify(recordReplay(tree), null, 0).replace(/\},\{/g, "},\n{") + "\n");
+  console.log(`recorded ${REPLAY_FILE}`);
+}
