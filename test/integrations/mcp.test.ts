@@ -186,3 +186,34 @@ describe("agentsmd mcp", () => {
     await client.close();
   });
 });
+
+describe("agentsmd mcp: hand over, then admit", () => {
+  it("a file is admitted only once its answer was sent: a failed send offers it again", async () => {
+    const tree = await createTree(REPO);
+    const { server, close } = await createAgentsMcpServer({ cwd: tree.path("r"), home: tree.home, env: {} });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // The first tool answer never leaves the server (a broken pipe); the client gets no answer.
+    const send = serverSide.send.bind(serverSide);
+    let failNext = false;
+    serverSide.send = async (message, options) => {
+      if (failNext && "id" in message && "result" in message) {
+        failNext = false;
+        throw new Error("EPIPE");
+      }
+      return send(message, options);
+    };
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    const target = { path: tree.path("r/pkg/api/src/x.ts") };
+    failNext = true;
+    const lost = client.callTool({ name: "agents_context", arguments: target }, undefined, { timeout: 300 });
+    await expect(lost).rejects.toThrow();
+    const again = (await client.callTool({ name: "agents_context", arguments: target })) as { content: Array<{ text: string }> };
+    expect(again.content[0]!.text).toContain("API-AGENTS");
+    const third = (await client.callTool({ name: "agents_context", arguments: target })) as { content: Array<{ text: string }> };
+    expect(third.content[0]!.text).not.toContain("API-AGENTS");
+    await client.close();
+    await close();
+  });
+});

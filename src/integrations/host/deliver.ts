@@ -13,6 +13,7 @@ import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
 import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
 import { fit, nearestFirst, packContext, packNotice, renderPiece } from "./pack.js";
+import { piecesOf, proposePieces, type Piece } from "./propose.js";
 import {
   collectGarbage,
   conversationPath,
@@ -94,15 +95,6 @@ export function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName"
   }
 }
 
-interface Piece {
-  path: string;
-  mtimeMs: number;
-  content: string;
-  origin: NativeOrigin;
-  /** A scoped rule (a format the host does not read itself: the session drops the others): always shown. */
-  rule?: boolean;
-}
-
 /** One event being handled: the profile, the event and what every step needs. */
 interface Run<I, H, O> {
   profile: HostProfile<I, H, O>;
@@ -159,10 +151,6 @@ function initialPieces(session: AgentsSession): Piece[] {
   }));
 }
 
-function pieces(blocks: ReadonlyArray<{ path: string; mtimeMs: number; content: string; rule?: unknown }>, origin: NativeOrigin): Piece[] {
-  return blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, content: block.content, origin, ...(block.rule ? { rule: true } : {}) }));
-}
-
 function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>): NativeContext<H> {
   return { fs: run.fs, home: run.home, env: run.env, host: state.host };
 }
@@ -171,29 +159,25 @@ function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>):
  * Packs what the host does not have into one answer and records it: shown files and files the
  * host loaded itself are admitted at their version; withheld ones (the host loads them later, or
  * they did not fit) are not, not even from the initial load; named ones are remembered so the
- * list is not repeated.
+ * list is not repeated. Handing over happens after the step, still under the lock: a failure
+ * before the save leaves the stored state as it was.
  */
 async function deliverPieces<I, H, O>(run: Run<I, H, O>, open: Open<H>, header: string, all: readonly Piece[]): Promise<string> {
-  const { session, state } = open;
-  const admit: Piece[] = [];
-  const withhold: Piece[] = [];
-  const show: Piece[] = [];
+  const { state } = open;
   const context = nativeContext(run, state);
-  for (const piece of all) {
-    const native = run.profile.native && !piece.rule ? await run.profile.native(piece.path, piece.origin, context) : "no";
-    (native === "loaded" ? admit : native === "later" ? withhold : show).push(piece);
-  }
-  const ordered = nearestFirst(show);
-  const already = new Set(ordered.filter((piece) => state.named[piece.path] === piece.mtimeMs).map((piece) => piece.path));
-  const packed = packContext(header, ordered, run.budget, already);
-  const shown = new Set(packed.shown);
-  for (const piece of ordered) (shown.has(piece.path) ? admit : withhold).push(piece);
-  const named = new Set(packed.named);
-  for (const piece of ordered) if (named.has(piece.path)) state.named[piece.path] = piece.mtimeMs;
-  session.admit(admit);
-  session.release(withhold);
-  session.forget(withhold);
-  return packed.text;
+  const native = run.profile.native;
+  const proposal = await proposePieces(open.session, all, {
+    ...(native ? { native: (piece: Piece) => native(piece.path, piece.origin, context) } : {}),
+    order: nearestFirst,
+    render: (ordered) => {
+      const already = new Set(ordered.filter((piece) => state.named[piece.path] === piece.mtimeMs).map((piece) => piece.path));
+      const packed = packContext(header, ordered, run.budget, already);
+      return { text: packed.text, shown: new Set(packed.shown), named: packed.named };
+    },
+  });
+  for (const piece of proposal.named) state.named[piece.path] = piece.mtimeMs;
+  proposal.commit();
+  return proposal.text;
 }
 
 interface Step<H> {
@@ -232,7 +216,7 @@ async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H
   return withSession(open, async () => {
     const earlier = stored.session.loaded.filter((entry) => entry.layer === "path").map((entry) => entry.path);
     const blocks = await open.session.touch(earlier, { admit: false });
-    return deliverPieces(run, open, run.profile.headers.compact, [...initialPieces(open.session), ...pieces(blocks, "restore")]);
+    return deliverPieces(run, open, run.profile.headers.compact, [...initialPieces(open.session), ...piecesOf(blocks, "restore")]);
   });
 }
 
@@ -252,7 +236,7 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
     }
     const blocks = await session.touch(targets, { admit: false });
     const header = run.profile.headers.tool(targets.map(quote).join(", "));
-    return deliverPieces(run, open, header, [...pieces(blocks, run.event.read ? "read" : "tool"), ...initial]);
+    return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
   });
 }
 
@@ -271,7 +255,7 @@ async function onPrompt<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>
       const blocks = result.blocks.filter((block) => !block.truncated);
       const whole = new Set(blocks.map((block) => block.path));
       session.release(result.changed.filter((file) => !whole.has(file.path)));
-      text = await deliverPieces(run, open, run.profile.headers.updated ?? run.profile.headers.tool("files edited since"), pieces(blocks, "notice"));
+      text = await deliverPieces(run, open, run.profile.headers.updated ?? run.profile.headers.tool("files edited since"), piecesOf(blocks, "notice"));
       for (const file of result.changed) {
         if (whole.has(file.path) || (await ownNotice(file.path)) || state.notified[file.path] === file.mtimeMs) continue;
         state.notified[file.path] = file.mtimeMs;

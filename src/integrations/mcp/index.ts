@@ -20,6 +20,8 @@ import { fileURLToPath } from "node:url";
 import { homedir } from "node:os";
 import * as z from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { piecesOf, proposePieces, type Piece, type Proposal } from "../host/propose.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import { absolute, isInside, pathInputProblem } from "../../core/paths.js";
 import { nodeFileSystem } from "../../io/file-system.js";
@@ -193,6 +195,52 @@ function rootPath(uri: string): string | undefined {
   }
 }
 
+/**
+ * Two-phase admission over MCP: a tool's proposal is admitted once the transport has sent the
+ * answer carrying it (hand over -> admit), and released when sending fails or the connection
+ * closes first, so a file is never marked as given before it left.
+ */
+class HandOver {
+  readonly #pending = new Map<string | number, Proposal>();
+  readonly #watched = new WeakSet<Transport>();
+
+  /** Holds `proposal` until the answer to `requestId` is sent on `transport` (no transport: admitted now). */
+  hold(transport: Transport | undefined, requestId: string | number, proposal: Proposal): void {
+    if (!transport) return proposal.commit();
+    this.#watch(transport);
+    this.#pending.set(requestId, proposal);
+  }
+
+  #watch(transport: Transport): void {
+    if (this.#watched.has(transport)) return;
+    this.#watched.add(transport);
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      const answer = "id" in message && ("result" in message || "error" in message) ? message.id : undefined;
+      const proposal = answer === undefined ? undefined : this.#pending.get(answer);
+      if (answer !== undefined) this.#pending.delete(answer);
+      try {
+        await send(message, options);
+      } catch (error) {
+        proposal?.release();
+        throw error;
+      }
+      proposal?.commit();
+    };
+  }
+
+  /** The connection is closing: nothing pending was delivered. */
+  releaseAll(): void {
+    for (const proposal of this.#pending.values()) proposal.release();
+    this.#pending.clear();
+  }
+}
+
+/** Every piece shown, in order (MCP answers are not budgeted: the client asked for them). */
+function showAll(text: (shown: readonly Piece[]) => string) {
+  return (shown: readonly Piece[]) => ({ text: text(shown), shown: new Set(shown.map((piece) => piece.path)) });
+}
+
 function errorResult(text: string) {
   return { isError: true, content: [{ type: "text" as const, text }] };
 }
@@ -209,6 +257,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
   const { RootsListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
   const env = options.env ?? process.env;
   const workspaces = new Workspaces({ ...options, env, home: options.home ?? env.HOME ?? homedir() });
+  const handOver = new HandOver();
   const server = new McpServer(
     { name: options.name ?? "agentsmd", version: VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: SERVER_INSTRUCTIONS },
@@ -234,11 +283,12 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
       outputSchema: McpResolveResultSchema.shape,
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false, title: "AGENTS.md files for a path" },
     },
-    async ({ path }) => {
+    async ({ path }, extra) => {
       const located = await workspaces.locate(path);
       if ("error" in located) return errorResult(located.error);
       const session = await located.workspace.resolve;
       const found = await session.resolve(located.resolved, { admit: false });
+      const proposal = await proposePieces(session, piecesOf(found.files, "tool"), { render: showAll(() => "") });
       const result: McpResolveResult = {
         target_path: path,
         resolved_path: located.resolved,
@@ -250,7 +300,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
           reason: session.loadedVersion(file.path) ? "updated" : "new",
         })),
       };
-      session.admit(found.files);
+      handOver.hold(server.server.transport, extra.requestId, proposal);
       return { content: [{ type: "text" as const, text: jsonText(result) }], structuredContent: result };
     },
   );
@@ -263,13 +313,14 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
       inputSchema: pathInput,
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false, title: "AGENTS.md instructions for a path" },
     },
-    async ({ path }) => {
+    async ({ path }, extra) => {
       const located = await workspaces.locate(path);
       if ("error" in located) return errorResult(located.error);
       const session = await located.workspace.context;
       const blocks = await session.touch([located.resolved], { admit: false });
-      const text = session.renderInline(blocks);
-      session.admit(blocks);
+      const proposal = await proposePieces(session, piecesOf(blocks, "tool"), { render: showAll(() => session.renderInline(blocks)) });
+      const text = proposal.text;
+      handOver.hold(server.server.transport, extra.requestId, proposal);
       return {
         content: [
           {
@@ -311,6 +362,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
     // Idempotent: every call returns the one closing promise.
     close: () =>
       (closed ??= (async () => {
+        handOver.releaseAll();
         await workspaces.close();
         await server.close();
       })()),

@@ -18,9 +18,11 @@
  * `experimental.session.compacting` pushes the compaction context; `session.compacted` makes
  * path-layer files unadmitted (OpenCode re-attaches its own, so do we); a pruned tool result
  * (`time.compacted`) seen in `experimental.chat.messages.transform` does the same for what it
- * carried; `session.deleted` drops the state. State per session is persisted atomically under
- * `$XDG_DATA_HOME/agentsmd/opencode/<sessionID>.json`, so a restarted OpenCode does not repeat
- * what the conversation already holds.
+ * carried; `session.deleted` drops the state. State per session lives in the host layer's
+ * conversation store (`$XDG_STATE_HOME/agentsmd/opencode/<sessionID>.json`, replaced atomically),
+ * so a restarted OpenCode does not repeat what the conversation already holds. The tool step is
+ * the host layer's proposal (`proposePieces`): skip what OpenCode gave the model, propose, render,
+ * append, then admit.
  *
  * @example opencode.json (OpenCode loads the package's `./server` export, this module)
  * { "plugin": ["agentsmd"] }
@@ -29,10 +31,12 @@
 import type { Hooks, Plugin, PluginInput, PluginModule, PluginOptions } from "@opencode-ai/plugin";
 import * as z from "zod";
 import { homedir } from "node:os";
-import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
-import { readStateFile, writeStateFile } from "../../io/state-store.js";
+import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
 import { nodeFileSystem, removeFile } from "../../io/file-system.js";
-import { absolute, isInside, join, nameOf, parentOf, xdgDir } from "../../core/paths.js";
+import { absolute, isInside, nameOf } from "../../core/paths.js";
+import { conversationPath, conversationSchema, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
+import { patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
+import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
 import { opencodeNames, opencodeSystemPaths } from "../../presets/opencode.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
@@ -55,7 +59,7 @@ export const OpenCodePluginOptionsSchema = z
     exclude: z.array(z.string().min(1)).optional(),
     /** Token budget of the compaction context. @default DEFAULT_COMPACTION_TOKENS (1000) */
     compactionTokens: z.number().int().positive().optional(),
-    /** Where per-session state lives. @default $XDG_DATA_HOME/agentsmd/opencode */
+    /** Where per-session state lives. @default $XDG_STATE_HOME/agentsmd/opencode */
     stateDir: z.string().min(1).optional(),
     /** Tools that trigger resolution. @default OPENCODE_TRIGGER_TOOLS */
     tools: z.array(z.string().min(1)).optional(),
@@ -85,12 +89,15 @@ export interface OpenCodePluginContext {
 }
 
 /**
- * `$XDG_DATA_HOME/agentsmd/opencode`, else `~/.local/share/agentsmd/opencode`.
- * @example defaultStateDir("/home/me", {}) // "/home/me/.local/share/agentsmd/opencode"
+ * The host store's directory: `$XDG_STATE_HOME/agentsmd/opencode`, else `~/.local/state/agentsmd/opencode`.
+ * @example defaultStateDir("/home/me", {}) // "/home/me/.local/state/agentsmd/opencode"
  */
 export function defaultStateDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
-  return join(xdgDir(env, "XDG_DATA_HOME", home, ".local/share"), "agentsmd/opencode");
+  return hostStateDir("opencode", env, home);
 }
+
+/** The plugin keeps no fields of its own in a conversation's state. */
+const OpenCodeStateSchema = conversationSchema("opencode", z.object({}).strict());
 
 function parseOptions(options: PluginOptions | undefined): OpenCodePluginOptions {
   const result = OpenCodePluginOptionsSchema.safeParse(options ?? {});
@@ -102,17 +109,41 @@ function parseOptions(options: PluginOptions | undefined): OpenCodePluginOptions
   return result.data;
 }
 
-/** A path argument made absolute against OpenCode's directory. */
-function pathArg(value: unknown, directory: string): string | undefined {
-  return typeof value === "string" && value.length > 0 ? absolute(value, directory) : undefined;
+/** The files an apply_patch reported (`metadata.files`), else the paths its patch text names. */
+function patchCall(call: ToolCall): string[] {
+  const files = Array.isArray(call.metadata?.files) ? call.metadata.files : [];
+  const out: string[] = [];
+  for (const file of files) {
+    if (typeof file !== "object" || file === null || ("type" in file && file.type === "delete")) continue;
+    for (const key of ["movePath", "filePath"]) {
+      const path = key in file ? usablePath(Object.getOwnPropertyDescriptor(file, key)?.value, call.cwd) : undefined;
+      if (path) out.push(path);
+    }
+  }
+  return out.length > 0 ? out : patchTargets(call.input.patchText, call.cwd, { deleted: true });
 }
 
-/** The paths `*** Add/Update/Delete File:` and `*** Move to:` name in a patch text. */
-function patchPaths(text: unknown, directory: string): string[] {
-  if (typeof text !== "string") return [];
-  const out: string[] = [];
-  for (const match of text.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)) out.push(absolute(match[1]!.trim(), directory));
-  return out;
+/** A file tool: its `filePath`, else the path OpenCode reported in `metadata.filepath`. */
+function fileCall(call: ToolCall): string[] {
+  const path = usablePath(call.input.filePath, call.cwd) ?? usablePath(call.metadata?.filepath, call.cwd);
+  return path ? [path] : [];
+}
+
+/** Tool name -> the paths it touched (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
+export const OPENCODE_TOOL_TARGETS: TargetTable = {
+  read: fileCall,
+  edit: fileCall,
+  write: fileCall,
+  multiedit: fileCall,
+  apply_patch: patchCall,
+  patch: patchCall,
+  glob: { fields: ["path"], orCwd: true },
+  grep: { fields: ["path"], orCwd: true },
+  list: { fields: ["path"], orCwd: true },
+};
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
 }
 
 /**
@@ -121,35 +152,18 @@ function patchPaths(text: unknown, directory: string): string[] {
  * @example toolTargets("grep", { pattern: "x", path: "src" }, {}, "/repo") // ["/repo/src"]
  */
 export function toolTargets(tool: string, args: unknown, metadata: unknown, directory: string): string[] {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const m = (metadata ?? {}) as Record<string, unknown>;
-  switch (tool) {
-    case "read":
-    case "edit":
-    case "write":
-    case "multiedit": {
-      const path = pathArg(a.filePath, directory) ?? pathArg(m.filepath, directory);
-      return path ? [path] : [];
-    }
-    case "apply_patch":
-    case "patch": {
-      const files = Array.isArray(m.files) ? m.files : [];
-      const out: string[] = [];
-      for (const file of files as Array<Record<string, unknown>>) {
-        for (const key of ["movePath", "filePath"]) {
-          const path = pathArg(file?.[key], directory);
-          if (path && file.type !== "delete") out.push(path);
-        }
-      }
-      return out.length > 0 ? [...new Set(out)] : [...new Set(patchPaths(a.patchText, directory))];
-    }
-    case "glob":
-    case "grep":
-    case "list":
-      return [pathArg(a.path, directory) ?? directory];
-    default:
-      return [];
-  }
+  return extractTargets(OPENCODE_TOOL_TARGETS, { tool, input: record(args), metadata: record(metadata), cwd: directory });
+}
+
+/** The entries of `all` that `shown` names, in the order of `shown`. */
+function pick<T extends { path: string }>(all: readonly T[], shown: readonly Piece[]): T[] {
+  const byPath = new Map(all.map((each) => [each.path, each]));
+  return shown.map((piece) => byPath.get(piece.path)).filter((each): each is T => each !== undefined);
+}
+
+/** OpenCode's inline rendering inside one `<system-reminder>` ("" stays ""). */
+function wrapReminder(rendered: string): string {
+  return rendered === "" || rendered.startsWith("<system-reminder") ? rendered : `<system-reminder>\n${rendered}\n</system-reminder>`;
 }
 
 /** The instruction-file paths OpenCode natively attached to this result. */
@@ -205,9 +219,9 @@ export class OpenCodeAgents {
     this.#tools = new Set(options.tools ?? OPENCODE_TRIGGER_TOOLS);
   }
 
-  /** The state file of a session (session ids are sanitised). */
+  /** The state file of a session (ids encoded so two never share a file). */
   statePath(sessionID: string): string {
-    return join(this.stateDir, `${sessionID.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+    return conversationPath(this.stateDir, { id: sessionID });
   }
 
   #sessionConfig(): AgentsConfig {
@@ -245,10 +259,10 @@ export class OpenCodeAgents {
   }
 
   async #open(sessionID: string): Promise<SessionEntry> {
-    const stored = await readStateFile(this.statePath(sessionID)).catch(() => null);
+    const stored = await loadConversation(this.statePath(sessionID), OpenCodeStateSchema, () => undefined);
     let session: AgentsSession;
     if (stored) {
-      session = (await restoreSession(stored, { cwd: this.directory, home: this.home, env: this.env, admit: false, host: "opencode" })).session;
+      session = await reopenSession(stored.session, { cwd: this.directory, home: this.home, env: this.env, host: "opencode" });
     } else {
       const preset = this.options.preset ?? "opencode";
       session = await createSession({
@@ -287,7 +301,15 @@ export class OpenCodeAgents {
 
   #save(sessionID: string, entry: SessionEntry): Promise<void> {
     const path = this.statePath(sessionID);
-    entry.saving = entry.saving.then(() => writeStateFile(path, entry.session.snapshot())).catch(() => undefined);
+    const state = (): ConversationState<Record<string, never>> => ({
+      kind: "agentsmd/opencode",
+      version: 2,
+      notified: {},
+      named: {},
+      host: {},
+      session: entry.session.snapshot(),
+    });
+    entry.saving = entry.saving.then(() => saveConversation(path, state())).catch(() => undefined);
     return entry.saving;
   }
 
@@ -315,36 +337,30 @@ export class OpenCodeAgents {
     );
     const skip = new Set([...system, ...native, ...readInstruction]);
 
-    let text = "";
-    let delivered: Array<{ path: string; mtimeMs: number }> = [];
-    if ((this.options.mode ?? "bodies") === "paths") {
-      const files: ResolvedFile[] = [];
-      for (const target of targets) files.push(...(await session.resolve(target, { admit: false })).files);
-      const skipped = files.filter((file) => skip.has(file.path));
-      session.release(skipped);
-      const fresh = files.filter((file) => !skip.has(file.path));
-      text = session.reminder({ files: fresh });
-      delivered = fresh;
-    } else {
-      const blocks: InlineBlock[] = await session.touch(targets, { admit: false });
-      session.release(blocks.filter((block) => skip.has(block.path)));
-      const fresh = blocks.filter((block) => !skip.has(block.path));
-      const rendered = session.renderInline(fresh);
-      text = rendered === "" || rendered.startsWith("<system-reminder") ? rendered : `<system-reminder>\n${rendered}\n</system-reminder>`;
-      delivered = fresh;
-    }
+    const paths = (this.options.mode ?? "bodies") === "paths";
+    const files: ResolvedFile[] = [];
+    const blocks: InlineBlock[] = paths ? [] : await session.touch(targets, { admit: false });
+    if (paths) for (const target of targets) files.push(...(await session.resolve(target, { admit: false })).files);
+    const proposal = await proposePieces(session, paths ? piecesOf(files, "tool") : piecesOf(blocks, tool === "read" ? "read" : "tool"), {
+      native: (piece) => (skip.has(piece.path) ? "loaded" : "no"),
+      render: (shown) => ({
+        text: paths ? session.reminder({ files: pick(files, shown) }) : wrapReminder(session.renderInline(pick(blocks, shown))),
+        shown: new Set(shown.map((piece) => piece.path)),
+      }),
+    });
+    const delivered = proposal.shown;
     if (duplicates.length > 0 && typeof output.output === "string") output.output = stripNativeBlocks(output.output, duplicates, native);
-    if (text !== "") {
-      output.output = `${output.output ?? ""}\n\n${text}`;
+    if (proposal.text !== "") {
+      output.output = `${output.output ?? ""}\n\n${proposal.text}`;
       const metadata = (output.metadata && typeof output.metadata === "object" ? output.metadata : (output.metadata = {})) as Record<string, unknown>;
       metadata[METADATA_KEY] = { files: delivered.map((file) => ({ path: file.path, mtimeMs: file.mtimeMs })) };
-      if (tool === "read" && this.options.mode !== "paths") {
+      if (tool === "read" && !paths) {
         metadata.loaded = [...nativeLoaded(metadata), ...delivered.map((file) => file.path).filter((path) => !native.includes(path))];
       }
-      // Admitted only now that the output carries them.
-      session.admit(delivered);
       for (const file of delivered) entry.delivered.set(file.path, file.mtimeMs);
     }
+    // Admitted only now that the output carries them.
+    proposal.commit();
     await this.#save(input.sessionID, entry);
   }
 
