@@ -7,6 +7,8 @@ export { parseSessionState } from "../core/session-state.js";
 import type { StatCache, DirProbe, Found } from "../io/cache.js";
 import type { ResolvedConfig } from "../load/config.js";
 import type { FileSystem } from "../io/file-system.js";
+import { AdmissionLedger } from "./ledger.js";
+import type { SessionOptions } from "./options.js";
 import { buildParts, type Parts } from "./setup.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { Preset } from "../presets/preset.js";
@@ -35,32 +37,7 @@ import {
   type SessionState,
 } from "../core/schema.js";
 
-export interface SessionOptions {
-  /** Working directory. @default process.cwd() */
-  cwd?: string;
-  /** Preset name. @default "codelia" */
-  preset?: string;
-  /** Explicit options: beat env and the config file. */
-  config?: AgentsConfig;
-  /** Path of a JSON config file. */
-  configFile?: string;
-  /** Home directory for user layers and `stopAtFsRoot: false`. @default os.homedir() */
-  home?: string;
-  /** Environment variables. @default process.env */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** File system to use (inject faults, count calls). @default nodeFileSystem */
-  fs?: FileSystem;
-  /**
-   * Watch the instruction files and scanned directories (chokidar, loaded on demand) so the cache
-   * can trust its entries until a change is seen; `session.close()` stops it. @default false
-   */
-  watch?: boolean | WatchOptions;
-  /**
-   * The integration consuming the session (`claude-code`, `opencode`, `copilot`, ...): scoped-rule
-   * formats this host reads itself are never delivered. @default none (every format is delivered)
-   */
-  host?: string;
-}
+export type { SessionOptions } from "./options.js";
 
 /** A changed admitted file found by `session.refresh()`. */
 export interface RefreshedFile {
@@ -89,11 +66,6 @@ export interface RefreshResult {
 export interface AdmitOptions {
   /** false: propose only; the files are claimed until `admit()` or `release()`. @default true */
   admit?: boolean;
-}
-
-interface Version {
-  mtimeMs: number;
-  layer: Layer;
 }
 
 /** A file the session knows, at a version. */
@@ -143,9 +115,8 @@ export class AgentsSession {
   readonly #groups: NameGroups;
   readonly #lazyGroups: NameGroups;
   readonly #groupsReason: string | undefined;
-  readonly #loaded = new Map<string, Version>();
-  readonly #claims = new Map<string, number>();
-  readonly #covered = new Set<string>();
+  /** What the model has and what is proposed (two-phase admission). */
+  readonly #ledger = new AdmissionLedger();
   readonly #seen = new Set<string>();
   /** Initial-scope files the budget left out, at the version seen then (never delivered: the resolver offers them). */
   readonly #leftOut = new Map<string, number>();
@@ -182,8 +153,8 @@ export class AgentsSession {
     this.initialFiles = Object.freeze(initial.files.map((file) => Object.freeze({ ...file })));
     this.initialMessage = initial.message;
     this.#initialLoad = initial.load;
-    for (const file of this.initialFiles) this.#markLoaded(file.path, file.mtimeMs, file.layer);
-    for (const file of initial.load?.blank ?? []) this.#markLoaded(file.path, file.mtimeMs, "project");
+    for (const file of this.initialFiles) this.#ledger.mark(file.path, file.mtimeMs, file.layer);
+    for (const file of initial.load?.blank ?? []) this.#ledger.mark(file.path, file.mtimeMs, "project");
     for (const file of initial.load?.leftOut ?? []) this.#leftOut.set(file.path, file.mtimeMs);
   }
 
@@ -212,17 +183,17 @@ export class AgentsSession {
 
   /** Directories whose instruction files are resolved (spec §5.3). */
   get coveredDirs(): ReadonlySet<string> {
-    return this.#covered;
+    return this.#ledger.coveredDirs;
   }
 
   /** Admitted versions: path -> mtimeMs (spec §6.3 `loadedVersions`). */
   get loadedVersions(): ReadonlyMap<string, number> {
-    return new Map([...this.#loaded].map(([path, version]) => [path, version.mtimeMs]));
+    return new Map(this.#ledger.entries().map((entry) => [entry.path, entry.mtimeMs]));
   }
 
   /** The version of `path` the model has, if any. */
   loadedVersion(path: string): FileVersion | undefined {
-    const version = this.#loaded.get(path);
+    const version = this.#ledger.version(path);
     return version ? { path, mtimeMs: version.mtimeMs } : undefined;
   }
 
@@ -296,7 +267,7 @@ export class AgentsSession {
         pickedPaths.add(found.path);
         picked.push(found);
         // Claim at once (the next target is awaited) so a concurrent touch cannot pick it too.
-        this.#claims.set(found.path, found.info.mtimeMs);
+        this.#ledger.claim(found.path, found.info.mtimeMs);
       }
     }
     const ruleHits =
@@ -307,8 +278,8 @@ export class AgentsSession {
     for (const hit of ruleHits) {
       if (pickedPaths.has(hit.rule.path) || !this.#isNew(hit.rule.path, hit.rule.mtimeMs)) continue;
       pickedPaths.add(hit.rule.path);
-      ruleBlocks.push(this.rules.block(hit, this.root, this.#loaded.get(hit.rule.path)?.layer ?? "path"));
-      this.#claims.set(hit.rule.path, hit.rule.mtimeMs);
+      ruleBlocks.push(this.rules.block(hit, this.root, this.#ledger.version(hit.rule.path)?.layer ?? "path"));
+      this.#ledger.claim(hit.rule.path, hit.rule.mtimeMs);
     }
     const blocks: InlineBlock[] = [];
     try {
@@ -337,7 +308,7 @@ export class AgentsSession {
         this.#lazy.bytes += blank ? 0 : text.chargedBytes;
         const block: InlineBlock = {
           path: found.path,
-          layer: this.#loaded.get(found.path)?.layer ?? "path",
+          layer: this.#ledger.version(found.path)?.layer ?? "path",
           mtimeMs: text.mtimeMs,
           sizeBytes: text.sizeBytes,
           // Read with the byte cut (a file is never half-delivered), but a leading BOM is dropped
@@ -364,8 +335,8 @@ export class AgentsSession {
         blocks.push(block);
       }
     } finally {
-      for (const found of picked) if (this.#claims.get(found.path) === found.info.mtimeMs) this.#claims.delete(found.path);
-      for (const block of ruleBlocks) if (this.#claims.get(block.path) === block.mtimeMs) this.#claims.delete(block.path);
+      for (const found of picked) this.#ledger.unclaim(found.path, found.info.mtimeMs);
+      for (const block of ruleBlocks) this.#ledger.unclaim(block.path, block.mtimeMs);
     }
     this.#record(
       blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, sizeBytes: block.sizeBytes })),
@@ -382,20 +353,17 @@ export class AgentsSession {
 
   /** Marks proposed files as delivered to the model, at the version proposed (two-phase admission). */
   admit(files: ReadonlyArray<{ path: string; mtimeMs: number }>): void {
-    for (const file of files) {
-      if (this.#claims.get(file.path) === file.mtimeMs) this.#claims.delete(file.path);
-      this.#markLoaded(file.path, file.mtimeMs, this.#loaded.get(file.path)?.layer ?? "path");
-    }
+    this.#ledger.admit(files);
   }
 
   /** Drops claims on proposals that were not delivered, so they are offered again. */
   release(files: ReadonlyArray<{ path: string; mtimeMs: number }>): void {
-    for (const file of files) if (this.#claims.get(file.path) === file.mtimeMs) this.#claims.delete(file.path);
+    this.#ledger.release(files);
   }
 
   /** Every admitted file with the version the model has and the layer it entered by. */
   admitted(): Array<{ path: string; mtimeMs: number; layer: Layer }> {
-    return [...this.#loaded].map(([path, version]) => ({ path, mtimeMs: version.mtimeMs, layer: version.layer }));
+    return this.#ledger.entries();
   }
 
   /**
@@ -404,14 +372,7 @@ export class AgentsSession {
    * @example session.forget(result.deleted);
    */
   forget(files: ReadonlyArray<{ path: string } | string>): void {
-    const dropped = new Set<string>();
-    for (const file of files) {
-      const path = typeof file === "string" ? file : file.path;
-      if (this.#loaded.delete(path)) dropped.add(parentOf(path));
-    }
-    if (dropped.size === 0) return;
-    for (const path of this.#loaded.keys()) dropped.delete(parentOf(path));
-    for (const dir of dropped) this.#covered.delete(dir);
+    this.#ledger.forget(files);
   }
 
   /**
@@ -443,11 +404,11 @@ export class AgentsSession {
       this.#cache.invalidate(entry.path);
       this.#cache.invalidateDir(parentOf(entry.path));
       if (info === null || info.kind !== "file") result.deleted.push(entry);
-      else if (info.mtimeMs !== entry.mtimeMs && this.#claims.get(entry.path) !== info.mtimeMs) {
+      else if (info.mtimeMs !== entry.mtimeMs && this.#ledger.claimed(entry.path) !== info.mtimeMs) {
         result.changed.push({ path: entry.path, layer: entry.layer, mtimeMs: info.mtimeMs, sizeBytes: info.size, previousMtimeMs: entry.mtimeMs });
       }
     });
-    for (const file of result.changed) this.#claims.set(file.path, file.mtimeMs);
+    for (const file of result.changed) this.#ledger.claim(file.path, file.mtimeMs);
     if (options.inline) {
       for (const file of result.changed) {
         if (this.rules.ruleAt(file.path)) {
@@ -537,7 +498,8 @@ export class AgentsSession {
 
   /** True when `target`'s directory is covered (already resolved). */
   isCovered(target: string): boolean {
-    return this.#covered.has(parentOf(this.absolute(target))) || this.#covered.has(this.absolute(target));
+    const covered = this.#ledger.coveredDirs;
+    return covered.has(parentOf(this.absolute(target))) || covered.has(this.absolute(target));
   }
 
   /** A JSON-safe snapshot, valid against `SessionStateSchema`. Claims are not persisted. */
@@ -551,9 +513,9 @@ export class AgentsSession {
       config: this.rawConfig,
       initialFiles: this.initialFiles.map((file) => ({ ...file })),
       initialMessage: this.initialMessage,
-      coveredDirs: [...this.#covered],
+      coveredDirs: [...this.#ledger.coveredDirs],
       seenDirs: [...this.#seen],
-      loaded: [...this.#loaded].map(([path, version]) => ({ path, mtimeMs: version.mtimeMs, layer: version.layer })),
+      loaded: this.#ledger.entries(),
       lazyLoadedFiles: this.#lazy.files,
       lazyLoadedBytes: this.#lazy.bytes,
       lazyCapped: this.#lazy.capped,
@@ -572,8 +534,7 @@ export class AgentsSession {
 
   /** @internal restore the mutable state of a snapshot */
   restoreState(state: SessionState): void {
-    for (const entry of state.loaded) this.#loaded.set(entry.path, { mtimeMs: entry.mtimeMs, layer: entry.layer });
-    for (const dir of state.coveredDirs) this.#covered.add(dir);
+    this.#ledger.restore(state.loaded, state.coveredDirs);
     for (const dir of state.seenDirs) this.#seen.add(dir);
     this.#lazy = { files: state.lazyLoadedFiles, bytes: state.lazyLoadedBytes, capped: state.lazyCapped };
     for (const entry of state.leftOut ?? []) this.#leftOut.set(entry.path, entry.mtimeMs);
@@ -596,21 +557,12 @@ export class AgentsSession {
 
   /** Records delivered (or proposed) files. */
   #record(files: readonly ResolvedFile[], options: AdmitOptions, layer: Layer): void {
-    if (options.admit === false) {
-      for (const file of files) this.#claims.set(file.path, file.mtimeMs);
-      return;
-    }
-    for (const file of files) this.#markLoaded(file.path, file.mtimeMs, this.#loaded.get(file.path)?.layer ?? layer);
+    this.#ledger.record(files, options.admit !== false, layer);
   }
 
   /** Import settings for inline reads (imports count against the lazy budget). */
   #imports() {
     return importContextOf(this.config, this.preset, this.#importRoot, this.home);
-  }
-
-  #markLoaded(path: string, mtimeMs: number, layer: Layer): void {
-    this.#loaded.set(path, { mtimeMs, layer });
-    this.#covered.add(parentOf(path));
   }
 
   /** An empty file has nothing to apply: skipped like the initial load skips it (metadata only, no read). */
@@ -619,7 +571,7 @@ export class AgentsSession {
   }
 
   #isNew(path: string, mtimeMs: number): boolean {
-    return this.#loaded.get(path)?.mtimeMs !== mtimeMs && this.#claims.get(path) !== mtimeMs;
+    return this.#ledger.isNew(path, mtimeMs);
   }
 
   #cap(path: string): void {
@@ -691,7 +643,7 @@ export class AgentsSession {
   async #withoutAliases(found: Found[]): Promise<Found[]> {
     if (found.length === 0) return found;
     const loaded = new Set<string>();
-    for (const path of this.#loaded.keys()) {
+    for (const path of this.#ledger.paths()) {
       let key = this.#identities.get(path);
       if (key === undefined) {
         const entry = await this.#cache.statEntry(path);

@@ -14,7 +14,7 @@ import { absolute, parentOf, pathInputProblem } from "../core/paths.js";
 import { PathError } from "../core/errors.js";
 import { quote } from "../core/quote.js";
 import type { AgentsConfig } from "../core/schema.js";
-import type { SessionOptions } from "./session.js";
+import type { SessionOptions } from "./options.js";
 
 /** What a session is built from. */
 export interface Parts {

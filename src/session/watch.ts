@@ -13,7 +13,6 @@
  * (a file created between the mkdir and the new watch is not missed).
  */
 import type { FSWatcher } from "chokidar";
-import type { AgentsSession } from "./session.js";
 import type { StatCache } from "../io/cache.js";
 import { initialDirs } from "../load/initial.js";
 import { isInside, join, nameOf, parentOf } from "../core/paths.js";
@@ -49,6 +48,24 @@ async function loadChokidar(): Promise<typeof import("chokidar")> {
 }
 
 /**
+ * What the watcher sees of a session (an `AgentsSession` is one): the cache it invalidates, where
+ * the initial scope lies, the directories and files known so far, and two events: directory
+ * chains scanned from now on, and the session closing.
+ */
+export interface WatchedSession {
+  readonly cache: StatCache;
+  readonly config: { readonly cache: { readonly revalidateMs: number } };
+  readonly hasProject: boolean;
+  readonly root: string;
+  readonly cwd: string;
+  readonly preset: { readonly initial: { readonly dirs?: Parameters<typeof initialDirs>[2] } };
+  readonly coveredDirs: ReadonlySet<string>;
+  admitted(): ReadonlyArray<{ path: string }>;
+  onScan(listener: (dirs: readonly string[]) => void): () => void;
+  onClose(fn: () => Promise<void> | void): void;
+}
+
+/**
  * Watches what `session` knows and scans from now on. `session.close()` closes the watcher too.
  * @example
  * const session = await createSession({ cwd });
@@ -56,7 +73,7 @@ async function loadChokidar(): Promise<typeof import("chokidar")> {
  * // ... or: await createSession({ cwd, watch: true })
  * await session.close(); // closes the watcher
  */
-export async function watchSession(session: AgentsSession, options: WatchOptions = {}): Promise<SessionWatcher> {
+export async function watchSession(session: WatchedSession, options: WatchOptions = {}): Promise<SessionWatcher> {
   const { watch } = await loadChokidar();
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   const settleMs = Math.max(debounceMs, 25);

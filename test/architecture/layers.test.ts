@@ -17,7 +17,6 @@ const KNOWN = {
   upward: ["presets/preset.ts -> load/config.ts", "presets/preset.ts -> load/imports.ts"],
   cycles: [
     "load/config.ts <-> load/imports.ts <-> load/read.ts <-> presets/builtin.ts <-> presets/claude.ts <-> presets/copilot.ts <-> presets/gemini.ts <-> presets/hygge.ts <-> presets/opencode.ts <-> presets/pi.ts <-> presets/preset.ts",
-    "session/session.ts <-> session/setup.ts <-> session/watch.ts",
   ],
 };
 
