@@ -38,3 +38,18 @@ export class FsError extends AgentsMdError {
 
 /** A path given as input (hook event, MCP argument, plugin hook, CLI argument) that cannot be a path. */
 export class PathError extends AgentsMdError {}
+
+/**
+ * What `JSON.parse` disliked, without the file's bytes: V8 quotes the start of the text ("Unexpected
+ * token 'x', \"secret...\" is not valid JSON"), and a state or config file's first bytes must not
+ * reach a terminal or a log (issue 18). Keeps the position when there is one.
+ * @example jsonParseProblem(new SyntaxError("Unexpected token 'a', \"abc\" is not valid JSON")) // "not valid JSON"
+ * @example jsonParseProblem(new SyntaxError("Unexpected end of JSON input")) // "not valid JSON (it ends early)"
+ */
+export function jsonParseProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position !== undefined) return `not valid JSON at byte ${position}`;
+  if (/end of JSON input/.test(message)) return "not valid JSON (it ends early)";
+  return "not valid JSON";
+}

@@ -318,11 +318,15 @@ export async function readTextFile(path: string, maxBytes = 64 * 1024 * 1024, fs
   }
 }
 
-async function writeAtomic(path: string, data: string): Promise<void> {
+async function writeAtomic(given: string, data: string): Promise<void> {
+  // A symlinked destination (a dotfiles repository's ~/.claude/settings.json) is written through:
+  // its target is replaced and the link stays; an existing file keeps its permissions.
+  const path = await fsp.realpath(given).catch(() => given);
+  const mode = ((await fsp.stat(path).catch(() => null))?.mode ?? 0o600) & 0o777;
   const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
   let handle: fsp.FileHandle | undefined;
   try {
-    handle = await fsp.open(temp, "wx", 0o600);
+    handle = await fsp.open(temp, "wx", mode);
     await handle.writeFile(data, "utf8");
     await handle.sync();
     await handle.close();

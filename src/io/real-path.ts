@@ -4,6 +4,7 @@
  * path: a symlinked directory inside the root may lead anywhere).
  */
 import type { FileSystem } from "./file-system.js";
+import { isInside, pathInputProblem } from "../core/paths.js";
 
 /**
  * The real path `path` would have: symlinks of every existing component resolved. `path` must be
@@ -30,4 +31,31 @@ export async function realPathOf(fs: Pick<FileSystem, "realpath">, path: string)
   }
   const rest = path.slice(low === -1 ? 1 : cuts[low]! + 1);
   return lowReal.endsWith("/") ? lowReal + rest : `${lowReal}/${rest}`;
+}
+
+/**
+ * Each target spelled by its real location under `root` when symlinks lead it back inside the
+ * root (`root/loop/loop/pkg/x.ts` with `loop -> .` becomes `root/pkg/x.ts`), so one file is one
+ * path however a tool spelled it and is delivered once; targets whose real location is outside the
+ * root, or that cannot be paths, stay as given (the session confines or rejects them). Duplicates
+ * are dropped. One realpath per target (plus log2(depth) for a target that does not exist).
+ * @example await canonicalTargets(nodeFileSystem, "/r", ["/r/loop/pkg/x.ts"]) // ["/r/pkg/x.ts"]
+ */
+export async function canonicalTargets(fs: Pick<FileSystem, "realpath">, root: string, targets: readonly string[]): Promise<string[]> {
+  const rootReal = await fs.realpath(root).catch(() => root);
+  const out = new Set<string>();
+  for (const target of targets) {
+    if (!target.startsWith("/") || pathInputProblem(target) !== null) {
+      out.add(target);
+      continue;
+    }
+    const real = await realPathOf(fs, target);
+    if (real === target || !isInside(real, rootReal)) {
+      out.add(target);
+      continue;
+    }
+    const below = real.slice(rootReal.length).replace(/^\/+/, "");
+    out.add(below === "" ? root : root.endsWith("/") ? root + below : `${root}/${below}`);
+  }
+  return [...out];
 }

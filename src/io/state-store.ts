@@ -4,7 +4,7 @@
  */
 import { hostname } from "node:os";
 import { dirname } from "node:path";
-import { StateError } from "../core/errors.js";
+import { StateError, jsonParseProblem } from "../core/errors.js";
 import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "./file-system.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { SessionState } from "../core/schema.js";
@@ -32,7 +32,7 @@ export async function readStateFile(path: string, fs: FileSystem = nodeFileSyste
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new StateError(`state file ${path} is not valid JSON (truncated or corrupt): ${(error as Error).message}`, {
+    throw new StateError(`state file ${path} is not valid JSON (truncated or corrupt): ${jsonParseProblem(error)}`, {
       path,
       cause: error,
       fix: `delete ${path} to start a new session`,

@@ -10,6 +10,7 @@ import { absolute, nameOf, parentOf } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { AgentsMdError } from "../../core/errors.js";
 import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
+import { canonicalTargets } from "../../io/real-path.js";
 import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
 import { fit, nearestFirst, packContext, packNotice, renderPiece } from "./pack.js";
@@ -227,7 +228,8 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
   const initial = stored ? [] : initialPieces(open.session);
   return withSession(open, async () => {
     const { session } = open;
-    const targets = run.event.targets;
+    // Identity by real path (issue 18): `loop -> .` spellings of one file deliver it once.
+    const targets = await canonicalTargets(run.fs, session.root, run.event.targets);
     const target = targets[0]!;
     if (run.event.read === "whole" && session.config.files.names.includes(nameOf(target))) {
       // The model read an instruction file itself: it has that version.

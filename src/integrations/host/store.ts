@@ -9,6 +9,7 @@ import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { SessionStateSchema, type SessionState } from "../../core/schema.js";
 import { ensureDir, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
 import { MAX_STATE_BYTES, withLock } from "../../io/state-store.js";
+import { jsonParseProblem } from "../../core/errors.js";
 
 /** State files untouched this long are removed when a new conversation starts. */
 export const STATE_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -118,7 +119,7 @@ export async function loadConversation<H>(
   try {
     data = JSON.parse(text);
   } catch (error) {
-    diagnose(`state file ${path} is not valid (${(error as Error).message.split("\n")[0]}); starting a new session state`);
+    diagnose(`state file ${path} is not valid (${jsonParseProblem(error)}); starting a new session state`);
     return null;
   }
   const result = schema.safeParse(data);

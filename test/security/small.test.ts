@@ -1,0 +1,94 @@
+/**
+ * Issue 18 row 6, the smaller items, one test each: a loop delivers a file once through the hook
+ * (the MCP half is in confinement.test.ts), a corrupt state file's bytes never reach stderr, a
+ * symlinked settings.json stays a symlink after install, a relative CLAUDE_PLUGIN_DATA writes
+ * nothing under cwd.
+ */
+import { describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { lstat, readFile, readdir, writeFile } from "node:fs/promises";
+import { createTree, makeSymlink, runCli, type Tree } from "../helpers/tree.js";
+
+async function repo(): Promise<Tree> {
+  // A CLAUDE.md turns Claude Code's own AGENTS.md loading off, so the hook delivers AGENTS.md itself.
+  return createTree({ "r/.git/": null, "r/CLAUDE.md": "CLAUDE\n", "r/AGENTS.md": "ROOT\n", "r/pkg/AGENTS.md": "PKG-ONCE\n", "r/pkg/x.ts": "x\n" });
+}
+
+function hook(tree: Tree, env: Record<string, string> = {}) {
+  const base = { session_id: "s1", transcript_path: tree.path("t.jsonl"), cwd: tree.path("r") };
+  const fullEnv = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), ...env };
+  return async (event: Record<string, unknown>) => {
+    const run = await runCli(["hook", "claude-code"], { stdin: JSON.stringify({ ...base, ...event }), env: fullEnv, cwd: tree.path("r") });
+    return {
+      ...run,
+      text:
+        run.stdout === ""
+          ? ""
+          : ((JSON.parse(run.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? ""),
+    };
+  };
+}
+
+describe("row 6: smaller items", () => {
+  it("loop -> . delivers a file once through the Claude Code hook, however deep the spelling", async () => {
+    const tree = await repo();
+    await makeSymlink(tree, "r/loop", ".");
+    const send = hook(tree);
+    await send({ hook_event_name: "SessionStart", source: "startup" });
+    let all = "";
+    let spelled = "r";
+    for (let depth = 0; depth < 13; depth++) {
+      const read = {
+        hook_event_name: "PostToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: tree.path(`${spelled}/pkg/x.ts`) },
+        tool_response: {},
+        tool_use_id: `t${depth}`,
+      };
+      all += (await send(read)).text;
+      spelled += "/loop";
+    }
+    expect(all.split("PKG-ONCE").length - 1).toBe(1);
+  });
+
+  it("a corrupt state file's first bytes are never echoed to stderr", async () => {
+    const tree = await repo();
+    const state = tree.path("s.json");
+    await writeFile(state, 'SECRET-TOKEN-abc123 {"not": json');
+    const cli = await runCli(["--cwd", tree.path("r"), "resolve", tree.path("r/pkg/x.ts"), "--state", state]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain("not valid JSON");
+    expect(cli.stderr).not.toContain("SECRET-TOKEN");
+    const send = hook(tree);
+    await send({ hook_event_name: "SessionStart", source: "startup" });
+    const dir = tree.path("state/agentsmd/claude-code");
+    for (const name of await readdir(dir)) if (name.endsWith(".json")) await writeFile(`${dir}/${name}`, "SECRET-TOKEN-def456 garbage");
+    const after = await send({
+      hook_event_name: "PostToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: tree.path("r/pkg/x.ts") },
+      tool_response: {},
+      tool_use_id: "t",
+    });
+    expect(after.stderr).not.toContain("SECRET-TOKEN");
+  });
+
+  it("install claude-code --scope user writes through a symlinked settings.json (dotfiles) and keeps the link", async () => {
+    const tree = await repo();
+    await tree.write("dotfiles/claude-settings.json", '{\n  "theme": "dark"\n}\n');
+    await makeSymlink(tree, ".test-home/.claude/settings.json", tree.path("dotfiles/claude-settings.json"));
+    const run = await runCli(["--home", tree.home, "install", "claude-code"], { env: { HOME: tree.home }, cwd: tree.path("r") });
+    expect(run.code, run.stderr).toBe(0);
+    expect((await lstat(tree.path(".test-home/.claude/settings.json"))).isSymbolicLink()).toBe(true);
+    const written = await readFile(tree.path("dotfiles/claude-settings.json"), "utf8");
+    expect(written).toContain("SessionStart");
+    expect(written).toContain('"theme": "dark"');
+  });
+
+  it("a relative CLAUDE_PLUGIN_DATA writes no state under the working directory", async () => {
+    const tree = await repo();
+    const send = hook(tree, { CLAUDE_PLUGIN_DATA: "plugin-data" });
+    await send({ hook_event_name: "SessionStart", source: "startup" });
+    expect(existsSync(tree.path("r/plugin-data"))).toBe(false);
+  });
+});
