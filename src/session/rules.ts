@@ -9,7 +9,7 @@ import type { DiagnosticSink } from "../load/discover.js";
 import type { InlineBlock, RuleFormat } from "../core/schema.js";
 import { decodeLossy } from "../core/budget.js";
 import { findRules, RULE_DEFAULTS } from "../load/rules/find.js";
-import { formatsForHost } from "../load/rules/formats.js";
+import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/formats.js";
 import { isDeliverable, needsContent, rulesForPath, relativeBelow } from "../load/rules/apply.js";
 import { frameRule } from "../load/rules/frame.js";
 import type { ScopedRule } from "../load/rules/rule.js";
@@ -48,9 +48,13 @@ export class SessionRules {
   #scannedAt = -Infinity;
   #scanning: Promise<void> | undefined;
 
+  /** Formats the host reads itself: scanned only so that a copy of one of their rules is not delivered again. */
+  readonly #native: readonly RuleFormat[];
+
   constructor(options: SessionRulesOptions) {
     this.#options = options;
     this.formats = options.root === null ? [] : formatsForHost(options.host ?? "", options.formats);
+    this.#native = options.host ? RULE_FORMATS.filter((format) => RULE_FORMAT_SPECS[format].nativeHosts.includes(options.host!)) : [];
   }
 
   /**
@@ -117,10 +121,15 @@ export class SessionRules {
 
   async #scan(): Promise<void> {
     const { root, fs, sink } = this.#options;
-    const found = await findRules({ root: root!, fs, formats: this.formats, reuse: this.#byPath, maxBytes: RULE_DEFAULTS.maxBytes });
-    sink.addAll(found.diagnostics);
-    this.#rules = found.rules;
-    this.#byPath = new Map(found.rules.map((rule) => [rule.path, rule]));
+    const formats = RULE_FORMATS.filter((format) => this.formats.includes(format) || this.#native.includes(format));
+    const found = await findRules({ root: root!, fs, formats, reuse: this.#byPath, maxBytes: RULE_DEFAULTS.maxBytes });
+    sink.addAll(
+      found.diagnostics.filter((diagnostic) => this.formats.some((format) => diagnostic.path?.startsWith(`${root}/${RULE_FORMAT_SPECS[format].dir}/`))),
+    );
+    const native = found.rules.filter((rule) => this.#native.includes(rule.format));
+    const delivered = found.rules.filter((rule) => this.formats.includes(rule.format));
+    this.#rules = withoutCopies(native, delivered);
+    this.#byPath = new Map(this.#rules.map((rule) => [rule.path, rule]));
     this.#scannedAt = performance.now();
   }
 
@@ -132,4 +141,20 @@ export class SessionRules {
       return undefined; // a directory, a deleted file, a FIFO: no content to match
     }
   }
+}
+
+/**
+ * The same rule kept in two formats (same text, same globs, same activation) is delivered once: the
+ * first in format order stands for both (`doctor` reports the copy).
+ */
+function withoutCopies(native: readonly ScopedRule[], rules: readonly ScopedRule[]): ScopedRule[] {
+  const key = (rule: ScopedRule) => `${rule.activation}\0${[...rule.globs].sort().join("\0")}\0${rule.body.replace(/\s+/g, " ").trim()}`;
+  // A copy of a rule the host reads itself is the host's already.
+  const seen = new Set<string>(native.map(key));
+  return rules.filter((rule) => {
+    const each = key(rule);
+    if (seen.has(each)) return false;
+    seen.add(each);
+    return true;
+  });
 }

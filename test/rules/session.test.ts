@@ -136,4 +136,21 @@ describe("scoped rules in a session", () => {
     expect((await session.touch(["m/util.ts"])).filter((block) => block.rule)).toEqual([]);
     expect((await session.touch(["m/User.ts"])).map((block) => block.rule?.glob)).toEqual(["**/*.ts + regex class \\w+"]);
   });
+
+  it("the same rule kept in two formats is delivered once", async () => {
+    const tree = await createTree({
+      ".git/": null,
+      "src/a.ts": "x\n",
+      ".github/instructions/ts.instructions.md": "---\napplyTo: 'src/**'\n---\nSAME RULE\n",
+      ".cursor/rules/ts.mdc": "---\nglobs: src/**\n---\nSAME   RULE\n",
+    });
+    const session = await openSession(tree, { cwd: tree.root, host: "opencode" });
+    const blocks = (await session.touch(["src/a.ts"])).filter((block) => block.rule);
+    expect(blocks.map((block) => block.rule?.format)).toEqual(["copilot"]);
+    // Copilot reads its own copy: the Cursor copy is not delivered to it either.
+    const copilot = await openSession(tree, { cwd: tree.root, host: "copilot" });
+    expect((await copilot.touch(["src/a.ts"])).filter((block) => block.rule)).toEqual([]);
+    const claude = await openSession(tree, { cwd: tree.root, host: "claude-code" });
+    expect((await claude.touch(["src/a.ts"])).filter((block) => block.rule).map((block) => block.rule?.format)).toEqual(["copilot"]);
+  });
 });
