@@ -25,6 +25,8 @@ export interface ShellPath {
   ifExists?: true;
   /** `REV:PATH` in git: PATH is relative to the repository root found above `from`. */
   gitRoot?: { from: string; relative: string };
+  /** The command printed the file's text to the model: all of it (cat) or a part (head, sed -n). */
+  shown?: "whole" | "part";
 }
 
 export type ShellPathsResult = { ok: true; paths: ShellPath[] } | { ok: false; reason: string };
@@ -57,6 +59,8 @@ interface Spec {
   leading?: { count: number; given: readonly string[] };
   /** With no path operand the command works on its directory ("." listed). */
   defaultDot?: boolean | "when-recursive";
+  /** The command prints its files' text: all of it, or a part. */
+  shows?: "whole" | "part";
 }
 
 const GREP_LONG = [
@@ -117,14 +121,16 @@ const RG_LONG = [
 ];
 
 const READ: Spec = { use: "read" };
+const WHOLE: Spec = { use: "read", shows: "whole" };
 const SPECS: Record<string, Spec> = {
-  cat: READ,
-  tac: READ,
-  less: { use: "read", short: "bhjkoOpPtTxyz" },
-  more: { use: "read", short: "n" },
-  head: { use: "read", short: "nc", long: ["lines", "bytes"] },
-  tail: { use: "read", short: "ncs", long: ["lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats"] },
+  cat: WHOLE,
+  tac: WHOLE,
+  less: { use: "read", short: "bhjkoOpPtTxyz", shows: "whole" },
+  more: { use: "read", short: "n", shows: "whole" },
+  head: { use: "read", short: "nc", long: ["lines", "bytes"], shows: "part" },
+  tail: { use: "read", shows: "part", short: "ncs", long: ["lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats"] },
   nl: {
+    shows: "whole",
     use: "read",
     short: "bdfhilnsvw",
     long: [
@@ -141,6 +147,7 @@ const SPECS: Record<string, Spec> = {
     ],
   },
   bat: {
+    shows: "whole",
     use: "read",
     short: "lrHmp",
     long: [
@@ -164,6 +171,7 @@ const SPECS: Record<string, Spec> = {
     ],
   },
   batcat: {
+    shows: "whole",
     use: "read",
     short: "lrHm",
     long: ["language", "line-range", "highlight-line", "map-syntax", "theme", "style", "wrap", "tabs", "terminal-width", "color", "file-name"],
@@ -253,7 +261,13 @@ const SPECS: Record<string, Spec> = {
     leading: { count: 1, given: ["f", "g", "match"] },
     defaultDot: true,
   },
-  sed: { use: "read", short: "efl", long: ["expression", "file", "line-length"], leading: { count: 1, given: ["e", "f", "expression", "file"] } },
+  sed: {
+    use: "read",
+    shows: "part",
+    short: "efl",
+    long: ["expression", "file", "line-length"],
+    leading: { count: 1, given: ["e", "f", "expression", "file"] },
+  },
   awk: { use: "read", short: "Fvf", long: ["field-separator", "assign", "file"], leading: { count: 1, given: ["f", "file"] } },
   gawk: {
     use: "read",
@@ -704,7 +718,10 @@ function commandWords(input: Word[], dir: string | null, context: ShellPathsCont
     (spec.defaultDot === "when-recursive" && (seen.has("r") || seen.has("R") || seen.has("recursive") || seen.has("dereference-recursive")));
   const use: PathUse = spec.use === "read" && listing && (name === "rg" || name === "ag" || name === "ack" || name.endsWith("grep")) ? "read" : spec.use;
   if (paths.length === 0 && listing && !inPipelineStdin(name, inPipeline, spec)) emit(out, ".", dir, "list", context);
-  for (const w of paths) emit(out, w, dir, use, context);
+  let shown = spec.shows;
+  if (shown === "whole" && (seen.has("r") || seen.has("line-range")) && name.startsWith("bat")) shown = "part";
+  if (name === "sed" && (seen.has("i") || !seen.has("n"))) shown = undefined; // sed -i edits; sed without -n prints all, transformed
+  for (const w of paths) emit(out, w, dir, use, context, shown ? { shown } : {});
   return dir;
 }
 

@@ -146,6 +146,20 @@ describe("shellCommandPaths over real command lines", () => {
     expect(shellCommandPaths("cat a", { cwd: "rel" }).ok).toBe(false);
   });
 
+  it("says when the command printed a file's text, whole or in part", () => {
+    const shown = (command: string) => {
+      const r = shellCommandPaths(command, { cwd: CWD });
+      return r.ok ? r.paths.map((p) => p.shown ?? "-") : null;
+    };
+    expect(shown("cat pkg/AGENTS.md")).toEqual(["whole"]);
+    expect(shown("nl -ba a.md | head")).toEqual(["whole"]);
+    expect(shown("sed -n '1,5p' a.md")).toEqual(["part"]);
+    expect(shown("head -n 3 a.md")).toEqual(["part"]);
+    expect(shown("bat -r 1:3 a.md")).toEqual(["part"]);
+    expect(shown("sed -i 's/a/b/' a.md")).toEqual(["-"]);
+    expect(shown("grep x a.md")).toEqual(["-"]);
+  });
+
   it("skips ~ and $HOME words when no home is known", () => {
     const r = shellCommandPaths("cat ~/a $HOME/b c", { cwd: CWD });
     expect(r.ok && r.paths.map(show)).toEqual(["c"]);
