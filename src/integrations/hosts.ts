@@ -36,4 +36,8 @@ export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = {
     ],
     load: () => import("./claude-code/hook.js").then((module) => module.runClaudeCodeHook),
   },
+  codex: {
+    description: "Codex hook for SessionStart, PostToolUse (shell and apply_patch) and UserPromptSubmit (install with `agentsmd install codex --trust`)",
+    load: () => import("./codex/profile.js").then((module) => module.runCodexHook),
+  },
 };

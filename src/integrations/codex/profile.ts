@@ -1,0 +1,131 @@
+/**
+ * The Codex host profile on the shared host layer: Codex's events (input.ts) mapped to delivery
+ * events, what Codex loads itself (its root -> cwd chain and ~/.codex files: preset `codex`
+ * reproduces exactly that, so the initial load counts as loaded), the answer framing
+ * (`hookSpecificOutput.additionalContext`, which Codex adds as a developer message) and the budget.
+ *
+ * Tool targets need the file system (globs, git's "revision or path" words), so the runner
+ * computes them before the shared algorithm runs and the profile's pure `normalize` takes them as given.
+ */
+import { z } from "zod";
+import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
+import { handleHostEvent, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";
+import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
+import { CodexHookEventSchema, toolCommand, type CodexHookEvent } from "./input.js";
+import { patchPaths } from "./patch-paths.js";
+import { shellCommandPaths } from "./shell-paths.js";
+import { settleShellPaths } from "./targets.js";
+
+export const CODEX_HOST = "codex";
+
+/** Codex keeps `additionalContext` whole up to 10,000 characters (longer is cut to head and tail). */
+export const CODEX_CONTEXT_LIMIT = 10_000;
+
+type AnsweredEvent = CodexHookEvent["hook_event_name"];
+
+export interface CodexHookOutput {
+  hookSpecificOutput: { hookEventName: AnsweredEvent; additionalContext: string };
+}
+
+/** Codex needs no per-conversation fields of its own. */
+const CodexStateSchema = z.object({}).strict();
+type CodexState = z.infer<typeof CodexStateSchema>;
+
+/** What the runner found out about a tool call before the algorithm runs. */
+export interface CodexTargets {
+  targets: string[];
+  read?: "whole" | "part";
+}
+
+/**
+ * A Codex event as a delivery event (pure). SessionStart `startup`/`clear` start a conversation,
+ * `resume` continues one (Codex replays the earlier developer messages), `compact` follows a compaction.
+ * @example codexEvent({ session_id: "s", cwd: "/r", hook_event_name: "SessionStart", source: "compact" }, { targets: [] }).kind // "compact"
+ */
+export function codexEvent(input: CodexHookEvent, found: CodexTargets): HostEvent {
+  const base = { conversation: { id: input.session_id }, cwd: input.cwd, targets: [] as string[] };
+  switch (input.hook_event_name) {
+    case "SessionStart":
+      if (input.source === "resume") return { ...base, kind: "resume" };
+      if (input.source === "compact") return { ...base, kind: "compact" };
+      return { ...base, kind: "start", fresh: input.source === "startup" || input.source === "clear" };
+    case "UserPromptSubmit":
+      return { ...base, kind: "prompt" };
+    case "PostToolUse":
+      return { ...base, kind: "tool", targets: found.targets, ...(found.read ? { read: found.read } : {}) };
+  }
+}
+
+/**
+ * The paths a Codex tool event touched (shell: the command's reads, listings and writes, globs
+ * expanded; apply_patch: every header), the one the model saw whole first.
+ * @example await codexEventTargets(event, nodeFileSystem, "/home/me")
+ */
+export async function codexEventTargets(input: CodexHookEvent, fs: FileSystem, home: string | undefined): Promise<CodexTargets> {
+  if (input.hook_event_name !== "PostToolUse") return { targets: [] };
+  const command = toolCommand(input);
+  if (command === undefined) return { targets: [] };
+  if (input.tool_name === "apply_patch") return { targets: patchPaths(command, input.cwd).map((p) => p.path) };
+  if (input.tool_name !== "Bash") return { targets: [] };
+  const parsed = shellCommandPaths(command, { cwd: input.cwd, ...(home ? { home } : {}) });
+  if (!parsed.ok) return { targets: [] };
+  const targets = await settleShellPaths(parsed.paths, fs);
+  const seen = parsed.paths.find((p) => p.shown && !p.glob && !p.ifExists && !p.gitRoot && targets.includes(p.path));
+  if (!seen) return { targets };
+  return { targets: [seen.path, ...targets.filter((t) => t !== seen.path)], read: seen.shown as "whole" | "part" };
+}
+
+/** Codex has its root -> cwd chain and ~/.codex file (the initial load of preset codex); nothing below. */
+async function codexNative(_path: string, origin: NativeOrigin): Promise<NativeAnswer> {
+  return origin === "initial" ? "loaded" : "no";
+}
+
+/**
+ * The Codex host profile; `found` are the targets the runner computed for this event.
+ * @example await handleHostEvent(codexProfile({ targets: [] }), event)
+ */
+export function codexProfile(found: CodexTargets = { targets: [] }): HostProfile<CodexHookEvent, CodexState, CodexHookOutput> {
+  return {
+    host: CODEX_HOST,
+    displayName: "Codex",
+    input: CodexHookEventSchema,
+    inputFix: "register `agentsmd hook codex` in Codex's hooks.json (`agentsmd install codex --trust`)",
+    normalize: (input) => codexEvent(input, found),
+    preset: "codex",
+    budget: { limit: CODEX_CONTEXT_LIMIT, default: 9_500 },
+    headers: {
+      startup:
+        "agentsmd: AGENTS.md files that apply to this project (Codex did not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
+      compact:
+        "agentsmd: the nested AGENTS.md files that applied before this conversation was compacted (Codex restores only the root-to-cwd files itself), most specific first. A file governs its directory and everything below it.",
+      tool: (targets) => `agentsmd: ${targets} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
+      updated: "agentsmd: these AGENTS.md files were edited since you last saw them; their current text replaces what you saw before:",
+    },
+    frame: (text, input) => ({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext: text } }),
+    state: { schema: CodexStateSchema, init: async () => ({}) },
+    native: codexNative,
+    onPrompt: "redeliver",
+  };
+}
+
+const ANSWERED: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "PostToolUse"]);
+
+/**
+ * `agentsmd hook codex`: events agentsmd does not answer (PreToolUse, Stop, ...) get no output;
+ * tool targets are computed (with the file system) before the shared algorithm runs.
+ * @example await runCodexHook(stdinText, { flags: {}, deliver: print })
+ */
+export const runCodexHook: HookRunner = async (text, options) => {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return hookRunner(() => codexProfile())(text, options); // the shared runner names the problem
+  }
+  const name = (data as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof name === "string" && !ANSWERED.has(name)) return void (await options.deliver(null));
+  const input = parseHostInput(codexProfile(), data);
+  const env = options.env ?? process.env;
+  const found = await codexEventTargets(input, options.session?.fs ?? nodeFileSystem, options.home ?? env.HOME);
+  await handleHostEvent(codexProfile(found), data, options);
+};
