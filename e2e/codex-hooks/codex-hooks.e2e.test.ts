@@ -8,10 +8,11 @@
  * last request of a run: each applicable file exactly once, the override rule applied, nothing
  * Codex loaded itself repeated, a sibling directory's file never.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
+import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { cleanEnv } from "../lib/exec.js";
 import { codexEntry, CODEX_VERSION } from "../codex/oracle.js";
 import { addFilePatch, buildFixture, counts, developerTexts, MARK, scriptedRun, type HooksFixture } from "./harness.js";
 
@@ -31,12 +32,28 @@ describe(`agentsmd hook codex with codex-cli ${CODEX_VERSION}`, () => {
     fixture = undefined;
   });
 
-  it("install --trust trusts exactly agentsmd's three hooks through codex app-server", async () => {
-    const f = (fixture = await buildFixture({ install: true }));
-    expect(f.install?.code, f.install?.stderr.toString()).toBe(0);
-    const out = f.install?.stdout.toString() ?? "";
-    expect(out).toMatch(/trusted 3 hooks .* \(via app-server\)/);
-    expect(out).not.toContain("note: Codex computed another hash");
+  it("install --trust trusts exactly agentsmd's three hooks as Codex's own hooks/list computes them; doctor agrees; uninstall restores config.toml byte for byte", async () => {
+    const f = (fixture = await buildFixture({ install: false }));
+    const env = cleanEnv({ CODEX_HOME: f.codexHome, HOME: f.home });
+    const configBefore = await readFile(path.join(f.codexHome, "config.toml"), "utf8");
+    const untrusted = await runAgentsmd(["install", "codex"], { cwd: f.repo, env });
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stdout.toString()).toContain("/hooks");
+    const doctor1 = await runAgentsmd(["doctor", f.repo], { cwd: f.repo, env });
+    expect(doctor1.stdout.toString()).toContain("codex-hook-untrusted");
+
+    const install = await runAgentsmd(["install", "codex", "--trust", "--codex-bin", await codexEntry()], { cwd: f.repo, env, timeoutMs: 60_000 });
+    expect(install.code, install.stderr.toString()).toBe(0);
+    const out = install.stdout.toString();
+    expect(out).toMatch(/trusted 3 hooks .*codex app-server hooks\/list, confirmed trusted by it/);
+    expect(out).not.toContain("note: Codex computed another hash"); // agentsmd's own hash agrees with Codex's
+    const doctor2 = await runAgentsmd(["doctor", f.repo], { cwd: f.repo, env });
+    expect(doctor2.stdout.toString()).not.toContain("codex-hook-");
+
+    const uninstall = await runAgentsmd(["uninstall", "codex"], { cwd: f.repo, env });
+    expect(uninstall.code, uninstall.stderr.toString()).toBe(0);
+    expect(await readFile(path.join(f.codexHome, "config.toml"), "utf8")).toBe(configBefore);
+    await expect(readFile(path.join(f.codexHome, "hooks.json"))).rejects.toThrow();
   });
 
   it("from the repo root: cat of a nested file and apply_patch into a new directory deliver each applicable file once; a resumed turn after an edit delivers it again once", async () => {

@@ -81,10 +81,15 @@ export function registerInstall(program: Command, context: CommandContext): void
     });
 }
 
-function codexHome(context: CommandContext, command: Command): Promise<string> {
+function userHome(context: CommandContext, command: Command): string {
   const globals = context.globals(command);
-  const home = globals.home !== undefined ? absolute(globals.home, context.io.cwd) : (context.io.env.HOME ?? homedir());
-  return import("../../integrations/codex/install.js").then(({ codexHomeDir }) => absolute(codexHomeDir(context.io.env, home), context.io.cwd));
+  return globals.home !== undefined ? absolute(globals.home, context.io.cwd) : (context.io.env.HOME ?? homedir());
+}
+
+function codexHome(context: CommandContext, command: Command): Promise<string> {
+  return import("../../integrations/codex/install.js").then(({ codexHomeDir }) =>
+    absolute(codexHomeDir(context.io.env, userHome(context, command)), context.io.cwd),
+  );
 }
 
 async function installCodexCommand(
@@ -96,6 +101,7 @@ async function installCodexCommand(
   const globals = context.globals(command);
   const result = await installCodex({
     codexHome: await codexHome(context, command),
+    home: userHome(context, command),
     ...(options.command ? { command: `${options.command.trim()} hook codex` } : {}),
     trust: options.trust === true,
     ...(options.codexBin ? { codexBin: absolute(options.codexBin, context.io.cwd) } : {}),
@@ -112,7 +118,7 @@ async function installCodexCommand(
   ];
   if (options.trust) {
     lines.push(
-      `agentsmd: trusted ${result.trusted.length} hook${result.trusted.length === 1 ? "" : "s"} in ${q(result.configFile)} (via ${result.trustedVia}):`,
+      `agentsmd: trusted ${result.trusted.length} hook${result.trusted.length === 1 ? "" : "s"} in ${q(result.configFile)} (${result.trustedVia === "app-server" ? "keys and hashes from codex app-server hooks/list, confirmed trusted by it" : "hashes computed by agentsmd; no codex binary found"}):`,
     );
     for (const t of result.trusted) lines.push(`  ${q(t.key)} = ${t.hash}`);
     if (result.hashMismatches.length > 0)
@@ -128,14 +134,13 @@ async function installCodexCommand(
 
 async function uninstallCodexCommand(context: CommandContext, command: Command): Promise<void> {
   const { uninstallCodex } = await import("../../integrations/codex/install.js");
-  const result = await uninstallCodex({ codexHome: await codexHome(context, command) });
+  const result = await uninstallCodex({ codexHome: await codexHome(context, command), home: userHome(context, command), env: context.io.env });
   if (context.globals(command).json) return context.json(result);
-  const touched = [
-    ...result.restored.map((f) => `restored ${quoteForTerminal(f)}`),
-    ...result.removed.map((f) => `removed ${quoteForTerminal(f)}`),
-    ...result.edited.map((f) => `removed agentsmd's entries from ${quoteForTerminal(f)}`),
-  ];
-  context.out(touched.length > 0 ? `agentsmd: ${touched.join("; ")}` : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.hooksFile)}; nothing changed`);
+  context.out(
+    result.changed.length > 0
+      ? `agentsmd: took agentsmd's hooks and their trust out of ${result.changed.map((f) => quoteForTerminal(f)).join(" and ")} (restored byte for byte where nothing else changed)`
+      : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.hooksFile)}; nothing changed`,
+  );
 }
 
 async function copilotCommand(

@@ -7,25 +7,24 @@
  * `codex app-server` (`hooks/list`, `config/batchWrite`) when a codex binary is found, else by
  * writing the same `[hooks.state."<key>"] trusted_hash` tables into `config.toml`.
  *
- * Uninstall restores each file agentsmd changed byte for byte (the original bytes are kept in
- * `$CODEX_HOME/agentsmd-install.json`) when nobody changed it since; otherwise it removes only
- * agentsmd's handlers and trust entries. Files agentsmd created are removed.
+ * Uninstall restores each file agentsmd changed byte for byte (integrations/host/user-file keeps
+ * the original bytes) when nobody changed it since; otherwise it removes only agentsmd's handlers
+ * and trust entries. Files agentsmd created are removed.
  */
-import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { delimiter } from "node:path";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { ConfigError } from "../../core/errors.js";
 import { join } from "../../core/paths.js";
-import { ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic } from "../../io/file-system.js";
+import { ensureDir, nodeFileSystem, readTextFile } from "../../io/file-system.js";
+import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { CODEX_EVENTS } from "./input.js";
-import { codexHookHash, codexHookKey, listHooks, startAppServer, writeTrust, type CommandHandler } from "./trust.js";
+import { codexHookHash, codexHookKey, listHooks, startAppServer, type CommandHandler } from "./trust.js";
 
 /** Seconds Codex waits for one agentsmd hook run. */
 export const CODEX_HOOK_TIMEOUT_SECONDS = 30;
 /** The PostToolUse matcher: Codex's shell tool and apply_patch. */
 export const CODEX_TOOL_MATCHER = "Bash|apply_patch";
-const SIDECAR = "agentsmd-install.json";
 const OURS = /(^|\s)hook\s+codex\s*$/;
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
@@ -173,49 +172,12 @@ export function ourHooks(file: Json, keySource: string): OurHook[] {
   return out;
 }
 
-interface SidecarFile {
-  /** base64 of the bytes before agentsmd first changed the file; null: agentsmd created it. */
-  original: string | null;
-  /** sha256 of the bytes agentsmd last wrote. */
-  written: string;
-}
-interface Sidecar {
-  version: 1;
-  files: Record<string, SidecarFile>;
-  trusted: string[];
-}
-
-const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
-
-async function readBytes(path: string): Promise<string | null> {
+/** A Codex config file's text, or null when there is none (bounded). */
+function readBytes(path: string): Promise<string | null> {
   return readTextFile(path, MAX_CONFIG_BYTES);
 }
 
-async function readSidecar(path: string): Promise<Sidecar> {
-  const text = await readBytes(path);
-  if (text === null) return { version: 1, files: {}, trusted: [] };
-  try {
-    const data = JSON.parse(text) as Sidecar;
-    if (data.version === 1 && typeof data.files === "object" && Array.isArray(data.trusted)) return data;
-  } catch {
-    /* fall through */
-  }
-  throw new ConfigError(`${path} is not agentsmd's install record`, {
-    path,
-    fix: `remove ${path} if agentsmd is not installed in Codex, then run the command again`,
-  });
-}
-
-/** Writes `text` to `path`, remembering the original bytes in the sidecar first. */
-async function recordAndWrite(sidecar: Sidecar, path: string, before: string | null, text: string): Promise<void> {
-  const entry = sidecar.files[path];
-  if (!entry || (before !== null && sha(before) !== entry.written)) {
-    // first change, or someone changed the file since: what is there now is the new original
-    sidecar.files[path] = { original: before === null ? null : Buffer.from(before, "utf8").toString("base64"), written: "" };
-  }
-  await writeFileAtomic(path, text);
-  (sidecar.files[path] as SidecarFile).written = sha(text);
-}
+const serialize = (file: Json): string => `${JSON.stringify(file, null, 2)}\n`;
 
 function parseJsonFile(text: string | null, path: string): Json | undefined {
   if (text === null) return undefined;
@@ -336,16 +298,20 @@ export async function findCodexBinary(env: Readonly<Record<string, string | unde
 export interface CodexInstallOptions {
   /** `$CODEX_HOME` or `~/.codex`. */
   codexHome: string;
+  /** Home directory (for the install records). */
+  home: string;
+  /** Environment: XDG_STATE_HOME for the install records, PATH for codex; CODEX_HOME is set from `codexHome` for codex. */
+  env: Readonly<Record<string, string | undefined>>;
   /** The command the hooks run (default: this CLI, `… hook codex`). */
   command?: string;
   /** Record trust for agentsmd's hooks. */
   trust?: boolean;
-  /** The codex executable for `--trust` (default: `codex` on PATH); null: write config.toml directly. */
+  /** The codex executable for `--trust` (default: `codex` on PATH); null: no codex, compute the hashes here. */
   codexBin?: string | null;
-  /** Environment for the codex process (CODEX_HOME is set from `codexHome`). */
-  env?: Readonly<Record<string, string | undefined>>;
   /** Directory passed to `hooks/list`. */
   cwd?: string;
+  /** Where install records live (see integrations/host/user-file). */
+  recordDir?: string;
 }
 
 export interface CodexInstallResult {
@@ -354,16 +320,23 @@ export interface CodexInstallResult {
   command: string;
   changed: boolean;
   hooks: OurHook[];
-  /** What `--trust` recorded, and how. */
+  /** What `--trust` recorded. */
   trusted: Array<{ key: string; hash: string; event: string }>;
+  /** Where the keys and hashes came from: Codex's own `hooks/list`, or agentsmd's computation. */
   trustedVia: "app-server" | "config.toml" | null;
   /** Hooks whose hash Codex reported differently from agentsmd's own computation (diagnostic). */
   hashMismatches: string[];
 }
 
 /**
- * Installs (and with `trust`, trusts) agentsmd's Codex hooks. Idempotent.
- * @example await installCodex({ codexHome: "/home/me/.codex", trust: true })
+ * Installs (and with `trust`, trusts) agentsmd's Codex hooks. Idempotent; every file is edited
+ * through the shared install records, so uninstall gives it back byte for byte.
+ *
+ * With a codex binary, the keys and hashes come from Codex itself (`codex app-server` `hooks/list`),
+ * and a second `hooks/list` confirms Codex now reports them trusted. agentsmd writes the
+ * `[hooks.state."<key>"]` tables itself (appended, the rest of config.toml untouched) rather than
+ * through `config/batchWrite`, which re-serialises the user's whole file (it moved comments).
+ * @example await installCodex({ codexHome: "/home/me/.codex", home: "/home/me", env: process.env, trust: true })
  */
 export async function installCodex(options: CodexInstallOptions): Promise<CodexInstallResult> {
   const home = options.codexHome;
@@ -371,117 +344,98 @@ export async function installCodex(options: CodexInstallOptions): Promise<CodexI
   const realHome = await nodeFileSystem.realpath(home);
   const hooksFile = join(home, "hooks.json");
   const configFile = join(home, "config.toml");
-  const sidecarFile = join(home, SIDECAR);
   const command = options.command ?? defaultCodexHookCommand();
-  const sidecar = await readSidecar(sidecarFile);
+  const records = { env: options.env, home: options.home, ...(options.recordDir ? { recordDir: options.recordDir } : {}) };
 
-  const before = await readBytes(hooksFile);
-  const { file, changed } = addCodexHooks(parseJsonFile(before, hooksFile), command, hooksFile);
-  if (changed || before === null) await recordAndWrite(sidecar, hooksFile, before, `${JSON.stringify(file, null, 2)}\n`);
-  const hooks = ourHooks(file, join(realHome, "hooks.json"));
-
-  const result: CodexInstallResult = {
+  let installed: Json = {};
+  const edit = await installEdit(
     hooksFile,
-    configFile,
-    command,
-    changed: changed || before === null,
-    hooks,
-    trusted: [],
-    trustedVia: null,
-    hashMismatches: [],
-  };
-  if (options.trust) {
-    const codexBin = options.codexBin === undefined ? await findCodexBinary(options.env ?? process.env) : options.codexBin;
-    const configBefore = await readBytes(configFile);
-    parseConfig(configBefore, configFile); // refuse a broken config.toml before touching anything
-    let entries = hooks.map((h) => ({ key: h.key, hash: h.hash, event: h.event }));
-    if (codexBin) {
-      const server = await startAppServer(codexBin, { ...(options.env ?? process.env), CODEX_HOME: home });
-      try {
-        const listed = await listHooks(server, options.cwd ?? home);
-        const mine = listed.filter(
-          (l) => l.command !== null && OURS.test(l.command) && (l.sourcePath === hooksFile || l.sourcePath === join(realHome, "hooks.json")),
-        );
-        result.hashMismatches = mine.filter((l) => hooks.find((h) => h.key === l.key)?.hash !== l.currentHash).map((l) => l.key);
-        entries = mine.map((l) => ({ key: l.key, hash: l.currentHash, event: hooks.find((h) => h.key === l.key)?.event ?? l.eventName }));
-        const current = trustedHashes(parseConfig(configBefore, configFile));
-        const todo = entries.filter((e) => current[e.key] !== e.hash);
-        if (todo.length > 0) {
-          if (!sidecar.files[configFile] || (configBefore !== null && sha(configBefore) !== sidecar.files[configFile]?.written))
-            sidecar.files[configFile] = { original: configBefore === null ? null : Buffer.from(configBefore, "utf8").toString("base64"), written: "" };
-          await writeTrust(server, todo);
-          const after = await readBytes(configFile);
-          (sidecar.files[configFile] as SidecarFile).written = sha(after ?? "");
-        }
-      } finally {
-        server.close();
-      }
-      result.trustedVia = "app-server";
-    } else {
-      const text = withTrust(configBefore, entries, configFile);
-      if (text !== (configBefore ?? "")) await recordAndWrite(sidecar, configFile, configBefore, text);
-      result.trustedVia = "config.toml";
-    }
-    result.trusted = entries;
-    sidecar.trusted = [...new Set([...sidecar.trusted, ...entries.map((e) => e.key)])];
+    (text) => {
+      const current = parseJsonFile(text, hooksFile);
+      const { file, changed } = addCodexHooks(current, command, hooksFile);
+      installed = file;
+      return changed || current === undefined ? serialize(file) : (text as string);
+    },
+    records,
+  );
+  const hooks = ourHooks(installed, join(realHome, "hooks.json"));
+
+  const result: CodexInstallResult = { hooksFile, configFile, command, changed: edit.changed, hooks, trusted: [], trustedVia: null, hashMismatches: [] };
+  if (!options.trust) return result;
+  parseConfig(await readBytes(configFile), configFile); // refuse a broken config.toml before anything else
+  const codexBin = options.codexBin === undefined ? await findCodexBinary(options.env) : options.codexBin;
+  let entries = hooks.map((h) => ({ key: h.key, hash: h.hash, event: h.event }));
+  const writeTables = () => installEdit(configFile, (text) => withTrust(text, entries, configFile), records);
+  if (!codexBin) {
+    await writeTables();
+    return { ...result, trusted: entries, trustedVia: "config.toml" };
   }
-  if (Object.keys(sidecar.files).length > 0) await writeFileAtomic(sidecarFile, `${JSON.stringify(sidecar, null, 2)}\n`);
-  return result;
+  const env = { ...options.env, CODEX_HOME: home } as NodeJS.ProcessEnv;
+  const listOurs = async () => {
+    const server = await startAppServer(codexBin, env);
+    try {
+      const listed = await listHooks(server, options.cwd ?? home);
+      return listed.filter((l) => l.command !== null && OURS.test(l.command) && (l.sourcePath === hooksFile || l.sourcePath === join(realHome, "hooks.json")));
+    } finally {
+      server.close();
+    }
+  };
+  const mine = await listOurs();
+  result.hashMismatches = mine.filter((l) => hooks.find((h) => h.key === l.key)?.hash !== l.currentHash).map((l) => l.key);
+  entries = mine.map((l) => ({ key: l.key, hash: l.currentHash, event: hooks.find((h) => h.key === l.key)?.event ?? l.eventName }));
+  await writeTables();
+  const after = await listOurs();
+  const untrusted = after.filter((l) => l.trustStatus !== "trusted");
+  if (untrusted.length > 0 || after.length !== hooks.length)
+    throw new ConfigError(
+      `Codex does not report agentsmd's hooks as trusted after writing ${configFile} (${untrusted.map((l) => `${l.key}: ${l.trustStatus}`).join(", ") || `${after.length} of ${hooks.length} hooks listed`})`,
+      {
+        path: configFile,
+        fix: "open Codex, type /hooks and trust the agentsmd hooks there",
+      },
+    );
+  return { ...result, trusted: entries, trustedVia: "app-server" };
 }
 
 export interface CodexUninstallResult {
   hooksFile: string;
   configFile: string;
-  /** Files restored byte for byte, removed, or edited. */
-  restored: string[];
-  removed: string[];
-  edited: string[];
+  /** Files whose agentsmd part was taken out (restored byte for byte, removed, or edited). */
+  changed: string[];
 }
 
 /**
- * Removes agentsmd's hooks and trust entries from Codex's config; restores files byte for byte
- * when nobody changed them since install.
- * @example await uninstallCodex({ codexHome: "/home/me/.codex" })
+ * Removes agentsmd's hooks and their trust entries from Codex's config: each file comes back byte
+ * for byte when nobody changed it since install (files install created are removed), else only
+ * agentsmd's part is taken out.
+ * @example await uninstallCodex({ codexHome: "/home/me/.codex", home: "/home/me", env: process.env })
  */
-export async function uninstallCodex(options: { codexHome: string }): Promise<CodexUninstallResult> {
+export async function uninstallCodex(options: {
+  codexHome: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  recordDir?: string;
+}): Promise<CodexUninstallResult> {
   const home = options.codexHome;
   const hooksFile = join(home, "hooks.json");
   const configFile = join(home, "config.toml");
-  const sidecarFile = join(home, SIDECAR);
-  const sidecar = await readSidecar(sidecarFile);
-  const result: CodexUninstallResult = { hooksFile, configFile, restored: [], removed: [], edited: [] };
+  const records = { env: options.env, home: options.home, ...(options.recordDir ? { recordDir: options.recordDir } : {}) };
   const realHome = await nodeFileSystem.realpath(home).catch(() => home);
-
-  const hooksText = await readBytes(hooksFile);
-  const parsedHooks = parseJsonFile(hooksText, hooksFile);
-  const keys = new Set([...sidecar.trusted, ...(parsedHooks ? ourHooks(parsedHooks, join(realHome, "hooks.json")).map((h) => h.key) : [])]);
-
-  const restore = async (path: string, text: string | null, surgical: (t: string) => string): Promise<void> => {
-    const entry = sidecar.files[path];
-    if (text === null) return;
-    if (entry && sha(text) === entry.written) {
-      if (entry.original === null) {
-        await removeFile(path);
-        result.removed.push(path);
-      } else {
-        await writeFileAtomic(path, Buffer.from(entry.original, "base64").toString("utf8"));
-        result.restored.push(path);
-      }
-      return;
-    }
-    const next = surgical(text);
-    if (next !== text) {
-      await writeFileAtomic(path, next);
-      result.edited.push(path);
-    }
-  };
-  await restore(hooksFile, hooksText, (t) => {
-    const { file, changed } = removeCodexHooks(parseJsonFile(t, hooksFile), hooksFile);
-    return changed ? `${JSON.stringify(file, null, 2)}\n` : t;
-  });
-  await restore(configFile, await readBytes(configFile), (t) => withoutTrust(t, [...keys], configFile));
-  if (await readBytes(sidecarFile)) await removeFile(sidecarFile);
-  return result;
+  const parsed = parseJsonFile(await readBytes(hooksFile), hooksFile);
+  const keys = parsed ? ourHooks(parsed, join(realHome, "hooks.json")).map((h) => h.key) : [];
+  const changed: string[] = [];
+  const hooks = await uninstallEdit(
+    hooksFile,
+    (text) => {
+      const { file, changed: removed } = removeCodexHooks(parseJsonFile(text, hooksFile), hooksFile);
+      return removed ? serialize(file) : text;
+    },
+    records,
+  );
+  if (hooks.changed) changed.push(hooksFile);
+  const config = await uninstallEdit(configFile, (text) => withoutTrust(text, keys, configFile), { ...records, isEmpty: (text) => text.trim() === "" });
+  if (config.changed) changed.push(configFile);
+  return { hooksFile, configFile, changed };
 }
 
 export type CodexHookTrust = "trusted" | "untrusted" | "modified";

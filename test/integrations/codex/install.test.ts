@@ -19,6 +19,9 @@ import {
 import { codexHookHash, codexHookKey } from "../../../src/integrations/codex/trust.js";
 import { createTree, runCli } from "../../helpers/tree.js";
 
+/** Install records go to the tree's own state dir, never the real home. */
+const homes = (tree: { home: string }) => ({ home: tree.home, env: { XDG_STATE_HOME: `${tree.home}/.state` } });
+
 const CMD = "/usr/bin/node /opt/agentsmd/dist/cli/bin.js hook codex";
 
 describe("codexHookHash", () => {
@@ -78,7 +81,7 @@ describe("installCodex / uninstallCodex (no codex binary)", () => {
     await tree.write(".codex/hooks.json", hooksBefore);
     await tree.write(".codex/config.toml", configBefore);
 
-    const first = await installCodex({ codexHome, command: CMD, trust: true, codexBin: null });
+    const first = await installCodex({ ...homes(tree), codexHome, command: CMD, trust: true, codexBin: null });
     expect(first.changed).toBe(true);
     expect(first.trustedVia).toBe("config.toml");
     expect(first.trusted.map((t) => t.event).sort()).toEqual(["PostToolUse", "SessionStart", "UserPromptSubmit"]);
@@ -89,29 +92,30 @@ describe("installCodex / uninstallCodex (no codex binary)", () => {
 
     const hooksAfter = await readFile(`${codexHome}/hooks.json`, "utf8");
     const configAfter = await readFile(`${codexHome}/config.toml`, "utf8");
-    const again = await installCodex({ codexHome, command: CMD, trust: true, codexBin: null });
+    const again = await installCodex({ ...homes(tree), codexHome, command: CMD, trust: true, codexBin: null });
     expect(again.changed).toBe(false);
     expect(await readFile(`${codexHome}/hooks.json`, "utf8")).toBe(hooksAfter);
     expect(await readFile(`${codexHome}/config.toml`, "utf8")).toBe(configAfter);
 
-    const un = await uninstallCodex({ codexHome });
-    expect(un.restored.sort()).toEqual([`${codexHome}/config.toml`, `${codexHome}/hooks.json`]);
+    const un = await uninstallCodex({ ...homes(tree), codexHome });
+    expect(un.changed.sort()).toEqual([`${codexHome}/config.toml`, `${codexHome}/hooks.json`]);
     expect(await readFile(`${codexHome}/hooks.json`, "utf8")).toBe(hooksBefore);
     expect(await readFile(`${codexHome}/config.toml`, "utf8")).toBe(configBefore);
-    await expect(readFile(`${codexHome}/agentsmd-install.json`)).rejects.toThrow();
   });
 
   it("removes files it created; edits surgically when the user changed them since", async () => {
     const tree = await createTree({});
     const codexHome = tree.path(".codex");
-    await installCodex({ codexHome, command: CMD, trust: true, codexBin: null });
-    const un = await uninstallCodex({ codexHome });
-    expect(un.removed.sort()).toEqual([`${codexHome}/config.toml`, `${codexHome}/hooks.json`]);
+    await installCodex({ ...homes(tree), codexHome, command: CMD, trust: true, codexBin: null });
+    const un = await uninstallCodex({ ...homes(tree), codexHome });
+    expect(un.changed.sort()).toEqual([`${codexHome}/config.toml`, `${codexHome}/hooks.json`]);
+    await expect(readFile(`${codexHome}/hooks.json`)).rejects.toThrow(); // created by install: removed
+    await expect(readFile(`${codexHome}/config.toml`)).rejects.toThrow();
 
-    await installCodex({ codexHome, command: CMD, trust: true, codexBin: null });
+    await installCodex({ ...homes(tree), codexHome, command: CMD, trust: true, codexBin: null });
     await writeFile(`${codexHome}/config.toml`, `${await readFile(`${codexHome}/config.toml`, "utf8")}\n[tui]\nanimations = false\n`);
-    const un2 = await uninstallCodex({ codexHome });
-    expect(un2.edited).toEqual([`${codexHome}/config.toml`]);
+    const un2 = await uninstallCodex({ ...homes(tree), codexHome });
+    expect(un2.changed.sort()).toEqual([`${codexHome}/config.toml`, `${codexHome}/hooks.json`]);
     const left = parse(await readFile(`${codexHome}/config.toml`, "utf8")) as any;
     expect(left).toEqual({ tui: { animations: false } });
   });
@@ -119,10 +123,10 @@ describe("installCodex / uninstallCodex (no codex binary)", () => {
   it("refuses a broken hooks.json or config.toml, naming the file and leaving it unchanged", async () => {
     const tree = await createTree({ ".codex/hooks.json": "{ nope" });
     const codexHome = tree.path(".codex");
-    await expect(installCodex({ codexHome, command: CMD, codexBin: null })).rejects.toThrow(/hooks\.json is not valid JSON/);
+    await expect(installCodex({ ...homes(tree), codexHome, command: CMD, codexBin: null })).rejects.toThrow(/hooks\.json is not valid JSON/);
     expect(await readFile(`${codexHome}/hooks.json`, "utf8")).toBe("{ nope");
     const tree2 = await createTree({ ".codex/config.toml": "model = = 1" });
-    await expect(installCodex({ codexHome: tree2.path(".codex"), command: CMD, trust: true, codexBin: null })).rejects.toThrow(
+    await expect(installCodex({ ...homes(tree2), codexHome: tree2.path(".codex"), command: CMD, trust: true, codexBin: null })).rejects.toThrow(
       /config\.toml is not valid TOML/,
     );
   });
@@ -132,10 +136,10 @@ describe("doctor and the CLI", () => {
   it("doctor reports untrusted and stale agentsmd hooks with the fix", async () => {
     const tree = await createTree({ "repo/AGENTS.md": "x\n" });
     const codexHome = tree.path(".codex");
-    await installCodex({ codexHome, command: CMD, codexBin: null });
+    await installCodex({ ...homes(tree), codexHome, command: CMD, codexBin: null });
     expect((await codexHookFindings({ codexHome })).map((f) => f.code)).toEqual(["codex-hook-untrusted"]);
-    await installCodex({ codexHome, command: CMD, trust: true, codexBin: null });
-    await installCodex({ codexHome, command: CMD.replace("/opt/", "/opt2/"), codexBin: null }); // an upgrade moved the CLI
+    await installCodex({ ...homes(tree), codexHome, command: CMD, trust: true, codexBin: null });
+    await installCodex({ ...homes(tree), codexHome, command: CMD.replace("/opt/", "/opt2/"), codexBin: null }); // an upgrade moved the CLI
     const findings = await codexHookFindings({ codexHome });
     expect(findings.map((f) => f.code)).toEqual(["codex-hook-modified"]);
     expect(findings[0]!.fix).toContain("agentsmd install codex --trust");
@@ -153,7 +157,7 @@ describe("doctor and the CLI", () => {
     expect(JSON.parse(await readFile(`${tree.home}/.codex/hooks.json`, "utf8")).hooks.SessionStart[0].hooks[0].command).toBe("agentsmd hook codex");
     const trust = await runCli(["install", "codex", "--command", "agentsmd", "--trust"], { env: { HOME: tree.home, PATH: "/nonexistent" } });
     expect(trust.code).toBe(0);
-    expect(trust.stdout).toMatch(/trusted 3 hooks .*via config\.toml/);
+    expect(trust.stdout).toMatch(/trusted 3 hooks .*hashes computed by agentsmd/);
     const un = await runCli(["uninstall", "codex"], { env: { HOME: tree.home } });
     expect(un.code).toBe(0);
     await expect(readFile(`${tree.home}/.codex/hooks.json`)).rejects.toThrow();
