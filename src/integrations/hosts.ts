@@ -38,6 +38,6 @@ export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = {
   },
   codex: {
     description: "Codex hook for SessionStart, PostToolUse (shell and apply_patch) and UserPromptSubmit (install with `agentsmd install codex --trust`)",
-    load: () => import("./codex/profile.js").then((module) => module.runCodexHook),
+    load: () => import("./codex/hook.js").then((module) => module.runCodexHook),
   },
 };

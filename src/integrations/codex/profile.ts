@@ -5,14 +5,13 @@
  * (`hookSpecificOutput.additionalContext`, which Codex adds as a developer message) and the budget.
  *
  * Tool targets need the file system (globs, git's "revision or path" words), so the runner
- * computes them before the shared algorithm runs and the profile's pure `normalize` takes them as given.
+ * (hook.ts) computes them before the shared algorithm runs and `normalize` takes them as given.
  */
 import { z } from "zod";
-import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
-import { handleHostEvent, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";
+import type { FileSystem } from "../../io/file-system.js";
+import { patchTargets } from "../host/targets.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
 import { CodexHookEventSchema, toolCommand, type CodexHookEvent } from "./input.js";
-import { patchPaths } from "./patch-paths.js";
 import { shellCommandPaths } from "./shell-paths.js";
 import { settleShellPaths } from "./targets.js";
 
@@ -65,7 +64,7 @@ export async function codexEventTargets(input: CodexHookEvent, fs: FileSystem, h
   if (input.hook_event_name !== "PostToolUse") return { targets: [] };
   const command = toolCommand(input);
   if (command === undefined) return { targets: [] };
-  if (input.tool_name === "apply_patch") return { targets: patchPaths(command, input.cwd).map((p) => p.path) };
+  if (input.tool_name === "apply_patch") return { targets: patchTargets(command, input.cwd, { deleted: true }) };
   if (input.tool_name !== "Bash") return { targets: [] };
   const parsed = shellCommandPaths(command, { cwd: input.cwd, ...(home ? { home } : {}) });
   if (!parsed.ok) return { targets: [] };
@@ -107,25 +106,3 @@ export function codexProfile(found: CodexTargets = { targets: [] }): HostProfile
     onPrompt: "redeliver",
   };
 }
-
-const ANSWERED: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "PostToolUse"]);
-
-/**
- * `agentsmd hook codex`: events agentsmd does not answer (PreToolUse, Stop, ...) get no output;
- * tool targets are computed (with the file system) before the shared algorithm runs.
- * @example await runCodexHook(stdinText, { flags: {}, deliver: print })
- */
-export const runCodexHook: HookRunner = async (text, options) => {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return hookRunner(() => codexProfile())(text, options); // the shared runner names the problem
-  }
-  const name = (data as { hook_event_name?: unknown } | null)?.hook_event_name;
-  if (typeof name === "string" && !ANSWERED.has(name)) return void (await options.deliver(null));
-  const input = parseHostInput(codexProfile(), data);
-  const env = options.env ?? process.env;
-  const found = await codexEventTargets(input, options.session?.fs ?? nodeFileSystem, options.home ?? env.HOME);
-  await handleHostEvent(codexProfile(found), data, options);
-};

@@ -1,14 +1,13 @@
 /**
- * Codex tool calls -> the absolute paths they touched: shell commands through
- * `shellCommandPaths` (globs expanded against the file system, bounded; words that may be a git
- * revision kept only when they exist; `REV:PATH` resolved from the repository root), `apply_patch`
- * through `patchPaths`.
+ * The file-system half of shell-command targets: `shellCommandPaths` marks globs, "revision or
+ * path" words and git `REV:PATH`; here globs are expanded (bounded), such words kept only when
+ * they exist, and `REV:PATH` resolved from the repository root.
  */
 import picomatch from "picomatch";
 import { posix } from "node:path";
 import type { FileSystem } from "../../io/file-system.js";
-import { patchPaths } from "./patch-paths.js";
-import { shellCommandPaths, type ShellPath } from "./shell-paths.js";
+
+import type { ShellPath } from "./shell-paths.js";
 
 /** Most paths one glob expands to. */
 export const MAX_GLOB_MATCHES = 64;
@@ -95,27 +94,4 @@ export async function settleShellPaths(paths: readonly ShellPath[], fs: FileSyst
     }
   }
   return [...new Set(out)];
-}
-
-/** What the hook knows about one Codex tool call. */
-export interface CodexToolCall {
-  toolName: string;
-  /** `tool_input.command`: the shell text, or the patch text for `apply_patch`. */
-  command: string;
-  /** The event's `cwd`: the directory the tool ran in. */
-  cwd: string;
-  home?: string;
-}
-
-/**
- * The absolute paths a Codex tool call touched; `[]` for a tool we do not read or a shell command
- * we cannot parse.
- * @example await codexToolTargets({ toolName: "Bash", command: "cat pkg/a.ts", cwd: "/repo" }, nodeFileSystem) // ["/repo/pkg/a.ts"]
- */
-export async function codexToolTargets(call: CodexToolCall, fs: FileSystem): Promise<string[]> {
-  if (call.toolName === "apply_patch") return patchPaths(call.command, call.cwd).map((p) => p.path);
-  if (call.toolName !== "Bash") return [];
-  const result = shellCommandPaths(call.command, { cwd: call.cwd, ...(call.home ? { home: call.home } : {}) });
-  if (!result.ok) return [];
-  return settleShellPaths(result.paths, fs);
 }

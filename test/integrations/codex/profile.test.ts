@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { handleHostEvent } from "../../../src/integrations/host/deliver.js";
 import { nodeFileSystem } from "../../../src/io/file-system.js";
-import { codexEvent, codexEventTargets, codexProfile, runCodexHook, type CodexHookOutput } from "../../../src/integrations/codex/profile.js";
+import { codexEvent, codexEventTargets, codexProfile, type CodexHookOutput } from "../../../src/integrations/codex/profile.js";
+import { runCodexHook } from "../../../src/integrations/codex/hook.js";
 import { createTree } from "../../helpers/tree.js";
 
 const SPEC = {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { posix } from "node:path";
 import { flattenScript, shellCommandPaths, type ShellPath } from "../../../src/integrations/codex/shell-paths.js";
-import { patchPaths } from "../../../src/integrations/codex/patch-paths.js";
+import { patchTargets } from "../../../src/integrations/host/targets.js";
 
 const CWD = "/repo";
 const HOME = "/home/me";
@@ -171,7 +171,7 @@ describe("shellCommandPaths over real command lines", () => {
   });
 });
 
-describe("patchPaths", () => {
+describe("apply_patch headers (the shared patchTargets, deleted files included as Codex's hook uses it)", () => {
   it("reads every header kind, resolved against cwd, once each", () => {
     const patch = [
       "*** Begin Patch",
@@ -186,17 +186,11 @@ describe("patchPaths", () => {
       "*** Update File: pkg/a.txt",
       "*** End Patch",
     ].join("\n");
-    expect(patchPaths(patch, "/repo")).toEqual([
-      { path: "/repo/newdir/deep/b.txt", action: "add" },
-      { path: "/repo/pkg/a.txt", action: "update" },
-      { path: "/repo/pkg/renamed.txt", action: "move-to" },
-      { path: "/abs/gone.txt", action: "delete" },
-    ]);
+    expect(patchTargets(patch, "/repo", { deleted: true })).toEqual(["/repo/newdir/deep/b.txt", "/repo/pkg/a.txt", "/repo/pkg/renamed.txt", "/abs/gone.txt"]);
   });
-  it("tolerates CRLF and junk, and returns nothing for a relative cwd", () => {
-    expect(patchPaths("*** Add File: a.md\r\n+x\r\n", "/r")).toEqual([{ path: "/r/a.md", action: "add" }]);
-    expect(patchPaths("*** Add File: a.md\n", "rel")).toEqual([]);
-    expect(patchPaths("garbage\n***\n*** Add File: \n", "/r")).toEqual([]);
+  it("tolerates CRLF and headers without a path", () => {
+    expect(patchTargets("*** Add File: a.md\r\n+x\r\n", "/r", { deleted: true })).toEqual(["/r/a.md"]);
+    expect(patchTargets("garbage\n***\n*** Add File: \n", "/r", { deleted: true })).toEqual([]);
   });
 });
 

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { nodeFileSystem } from "../../../src/io/file-system.js";
-import { codexToolTargets, expandGlob, MAX_GLOB_MATCHES } from "../../../src/integrations/codex/targets.js";
+import { expandGlob, MAX_GLOB_MATCHES } from "../../../src/integrations/codex/targets.js";
+import { codexEventTargets } from "../../../src/integrations/codex/profile.js";
+
+/** The targets of a Codex tool event, as the hook computes them. */
+async function codexToolTargets(call: { toolName: string; command: string; cwd: string }, fs: typeof nodeFileSystem): Promise<string[]> {
+  const event = { session_id: "s", cwd: call.cwd, hook_event_name: "PostToolUse" as const, tool_name: call.toolName, tool_input: { command: call.command } };
+  return (await codexEventTargets(event, fs, undefined)).targets.slice().sort();
+}
 import { createTree } from "../../helpers/tree.js";
 
 describe("codexToolTargets", () => {
@@ -20,7 +27,7 @@ describe("codexToolTargets", () => {
     });
     const t = (command: string) => codexToolTargets({ toolName: "Bash", command, cwd: tree.root }, nodeFileSystem);
     expect(await t("wc -l src/*.ts")).toEqual([tree.path("src/a.ts"), tree.path("src/b.ts")]);
-    expect(await t("cat pkg/*/AGENTS.md")).toEqual([tree.path("pkg/x/AGENTS.md"), tree.path("pkg/y/AGENTS.md")]);
+    expect(await t("cat pkg/*/AGENTS.md")).toEqual([tree.path("pkg/x/AGENTS.md"), tree.path("pkg/y/AGENTS.md")].sort());
     expect(await t("cat src/.*.ts")).toEqual([tree.path("src/.hidden.ts")]);
     expect(await t("cat nothing/*.ts")).toEqual([]);
     expect(await t("cat 'src/*.ts'")).toEqual([tree.path("src/*.ts")]); // quoted: a literal name

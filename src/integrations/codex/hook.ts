@@ -1,0 +1,29 @@
+/**
+ * The runner of `agentsmd hook codex`: events agentsmd does not answer (PreToolUse, Stop, ...) get
+ * no output; a tool event's targets are computed with the file system first (globs, git words),
+ * then the shared algorithm runs with the Codex profile. Loads only the profile and the host layer.
+ */
+import { nodeFileSystem } from "../../io/file-system.js";
+import { handleHostEvent, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";
+import { codexEventTargets, codexProfile } from "./profile.js";
+
+const ANSWERED: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "PostToolUse"]);
+
+/**
+ * `agentsmd hook codex`: stdin text -> event -> targets -> the shared delivery algorithm.
+ * @example await runCodexHook(stdinText, { flags: {}, deliver: print })
+ */
+export const runCodexHook: HookRunner = async (text, options) => {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return hookRunner(() => codexProfile())(text, options); // the shared runner names the problem
+  }
+  const name = (data as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof name === "string" && !ANSWERED.has(name)) return void (await options.deliver(null));
+  const input = parseHostInput(codexProfile(), data);
+  const env = options.env ?? process.env;
+  const found = await codexEventTargets(input, options.session?.fs ?? nodeFileSystem, options.home ?? env.HOME);
+  await handleHostEvent(codexProfile(found), data, options);
+};
