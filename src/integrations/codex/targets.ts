@@ -3,7 +3,6 @@
  * path" words and git `REV:PATH`; here globs are expanded (bounded), such words kept only when
  * they exist, and `REV:PATH` resolved from the repository root.
  */
-import picomatch from "picomatch";
 import { posix } from "node:path";
 import type { FileSystem } from "../../io/file-system.js";
 
@@ -33,6 +32,7 @@ export async function expandGlob(pattern: string, fs: FileSystem, budget = { rea
     if (!GLOB_CHARS.test(segment)) {
       for (const base of bases) next.push(posix.join(base, segment));
     } else {
+      const { default: picomatch } = await import("picomatch"); // only commands with a glob pay for it
       const match = picomatch(segment.replace(/\*\*+/g, "*"), { dot: segment.startsWith("."), nobrace: true, noextglob: true });
       for (const base of bases) {
         if (budget.readdirs <= 0) break;
