@@ -18,6 +18,7 @@ import { ConfigError } from "../../core/errors.js";
 import { join } from "../../core/paths.js";
 import { ensureDir, nodeFileSystem, readTextFile } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
+import { addHookGroups, commandHandlerOf, parseSettingsText, removeHookGroups, settingsText, type HookGroup, type Json } from "../host/hook-settings.js";
 import { CODEX_EVENTS } from "./input.js";
 import { codexHookHash, codexHookKey, listHooks, startAppServer, type CommandHandler } from "./trust.js";
 
@@ -25,10 +26,7 @@ import { codexHookHash, codexHookKey, listHooks, startAppServer, type CommandHan
 export const CODEX_HOOK_TIMEOUT_SECONDS = 30;
 /** The PostToolUse matcher: Codex's shell tool and apply_patch. */
 export const CODEX_TOOL_MATCHER = "Bash|apply_patch";
-const OURS = /(^|\s)hook\s+codex\s*$/;
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
-
-type Json = Record<string, unknown>;
 
 /**
  * Codex's home: `$CODEX_HOME`, else `~/.codex`.
@@ -42,15 +40,7 @@ export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, 
  * True for a handler agentsmd added (its command ends in `hook codex`).
  * @example isAgentsmdCodexHandler({ type: "command", command: "agentsmd hook codex" }) // true
  */
-export function isAgentsmdCodexHandler(handler: unknown): boolean {
-  return (
-    typeof handler === "object" &&
-    handler !== null &&
-    (handler as Json).type === "command" &&
-    typeof (handler as Json).command === "string" &&
-    OURS.test((handler as Json).command as string)
-  );
-}
+export const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
 
 function quoteWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
@@ -66,57 +56,20 @@ export function defaultCodexHookCommand(): string {
   return `${quoteWord(process.execPath)} ${quoteWord(bin)} hook codex`;
 }
 
-function desiredGroup(event: string, command: string): Json {
+/** agentsmd's groups: SessionStart (every source), UserPromptSubmit, PostToolUse on the shell and apply_patch. */
+function codexGroups(command: string): HookGroup[] {
   const handler = { type: "command", command, timeout: CODEX_HOOK_TIMEOUT_SECONDS };
-  return event === "PostToolUse" ? { matcher: CODEX_TOOL_MATCHER, hooks: [handler] } : { hooks: [handler] };
-}
-
-function asObject(value: unknown, file: string): Json {
-  if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new ConfigError(`${file} does not hold a JSON object`, { path: file, fix: `fix or remove ${file}` });
-  return value as Json;
-}
-
-function hooksOf(file: Json, path: string): Json {
-  const hooks = file.hooks ?? {};
-  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
-    throw new ConfigError(`${path}: "hooks" is not an object`, { path, fix: `fix the "hooks" key of ${path}` });
-  return hooks as Json;
-}
-
-function withoutOurs(groups: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const group of groups) {
-    const handlers = (group as { hooks?: unknown } | null)?.hooks;
-    if (!Array.isArray(handlers) || !handlers.some(isAgentsmdCodexHandler)) {
-      out.push(group);
-      continue;
-    }
-    const kept = handlers.filter((h) => !isAgentsmdCodexHandler(h));
-    if (kept.length > 0) out.push({ ...(group as Json), hooks: kept });
-  }
-  return out;
+  return CODEX_EVENTS.map((event) => (event === "PostToolUse" ? { event, matcher: CODEX_TOOL_MATCHER, handler } : { event, handler }));
 }
 
 /**
- * Adds agentsmd's groups to a parsed hooks.json (a copy is returned); already there and identical:
- * unchanged. Our groups go last, so the keys of the user's own hooks keep their positions.
+ * Adds agentsmd's groups to a parsed hooks.json (a copy is returned) through the shared hooks-block
+ * editor; already there and identical: unchanged, in place (so trust keys keep their positions).
  * @example addCodexHooks({}, "agentsmd hook codex").file.hooks.PostToolUse // [{ matcher: "Bash|apply_patch", hooks: [...] }]
  */
 export function addCodexHooks(input: unknown, command: string, path = "hooks.json"): { file: Json; changed: boolean } {
-  const file = structuredClone(asObject(input, path));
-  const hooks = hooksOf(file, path);
-  for (const event of CODEX_EVENTS) {
-    const groups = hooks[event] ?? [];
-    if (!Array.isArray(groups)) throw new ConfigError(`${path}: hooks.${event} is not an array`, { path, fix: `fix hooks.${event} in ${path}` });
-    const desired = desiredGroup(event, command);
-    const ours = groups.filter((g) => Array.isArray((g as Json | null)?.hooks) && ((g as Json).hooks as unknown[]).some(isAgentsmdCodexHandler));
-    if (ours.length === 1 && JSON.stringify(ours[0]) === JSON.stringify(desired) && groups[groups.length - 1] === ours[0]) continue;
-    hooks[event] = [...withoutOurs(groups), desired];
-  }
-  file.hooks = hooks;
-  return { file, changed: JSON.stringify(file) !== JSON.stringify(input ?? {}) };
+  const { settings, changed } = addHookGroups(input, codexGroups(command), isAgentsmdCodexHandler, path);
+  return { file: settings, changed };
 }
 
 /**
@@ -124,18 +77,8 @@ export function addCodexHooks(input: unknown, command: string, path = "hooks.jso
  * @example removeCodexHooks(JSON.parse(text)).file
  */
 export function removeCodexHooks(input: unknown, path = "hooks.json"): { file: Json; changed: boolean } {
-  const file = structuredClone(asObject(input, path));
-  if (file.hooks === undefined) return { file, changed: false };
-  const hooks = hooksOf(file, path);
-  for (const event of Object.keys(hooks)) {
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) continue;
-    const kept = withoutOurs(groups);
-    if (kept.length > 0) hooks[event] = kept;
-    else delete hooks[event];
-  }
-  if (Object.keys(hooks).length === 0) delete file.hooks;
-  return { file, changed: JSON.stringify(file) !== JSON.stringify(input) };
+  const { settings, changed } = removeHookGroups(input, isAgentsmdCodexHandler, path);
+  return { file: settings, changed };
 }
 
 /** One agentsmd handler in a hooks.json, with its trust key and current hash. */
@@ -177,22 +120,8 @@ function readBytes(path: string): Promise<string | null> {
   return readTextFile(path, MAX_CONFIG_BYTES);
 }
 
-const serialize = (file: Json): string => `${JSON.stringify(file, null, 2)}\n`;
-
-function parseJsonFile(text: string | null, path: string): Json | undefined {
-  if (text === null) return undefined;
-  if (text.trim() === "") return {};
-  try {
-    return asObject(JSON.parse(text), path);
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`, {
-      path,
-      cause: error,
-      fix: `fix the JSON syntax of ${path}; it was left unchanged`,
-    });
-  }
-}
+const serialize = settingsText;
+const parseJsonFile = parseSettingsText;
 
 function parseConfig(text: string | null, path: string): Json {
   if (text === null || text.trim() === "") return {};
@@ -375,7 +304,12 @@ export async function installCodex(options: CodexInstallOptions): Promise<CodexI
     const server = await startAppServer(codexBin, env);
     try {
       const listed = await listHooks(server, options.cwd ?? home);
-      return listed.filter((l) => l.command !== null && OURS.test(l.command) && (l.sourcePath === hooksFile || l.sourcePath === join(realHome, "hooks.json")));
+      return listed.filter(
+        (l) =>
+          l.command !== null &&
+          isAgentsmdCodexHandler({ type: "command", command: l.command }) &&
+          (l.sourcePath === hooksFile || l.sourcePath === join(realHome, "hooks.json")),
+      );
     } finally {
       server.close();
     }
