@@ -7,7 +7,7 @@
  * Tool targets need the file system (globs, git's "revision or path" words), so the runner
  * (hook.ts) computes them before the shared algorithm runs and `normalize` takes them as given.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { FileSystem } from "../../io/file-system.js";
 import { patchTargets } from "../host/targets.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";

@@ -18,6 +18,37 @@ const MAX_GIT_ROOT_DEPTH = 64;
 const GLOB_CHARS = /[*?[]/;
 
 /**
+ * A matcher for one path segment of a bash glob (no `globstar`, so `**` is `*`): `*`, `?`,
+ * `[abc]`, `[a-z]`, `[!x]` / `[^x]`; a name starting with `.` matches only a pattern starting with
+ * `.`. (Not picomatch: the hook bundle stays small.)
+ * @example segmentMatcher("*.ts")("a.ts") // true
+ */
+export function segmentMatcher(pattern: string): (name: string) => boolean {
+  let source = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === "*") {
+      if (!source.endsWith(".*")) source += ".*";
+    } else if (c === "?") source += ".";
+    else if (c === "[") {
+      const end = pattern.indexOf("]", i + 2);
+      if (end < 0) {
+        source += "\\[";
+        continue;
+      }
+      let body = pattern.slice(i + 1, end);
+      const negate = body.startsWith("!") || body.startsWith("^");
+      if (negate) body = body.slice(1);
+      source += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
+      i = end;
+    } else source += c.replace(/[.+^${}()|\\\]]/g, "\\$&");
+  }
+  const re = new RegExp(`^${source}$`, "s");
+  const dot = pattern.startsWith(".");
+  return (name) => (dot || !name.startsWith(".")) && re.test(name);
+}
+
+/**
  * Expands an absolute glob segment by segment, as bash does without `globstar` (`**` is `*`);
  * names starting with `.` match only a pattern that starts with `.`.
  * @example await expandGlob("/repo/pkg/*\/AGENTS.md", nodeFileSystem) // ["/repo/pkg/a/AGENTS.md", ...]
@@ -32,8 +63,7 @@ export async function expandGlob(pattern: string, fs: FileSystem, budget = { rea
     if (!GLOB_CHARS.test(segment)) {
       for (const base of bases) next.push(posix.join(base, segment));
     } else {
-      const { default: picomatch } = await import("picomatch"); // only commands with a glob pay for it
-      const match = picomatch(segment.replace(/\*\*+/g, "*"), { dot: segment.startsWith("."), nobrace: true, noextglob: true });
+      const match = segmentMatcher(segment);
       for (const base of bases) {
         if (budget.readdirs <= 0) break;
         budget.readdirs--;

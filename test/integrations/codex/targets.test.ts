@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { nodeFileSystem } from "../../../src/io/file-system.js";
-import { expandGlob, MAX_GLOB_MATCHES } from "../../../src/integrations/codex/targets.js";
+import fc from "fast-check";
+import { spawnSync } from "node:child_process";
+import { expandGlob, MAX_GLOB_MATCHES, segmentMatcher } from "../../../src/integrations/codex/targets.js";
 import { codexEventTargets } from "../../../src/integrations/codex/profile.js";
 
 /** The targets of a Codex tool event, as the hook computes them. */
@@ -53,5 +55,39 @@ describe("codexToolTargets", () => {
     expect(await codexToolTargets({ toolName: "apply_patch", command: patch, cwd: tree.root }, nodeFileSystem)).toEqual([tree.path("newdir/b.txt")]);
     expect(await codexToolTargets({ toolName: "mcp__x__y", command: "cat a", cwd: tree.root }, nodeFileSystem)).toEqual([]);
     expect(await codexToolTargets({ toolName: "Bash", command: "cat $(ls)", cwd: tree.root }, nodeFileSystem)).toEqual([]);
+  });
+});
+
+describe("segmentMatcher (bash glob, one segment)", () => {
+  it("matches like bash", () => {
+    const m = (p: string, n: string) => segmentMatcher(p)(n);
+    expect(m("*.ts", "a.ts")).toBe(true);
+    expect(m("*.ts", ".a.ts")).toBe(false);
+    expect(m(".*.ts", ".a.ts")).toBe(true);
+    expect(m("a?c", "abc")).toBe(true);
+    expect(m("[ab]x", "bx")).toBe(true);
+    expect(m("[!ab]x", "bx")).toBe(false);
+    expect(m("[a-c]*", "cz")).toBe(true);
+    expect(m("f(1).md", "f(1).md")).toBe(true);
+    expect(m("**", "deep")).toBe(true);
+    expect(m("[", "[")).toBe(true);
+  });
+
+  it("agrees with bash's own pattern matching (differential, one bash process)", () => {
+    const atom = fc.constantFrom("a", "b", ".", "*", "?", "[ab]", "[!a]", "[^b]", "[a-b]", "-", "(", "+");
+    const cases = fc.sample(
+      fc.tuple(
+        fc.array(atom, { minLength: 1, maxLength: 5 }).map((a) => a.join("")),
+        fc.stringMatching(/^[ab.\-(+]{1,6}$/),
+      ),
+      { numRuns: 400, seed: 7 },
+    );
+    // [[ name == pattern ]] is bash's glob matching; the leading-dot rule belongs to pathname expansion, so it is applied here
+    const script = cases.map(([p, n]) => `[[ ${JSON.stringify(n).replace(/"/g, "'")} == ${p.replace(/[()+]/g, "\\$&")} ]] && echo 1 || echo 0`).join("\n");
+    const out = spawnSync("bash", ["-c", script], { encoding: "utf8" }).stdout.trim().split("\n");
+    cases.forEach(([pattern, name], i) => {
+      const bash = out[i] === "1" && (pattern.startsWith(".") || !name.startsWith("."));
+      expect(segmentMatcher(pattern)(name), `${pattern} vs ${name}`).toBe(bash);
+    });
   });
 });
