@@ -14,14 +14,15 @@ export { resolveConfig, loadConfigFile, parseConfig, DEFAULT_PRESET } from "./lo
 export type { ResolvedConfig, ConfigInput, ConfigResult } from "./load/config.js";
 export { findProjectRoot } from "./load/root.js";
 export type { RootResult, RootOptions, RootReason } from "./load/root.js";
-export { getPreset, presetNames } from "./presets/preset.js";
+export { getPreset, presetNames } from "./presets/table.js";
 export type { Preset, UserLayer, CutMode } from "./presets/preset.js";
 export { nodeFileSystem, asyncFileSystem } from "./io/file-system.js";
 export type { FileSystem, FileInfo, ReadResult } from "./io/file-system.js";
 export { AgentsMdError, ConfigError, StateError, FsError } from "./core/errors.js";
 // Model-visible text: reminders, renderers by name, the quoting every name goes through.
 export { agentsResolvePaths, sessionResumeDiff, systemReminder, agentsUpdated, agentsUpdatedInline, agentsRemoved } from "./core/reminders.js";
-export { getRenderer, codeliaRenderer, codexRenderer } from "./core/render.js";
+export { codeliaRenderer, codexRenderer } from "./core/render.js";
+export { getRenderer } from "./presets/table.js";
 export type { Renderer, RenderBlock } from "./core/render.js";
 export { quote, unquote } from "./core/quote.js";
 export { buildCompactionContext, estimateTokens, DEFAULT_COMPACTION_TOKENS } from "./session/compaction.js";

@@ -1,7 +1,8 @@
 import { link } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { explainAllPresets, explainPath, formatExplanation, formatMatrix, type Explanation } from "../src/inspect/explain.js";
-import { codeliaPreset, presetNames, registerPreset } from "../src/presets/preset.js";
+import { codeliaPreset } from "../src/presets/preset.js";
+import { presetNames, registerPreset } from "../src/presets/table.js";
 import { createTree, runCli, type Tree } from "./helpers/tree.js";
 
 const base = (tree: Tree, more: Record<string, unknown> = {}) => ({ cwd: tree.root, home: tree.home, env: {}, ...more });

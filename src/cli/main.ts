@@ -36,7 +36,7 @@ async function buildProgram(io: CliIo, command: string | undefined): Promise<Com
   const context = createContext(io);
   const wanted = COMMAND_MODULES.filter((m) => command !== undefined && m.commands.includes(command));
   const modules = wanted.length > 0 ? wanted : COMMAND_MODULES;
-  const presets = (await import("../presets/preset.js")).presetNames().join(", ");
+  const presets = (await import("../presets/table.js")).presetNames().join(", ");
   const program = new Command("agentsmd")
     .description("See and deliver the AGENTS.md instructions a coding agent gets.")
     .version(VERSION)

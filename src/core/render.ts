@@ -64,26 +64,3 @@ export const codexRenderer: Renderer = {
       .join("\n\n");
   },
 };
-
-const renderers = new Map<string, Renderer>([
-  ["codelia", codeliaRenderer],
-  ["codex", codexRenderer],
-]);
-
-/**
- * Registers a renderer under `name` (a preset's `renderer` names it); a later call replaces it.
- * @example registerRenderer("mine", { ...codeliaRenderer, inline: (blocks) => blocks.map((b) => b.content).join("\n") });
- */
-export function registerRenderer(name: string, renderer: Renderer): void {
-  renderers.set(name, renderer);
-}
-
-/**
- * The renderer registered under `name`.
- * @example getRenderer("codex").initial({ cwd, root, blocks })
- */
-export function getRenderer(name: string): Renderer {
-  const renderer = renderers.get(name);
-  if (!renderer) throw new Error(`no renderer named ${name}`);
-  return renderer;
-}

@@ -301,3 +301,33 @@ export function formatIssues(error: z.ZodError): string {
 export function configJsonSchema(): object {
   return z.toJSONSchema(AgentsConfigSchema, { target: "draft-2020-12" });
 }
+
+/** The merged, validated config a session works with (load/config.ts builds it). */
+export interface MutableConfig {
+  preset: string;
+  enabled: boolean;
+  root: { projectRootOverride?: string; markers: string[]; stopAtFsRoot: boolean };
+  initial: { maxFiles: number; maxBytes: number };
+  resolver: { enabled: boolean; maxFilesPerResolve: number; outsideRoot: "ignore" | "own-root" };
+  files: { names: string[]; select: "first" | "all"; symlinks: "follow" | "inside-root" };
+  lazy: { maxFiles: number; maxBytes: number; exclude: string[] };
+  cache: { revalidateMs: number };
+  /** `@path` imports (imports.ts). */
+  imports: { enabled: boolean; allowOutsideRoot: boolean; allow: string[] };
+}
+
+export type ResolvedConfig = Readonly<MutableConfig>;
+
+/** How an expanded import is framed. */
+export type ImportMarker =
+  /**
+   * `[agentsmd: imported from /abs/path]` ... `[agentsmd: end of import from /abs/path]`: plain text,
+   * so renderers that drop HTML comments (claude) keep it.
+   */
+  | "agentsmd"
+  /**
+   * Gemini CLI's tree format: the same comments naming the path as written, content untouched.
+   * Sessions with this marker (preset `gemini`) expand with Gemini's whole rule set instead
+   * (gemini-imports.ts: its tokens, its root, its failure comments).
+   */
+  | "gemini";

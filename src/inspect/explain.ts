@@ -15,7 +15,7 @@ import { chooseFiles, type NameGroups } from "../load/discover.js";
 import { initialDirs, type InitialLoad } from "../load/initial.js";
 import type { ImportRecord } from "../load/imports.js";
 import { chain, isInside, nameOf } from "../core/paths.js";
-import { presetNames } from "../presets/preset.js";
+import { presetNames } from "../presets/table.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../session/session.js";
 import type { Diagnostic, Layer } from "../core/schema.js";
 import { knownInstructionNames } from "./survey.js";

@@ -4,7 +4,7 @@
  * at startup" computed by real sessions (so each preset's own rules, hooks included, decide).
  */
 import type { FileInfo, FileSystem, ReadResult } from "../io/file-system.js";
-import { getPreset, presetNames } from "../presets/preset.js";
+import { getPreset, presetNames } from "../presets/table.js";
 import { createSession, type SessionOptions } from "../session/session.js";
 import type { InitialLoad } from "../load/initial.js";
 import type { InitialFile } from "../core/schema.js";

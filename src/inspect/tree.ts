@@ -5,7 +5,8 @@
  */
 import type { FileSystem } from "../io/file-system.js";
 import { nodeFileSystem } from "../io/file-system.js";
-import { DEFAULT_EXCLUDES, presetNames } from "../presets/preset.js";
+import { DEFAULT_EXCLUDES } from "../presets/preset.js";
+import { presetNames } from "../presets/table.js";
 import { scanTree } from "./scan.js";
 import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
 import type { SessionOptions } from "../session/session.js";

@@ -5,24 +5,12 @@
 import { isAbsolute, resolve } from "node:path";
 import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } from "../core/schema.js";
 import { ConfigError } from "../core/errors.js";
-import { budgetOf, getPreset, presetNames, type Preset } from "../presets/preset.js";
-import "../presets/builtin.js";
+import { budgetOf, type Preset } from "../presets/preset.js";
+import { getPreset, presetNames } from "../presets/table.js";
 import { readTextFile, type FileSystem } from "../io/file-system.js";
 
-export interface MutableConfig {
-  preset: string;
-  enabled: boolean;
-  root: { projectRootOverride?: string; markers: string[]; stopAtFsRoot: boolean };
-  initial: { maxFiles: number; maxBytes: number };
-  resolver: { enabled: boolean; maxFilesPerResolve: number; outsideRoot: "ignore" | "own-root" };
-  files: { names: string[]; select: "first" | "all"; symlinks: "follow" | "inside-root" };
-  lazy: { maxFiles: number; maxBytes: number; exclude: string[] };
-  cache: { revalidateMs: number };
-  /** `@path` imports (imports.ts). */
-  imports: { enabled: boolean; allowOutsideRoot: boolean; allow: string[] };
-}
-
-export type ResolvedConfig = Readonly<MutableConfig>;
+import type { MutableConfig, ResolvedConfig } from "../core/schema.js";
+export type { MutableConfig, ResolvedConfig };
 
 /** Default cache revalidation window: edits are seen within this many ms without watching. */
 export const DEFAULT_REVALIDATE_MS = 50;

@@ -16,6 +16,7 @@
 import type { FileSystem } from "../io/file-system.js";
 import type { Diagnostic } from "../core/schema.js";
 import { AGENTSMD_DEFAULT_MAX_BYTES, type CutMode, type Preset } from "../presets/preset.js";
+import type { ImportMarker } from "../core/schema.js";
 import { absolute, isInside, parentOf } from "../core/paths.js";
 import { decodeLossy } from "../core/budget.js";
 import { cutRead, readInstruction, type InstructionText } from "./read.js";
@@ -168,19 +169,7 @@ export function resolveImportPath(path: string, from: string, home: string): str
   return absolute(path, parentOf(from));
 }
 
-/** How an expanded import is framed. */
-export type ImportMarker =
-  /**
-   * `[agentsmd: imported from /abs/path]` ... `[agentsmd: end of import from /abs/path]`: plain text,
-   * so renderers that drop HTML comments (claude) keep it.
-   */
-  | "agentsmd"
-  /**
-   * Gemini CLI's tree format: the same comments naming the path as written, content untouched.
-   * Sessions with this marker (preset `gemini`) expand with Gemini's whole rule set instead
-   * (gemini-imports.ts: its tokens, its root, its failure comments).
-   */
-  | "gemini";
+export type { ImportMarker } from "../core/schema.js";
 
 export interface ImportOptions {
   fs: FileSystem;

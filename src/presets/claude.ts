@@ -14,8 +14,8 @@
  * `@path` imports expand (imports.ts; on by default, `imports.enabled` switches them).
  * Not modelled: `.claude/rules/`, auto memory, the 4 MiB skip, managed-only mode.
  */
-import { registerPreset, type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
+import { type RenderBlock, type Renderer } from "../core/render.js";
 import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
 import { trimEndText } from "../core/budget.js";
 import type { FileSystem } from "../io/file-system.js";
@@ -255,6 +255,3 @@ export const claudePreset: Preset = {
     if (raw.root?.projectRootOverride === undefined) config.root.projectRootOverride = parentOf("/");
   },
 };
-
-registerRenderer("claude", claudeRenderer);
-registerPreset(claudePreset);

@@ -17,8 +17,8 @@
  * as a table), `~/.copilot/instructions/`, `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`, names in other
  * letter cases (Copilot matches `agents.md` too), `@` imports (Copilot expands them since 1.0.66).
  */
-import { registerPreset, type Preset } from "./preset.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { type Preset } from "./preset.js";
+import { type RenderBlock, type Renderer } from "../core/render.js";
 import { isInside, join, parentOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 
@@ -126,6 +126,3 @@ export const copilotPreset: Preset = {
   renderer: "copilot",
   userLayers: ({ home, env }) => [{ candidates: [join(copilotHome(home, env), "copilot-instructions.md")], select: "all", trim: false }],
 };
-
-registerRenderer("copilot", copilotRenderer);
-registerPreset(copilotPreset);

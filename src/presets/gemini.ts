@@ -19,8 +19,8 @@
  * private project memory, include directories, the walk stopping at `~/.gemini`, `importFormat:
  * "flat"`; a loaded file replaced by a new inode (an editor's rename) is not offered again.
  */
-import { registerPreset, type Preset } from "./preset.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { type Preset } from "./preset.js";
+import { type RenderBlock, type Renderer } from "../core/render.js";
 import { join, parentOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 
@@ -148,6 +148,3 @@ export const geminiPreset: Preset = {
     config.files.names = geminiNames(raw.files?.names);
   },
 };
-
-registerRenderer("gemini", geminiRenderer);
-registerPreset(geminiPreset);

@@ -2,8 +2,8 @@
  * Preset `hygge` (cfbender/hygge, peers §5): user layers, all root files, subdirectories only
  * through touch, its own framing and source tokens.
  */
-import { registerPreset, DEFAULT_EXCLUDES, type Preset } from "./preset.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { DEFAULT_EXCLUDES, type Preset } from "./preset.js";
+import { type RenderBlock, type Renderer } from "../core/render.js";
 import { isInside, join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 
@@ -85,6 +85,3 @@ export const hyggePreset: Preset = {
     }));
   },
 };
-
-registerRenderer("hygge", hyggeRenderer);
-registerPreset(hyggePreset);

@@ -18,8 +18,8 @@
  * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
  * (see src/integrations/opencode.ts).
  */
-import { registerPreset, DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
+import { type RenderBlock, type Renderer } from "../core/render.js";
 import type { FileSystem } from "../io/file-system.js";
 import { chain, isInside, join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
@@ -168,7 +168,3 @@ export const opencodePluginPreset: Preset = {
   lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: DEFAULT_EXCLUDES, scope: "root" },
   prepare: undefined,
 };
-
-registerRenderer("opencode", opencodeRenderer);
-registerPreset(opencodePreset);
-registerPreset(opencodePluginPreset);

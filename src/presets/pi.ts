@@ -16,8 +16,8 @@
  *
  * Proven against pi's own `loadProjectContextFiles` by e2e/pi/preset.e2e.test.ts.
  */
-import { registerPreset, DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
-import { registerRenderer, type RenderBlock, type Renderer } from "../core/render.js";
+import { DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
+import { type RenderBlock, type Renderer } from "../core/render.js";
 import { join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 
@@ -79,6 +79,3 @@ export const piPreset: Preset = {
     },
   ],
 };
-
-registerRenderer("pi", piRenderer);
-registerPreset(piPreset);

@@ -119,13 +119,13 @@ export interface Preset {
    */
   prepare?(context: PrepareContext): Promise<PreparedGroups | undefined>;
   /** Preset-specific config keys, applied after the generic merge (e.g. Codex's own setting names). */
-  adapt?(config: import("../load/config.js").MutableConfig, raw: import("../core/schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
+  adapt?(config: import("../core/schema.js").MutableConfig, raw: import("../core/schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
   /**
    * `@path` imports (imports.ts): on or off by default; `locked` ignores `imports.enabled` in the
    * config (Codex never expands them); the marker framing an import; the nesting limit.
    * @default off, switchable with `imports.enabled`, marker "agentsmd", depth 5
    */
-  imports?: { enabled: boolean; locked?: boolean; marker?: import("../load/imports.js").ImportMarker; maxDepth?: number };
+  imports?: { enabled: boolean; locked?: boolean; marker?: import("../core/schema.js").ImportMarker; maxDepth?: number };
 }
 
 export interface PrepareContext extends PresetEnv {
@@ -225,21 +225,3 @@ export const codexPreset: Preset = {
     }
   },
 };
-
-const registry = new Map<string, Preset>();
-
-/** Adds a preset (integrations and later presets register themselves here). */
-export function registerPreset(preset: Preset): void {
-  registry.set(preset.name, preset);
-}
-
-export function getPreset(name: string): Preset | undefined {
-  return registry.get(name);
-}
-
-export function presetNames(): string[] {
-  return [...registry.keys()];
-}
-
-registerPreset(codeliaPreset);
-registerPreset(codexPreset);

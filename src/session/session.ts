@@ -17,7 +17,8 @@ import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "../
 import { DiagnosticSink, groupsFor, identityKey, selectFiles, type NameGroups } from "../load/discover.js";
 import { absolute, chain, isInside, nameOf, parentOf, pathInputProblem } from "../core/paths.js";
 import { quote } from "../core/quote.js";
-import { getRenderer, type Renderer } from "../core/render.js";
+import type { Renderer } from "../core/render.js";
+import { getRenderer } from "../presets/table.js";
 import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline, sessionResumeDiff } from "../core/reminders.js";
 import { buildCompactionContext, type CompactionContext, type CompactionContextOptions, type CompactionFile } from "./compaction.js";
 import type { WatchOptions } from "./watch.js";

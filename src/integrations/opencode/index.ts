@@ -41,7 +41,6 @@ import { opencodeNames, opencodeSystemPaths } from "../../presets/opencode.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
-import "../../presets/builtin.js";
 
 /** Tools whose targets trigger resolution (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
 export const OPENCODE_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "patch", "multiedit", "glob", "grep", "list"];

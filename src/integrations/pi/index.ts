@@ -33,7 +33,6 @@ import type { AgentsConfig, InlineBlock } from "../../core/schema.js";
 import { PI_FILE_TOOLS, PI_SHELL_TOOL, piToolTargets } from "./targets.js";
 import { shellCommandPaths } from "../codex/shell-paths.js";
 import { settleShellPaths } from "../codex/targets.js";
-import "../../presets/builtin.js";
 
 /** The custom message type and the `details` key agentsmd uses in pi sessions. */
 export const PI_CUSTOM_TYPE = "agentsmd";
