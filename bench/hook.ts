@@ -30,6 +30,8 @@ interface HostEvents {
   search(session: string, cwd: string, dir: string): object;
   /** env making the host deliver (not leave AGENTS.md to the host itself) */
   env?: Record<string, string>;
+  /** SessionStart answers with the chain (false: the host loads it itself, e.g. Codex) */
+  startDelivers: boolean;
 }
 
 const claudeCode: HostEvents = {
@@ -52,10 +54,30 @@ const claudeCode: HostEvents = {
   write: (session_id, cwd, file_path) => ({ session_id, hook_event_name: "PostToolUse", cwd, tool_name: "Write", tool_input: { file_path, content: "x" } }),
   search: (session_id, cwd, path) => ({ session_id, hook_event_name: "PostToolUse", cwd, tool_name: "Grep", tool_input: { pattern: "value", path } }),
   env: { AGENTSMD_CLAUDE_AGENTS_MD: "inject" },
+  startDelivers: true,
+};
+
+const quoteSh = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
+const codexTool = (session_id: string, cwd: string, tool_name: string, command: string) => ({
+  session_id,
+  cwd,
+  hook_event_name: "PostToolUse",
+  tool_name,
+  tool_input: { command },
+  tool_response: "",
+});
+/** Codex: the shell tool (cat, rg) and apply_patch, as Codex 0.169.0 sends them. */
+const codex: HostEvents = {
+  sessionStart: (session_id, cwd) => ({ session_id, cwd, hook_event_name: "SessionStart", source: "startup" }),
+  read: (session, cwd, path) => codexTool(session, cwd, "Bash", `cat ${quoteSh(path)}`),
+  edit: (session, cwd, path) => codexTool(session, cwd, "apply_patch", `*** Begin Patch\n*** Update File: ${path}\n@@\n-a\n+b\n*** End Patch\n`),
+  write: (session, cwd, path) => codexTool(session, cwd, "apply_patch", `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch\n`),
+  search: (session, cwd, dir) => codexTool(session, cwd, "Bash", `rg value ${quoteSh(dir)}`),
+  startDelivers: false,
 };
 
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode };
+export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex };
 
 export interface HookRow {
   host: string;
@@ -114,7 +136,7 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
         target: 2,
         make: (i) => events.sessionStart(`bench-start-${host}-${i}-${Date.now()}`, cwd),
         expect: (out) => {
-          if (!out.includes("AGENTS.md")) throw new Error(`SessionStart delivered nothing: ${out.slice(0, 200)}`);
+          if (events.startDelivers && !out.includes("AGENTS.md")) throw new Error(`SessionStart delivered nothing: ${out.slice(0, 200)}`);
         },
       },
       {
