@@ -85,10 +85,14 @@ export interface DoctorOptions {
   concurrency?: number;
 }
 
-/** Per-file limits of agents that no preset models as a budget (peers §2.1). */
-export const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = [
-  { preset: "claude", agent: "Claude Code", bytes: 4 * 1024 * 1024, effect: "skips the whole file" },
-];
+/**
+ * Per-file limits of agents that no preset models as a budget (peers §2.1): each preset's `fileLimit`.
+ * @example AGENT_FILE_LIMITS.find((limit) => limit.preset === "claude")?.bytes // 4194304
+ */
+export const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = presetNames().flatMap((name) => {
+  const limit = getPreset(name)?.fileLimit;
+  return limit ? [{ preset: name, ...limit }] : [];
+});
 
 const MAX_READ = 16 * 1024 * 1024;
 const UNLIMITED = Number.MAX_SAFE_INTEGER;

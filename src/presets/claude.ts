@@ -238,6 +238,8 @@ export const claudePreset: Preset = {
   name: "claude",
   description:
     "Claude Code: CLAUDE.md / .claude/CLAUDE.md / CLAUDE.local.md from / to cwd, ~/.claude/CLAUDE.md, nested on touch; AGENTS.md only without any CLAUDE file at or above cwd",
+  // Claude Code skips a memory file over 4 MiB whole (peers §2.1).
+  fileLimit: { agent: "Claude Code", bytes: 4 * 1024 * 1024, effect: "skips the whole file" },
   // Claude Code has no project root: every ancestor up to / counts (`adapt` sets the root to /).
   root: { markers: [], stopAtFsRoot: true },
   files: { names: [...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES], select: "all" },

@@ -38,6 +38,12 @@ export interface PresetEnv {
 export interface Preset {
   name: string;
   description: string;
+  /**
+   * A per-file size limit the agent applies outside any budget (`doctor` reports files over it):
+   * the agent's name as users know it, the limit, and what the agent does with a larger file.
+   * @default none
+   */
+  fileLimit?: { agent: string; bytes: number; effect: string };
   root: {
     markers: readonly string[];
     /** false: stop the upward walk at the home directory (home itself not searched). */
