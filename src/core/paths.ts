@@ -114,3 +114,15 @@ export function pathInputProblem(path: string): string | null {
   if (depth > MAX_PATH_DEPTH) return `has ${depth} segments; paths are at most ${MAX_PATH_DEPTH} deep`;
   return null;
 }
+
+/**
+ * The home directory from the environment: `$HOME` when it is an absolute path, else `fallback()`
+ * (the OS account's home). An empty or relative `HOME=` must not send state files to `/.local/state`
+ * or under the working directory (issue 18).
+ * @example homeFromEnv({ HOME: "/home/me" }, () => "/root") // "/home/me"
+ * @example homeFromEnv({ HOME: "" }, () => "/root") // "/root"
+ */
+export function homeFromEnv(env: Readonly<Record<string, string | undefined>>, fallback: () => string): string {
+  const home = env.HOME;
+  return home !== undefined && home.startsWith("/") ? home : fallback();
+}

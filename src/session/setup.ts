@@ -10,7 +10,7 @@ import type { Preset, PreparedGroups } from "../presets/preset.js";
 import { findProjectRoot, type RootReason } from "../load/root.js";
 import { DiagnosticSink } from "../load/discover.js";
 import { importRootOf } from "../load/imports.js";
-import { absolute, parentOf, pathInputProblem } from "../core/paths.js";
+import { absolute, parentOf, pathInputProblem, homeFromEnv } from "../core/paths.js";
 import { PathError } from "../core/errors.js";
 import { quote } from "../core/quote.js";
 import type { AgentsConfig } from "../core/schema.js";
@@ -48,7 +48,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     });
   }
   // Normalised: stopAtFsRoot compares it with the lexical ancestors of cwd.
-  const home = absolute(options.home ?? (env.HOME || homedir()), cwd);
+  const home = absolute(options.home ?? homeFromEnv(env, homedir), cwd);
   const fs = options.fs ?? nodeFileSystem;
   const resolved = await resolveConfig({
     cwd,

@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { lstat, readFile, readdir, writeFile } from "node:fs/promises";
 import { createTree, makeSymlink, runCli, type Tree } from "../helpers/tree.js";
+import { homeFromEnv } from "../../src/core/paths.js";
+import { createSession } from "../../src/index.js";
 
 async function repo(): Promise<Tree> {
   // A CLAUDE.md turns Claude Code's own AGENTS.md loading off, so the hook delivers AGENTS.md itself.
@@ -90,5 +92,22 @@ describe("row 6: smaller items", () => {
     const send = hook(tree, { CLAUDE_PLUGIN_DATA: "plugin-data" });
     await send({ hook_event_name: "SessionStart", source: "startup" });
     expect(existsSync(tree.path("r/plugin-data"))).toBe(false);
+  });
+
+  it("an empty or relative HOME falls back to the account's home, never / or the working directory", async () => {
+    expect(homeFromEnv({ HOME: "" }, () => "/home/acct")).toBe("/home/acct");
+    expect(homeFromEnv({ HOME: "rel/home" }, () => "/home/acct")).toBe("/home/acct");
+    expect(homeFromEnv({ HOME: "/h" }, () => "/home/acct")).toBe("/h");
+    const tree = await repo();
+    for (const HOME of ["", "relative"]) {
+      const session = await createSession({ cwd: tree.path("r"), env: { HOME } });
+      try {
+        expect(session.home.startsWith("/")).toBe(true);
+        expect(session.home).not.toBe("/");
+        expect(session.home.startsWith(tree.path("r"))).toBe(false);
+      } finally {
+        await session.close();
+      }
+    }
   });
 });

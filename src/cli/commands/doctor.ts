@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { doctor, formatReport } from "../../inspect/doctor.js";
 import { AgentsMdError } from "../../core/errors.js";
 import type { CommandContext } from "../context.js";
+import { homeFromEnv } from "../../core/paths.js";
 
 export function registerDoctor(program: Command, context: CommandContext): void {
   program
@@ -20,7 +21,7 @@ export function registerDoctor(program: Command, context: CommandContext): void 
       const report = await doctor({ root, session, ...(options.gitignore === false ? { gitignore: false } : {}) });
       // agentsmd's own hooks in Codex: installed but untrusted or stale are skipped silently by Codex
       const { codexHomeDir, codexHookFindings } = await import("../../integrations/codex/install.js");
-      const home = session.home ?? context.io.env.HOME ?? homedir();
+      const home = session.home ?? homeFromEnv(context.io.env, homedir);
       const codexFindings = await codexHookFindings({ codexHome: codexHomeDir(context.io.env, home) }).catch(() => []);
       for (const finding of codexFindings) {
         report.findings.push(finding);

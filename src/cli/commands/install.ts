@@ -6,7 +6,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { homedir } from "node:os";
 import type { CommandContext } from "../context.js";
-import { absolute } from "../../core/paths.js";
+import { absolute, homeFromEnv } from "../../core/paths.js";
 import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code/install.js";
 import { quote as quoteForTerminal } from "../../core/quote.js";
 
@@ -28,7 +28,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     const globals = context.globals(command);
     return {
       projectDir: absolute(globals.cwd ?? context.io.cwd, context.io.cwd),
-      home: globals.home !== undefined ? absolute(globals.home, context.io.cwd) : (context.io.env.HOME ?? homedir()),
+      home: globals.home !== undefined ? absolute(globals.home, context.io.cwd) : homeFromEnv(context.io.env, homedir),
       env: context.io.env,
     };
   };
@@ -83,7 +83,7 @@ export function registerInstall(program: Command, context: CommandContext): void
 
 function userHome(context: CommandContext, command: Command): string {
   const globals = context.globals(command);
-  return globals.home !== undefined ? absolute(globals.home, context.io.cwd) : (context.io.env.HOME ?? homedir());
+  return globals.home !== undefined ? absolute(globals.home, context.io.cwd) : homeFromEnv(context.io.env, homedir);
 }
 
 function codexHome(context: CommandContext, command: Command): Promise<string> {

@@ -6,7 +6,7 @@
  * conversation's lock, so parallel hook processes never deliver a file twice or lose an update.
  */
 import { homedir } from "node:os";
-import { absolute, nameOf, parentOf } from "../../core/paths.js";
+import { absolute, nameOf, parentOf, homeFromEnv } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { AgentsMdError } from "../../core/errors.js";
 import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
@@ -327,7 +327,7 @@ export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, ra
     await options.deliver?.(null);
     return null;
   }
-  const home = options.home ?? env.HOME ?? homedir();
+  const home = options.home ?? homeFromEnv(env, homedir);
   const run: Run<I, H, O> = {
     profile,
     input,

@@ -23,7 +23,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { piecesOf, proposePieces, type Piece, type Proposal } from "../host/propose.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
-import { absolute, isInside, pathInputProblem } from "../../core/paths.js";
+import { absolute, isInside, pathInputProblem, homeFromEnv } from "../../core/paths.js";
 import { nodeFileSystem } from "../../io/file-system.js";
 import { realPathOf } from "../../io/real-path.js";
 import { PROMPT_GUIDANCE } from "../../core/guidance.js";
@@ -256,7 +256,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const { RootsListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
   const env = options.env ?? process.env;
-  const workspaces = new Workspaces({ ...options, env, home: options.home ?? env.HOME ?? homedir() });
+  const workspaces = new Workspaces({ ...options, env, home: options.home ?? homeFromEnv(env, homedir) });
   const handOver = new HandOver();
   const server = new McpServer(
     { name: options.name ?? "agentsmd", version: VERSION },

@@ -33,7 +33,7 @@ import * as z from "zod";
 import { homedir } from "node:os";
 import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
 import { nodeFileSystem, removeFile } from "../../io/file-system.js";
-import { absolute, isInside, nameOf } from "../../core/paths.js";
+import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
 import { conversationPath, conversationSchema, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
 import { patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
 import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
@@ -211,7 +211,7 @@ export class OpenCodeAgents {
   constructor(context: OpenCodePluginContext, options: OpenCodePluginOptions = {}) {
     this.options = options;
     this.env = context.env ?? process.env;
-    this.home = context.home ?? this.env.HOME ?? homedir();
+    this.home = context.home ?? homeFromEnv(this.env, homedir);
     this.directory = absolute(context.directory, process.cwd());
     this.worktree = context.worktree && context.worktree.length > 0 ? absolute(context.worktree, this.directory) : this.directory;
     this.stateDir = options.stateDir ?? defaultStateDir(this.home, this.env);

@@ -28,7 +28,7 @@ import * as z from "zod";
 import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
 import { readStateFile, writeStateFile } from "../../io/state-store.js";
 import { nodeFileSystem } from "../../io/file-system.js";
-import { absolute, join, nameOf, parentOf, xdgDir } from "../../core/paths.js";
+import { absolute, join, nameOf, parentOf, xdgDir, homeFromEnv } from "../../core/paths.js";
 import type { AgentsConfig, InlineBlock } from "../../core/schema.js";
 import { PI_FILE_TOOLS, PI_SHELL_TOOL, piToolTargets } from "./targets.js";
 import { shellCommandPaths } from "../codex/shell-paths.js";
@@ -145,7 +145,7 @@ export class PiAgents {
   constructor(options: PiExtensionOptions = {}, context: { home?: string; env?: Readonly<Record<string, string | undefined>> } = {}) {
     this.options = PiExtensionOptionsSchema.parse(options);
     this.env = context.env ?? process.env;
-    this.home = context.home ?? this.env.HOME ?? homedir();
+    this.home = context.home ?? homeFromEnv(this.env, homedir);
     this.stateDir = this.options.stateDir ?? piStateDir(this.home, this.env);
   }
 
