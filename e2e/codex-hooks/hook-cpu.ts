@@ -51,7 +51,8 @@ async function main(): Promise<void> {
         tool_use_id: "c",
       }),
     );
-    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(AGENTSMD_BIN)} hook codex`;
+    // the command `agentsmd install codex` writes: the lean hook entry
+    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(path.dirname(AGENTSMD_BIN), "..", "hook", "hook.cjs"))} hook codex`;
     const bare = `${JSON.stringify(process.execPath)} -e 0`;
     const rows: Record<string, { hook: number[]; bare: number[] }> = { SessionStart: { hook: [], bare: [] }, "PostToolUse (seen)": { hook: [], bare: [] } };
     cpu(hook, start, env); // warm the file cache, create the conversation
