@@ -26,6 +26,7 @@ import { readInstruction } from "../load/read.js";
 import { importContextOf, readInstructionExpanded } from "../load/imports.js";
 import { isBlank } from "../core/budget.js";
 import { SessionRules } from "./rules.js";
+import { agentsScope, scopeMatches } from "../load/rules/agents-scope.js";
 import {
   SESSION_STATE_VERSION,
   type AgentsConfig,
@@ -271,10 +272,8 @@ export class AgentsSession {
         this.#ledger.claim(found.path, found.info.mtimeMs);
       }
     }
-    const ruleHits =
-      this.rules.formats.length > 0
-        ? await this.rules.matching(paths.filter((target) => pathInputProblem(target) === null).map((target) => this.absolute(target)))
-        : [];
+    const absoluteTargets = paths.filter((target) => pathInputProblem(target) === null).map((target) => this.absolute(target));
+    const ruleHits = this.rules.formats.length > 0 ? await this.rules.matching(absoluteTargets) : [];
     const ruleBlocks: InlineBlock[] = [];
     for (const hit of ruleHits) {
       if (pickedPaths.has(hit.rule.path) || !this.#isNew(hit.rule.path, hit.rule.mtimeMs)) continue;
@@ -304,6 +303,10 @@ export class AgentsSession {
           this.#cap(found.path);
           break;
         }
+        // An AGENTS.md with `applyTo`/`globs` frontmatter applies only to matching paths: left
+        // unclaimed otherwise, so a later matching touch delivers it.
+        const scope = agentsScope(text.content);
+        if (scope && !absoluteTargets.some((target) => scopeMatches(scope, parentOf(found.path), target))) continue;
         const blank = (this.preset.blank ?? isBlank)(text.content);
         this.#lazy.files += blank ? 0 : 1;
         this.#lazy.bytes += blank ? 0 : text.chargedBytes;

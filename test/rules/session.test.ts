@@ -153,4 +153,24 @@ describe("scoped rules in a session", () => {
     const claude = await openSession(tree, { cwd: tree.root, host: "claude-code" });
     expect((await claude.touch(["src/a.ts"])).filter((block) => block.rule).map((block) => block.rule?.format)).toEqual(["copilot"]);
   });
+
+  it("an AGENTS.md with applyTo/globs frontmatter is delivered only for matching paths, then once", async () => {
+    const tree = await createTree({
+      ".git/": null,
+      "AGENTS.md": "ROOT\n",
+      "web/AGENTS.md": "---\napplyTo: '**/*.tsx'\n---\nWEB-TSX-ONLY\n",
+      "web/style.css": "a{}\n",
+      "web/src/App.tsx": "export {}\n",
+      "api/AGENTS.md": "---\nglobs: [src/**]\n---\nAPI-SRC\n",
+      "api/README.md": "x\n",
+      "api/src/a.ts": "x\n",
+    });
+    const session = await openSession(tree, { cwd: tree.root });
+    const text = async (path: string) => (await session.touch([path])).map((block) => block.content).join("");
+    expect(await text("web/style.css")).not.toContain("WEB-TSX-ONLY");
+    expect(await text("web/src/App.tsx")).toContain("WEB-TSX-ONLY");
+    expect(await text("web/src/App.tsx")).toBe("");
+    expect(await text("api/README.md")).toBe("");
+    expect(await text("api/src/a.ts")).toContain("API-SRC");
+  });
 });

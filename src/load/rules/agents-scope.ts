@@ -1,0 +1,38 @@
+/**
+ * Optional frontmatter in an AGENTS.md itself (agentsmd/agents.md#10): `applyTo` or `globs` limit
+ * the file to matching paths, relative to its own directory. Agents that do not know it see a
+ * harmless header. Pure.
+ */
+import { parseFrontmatter } from "./frontmatter.js";
+import { cleanGlob, compileGlobs, splitGlobList } from "./match.js";
+import { relativeBelow } from "./apply.js";
+
+const KEYS = ["applyTo", "globs"] as const;
+
+/**
+ * The globs an instruction file limits itself to, or `null` when it applies to its whole directory
+ * (no header, no such key, or a header that does not parse).
+ * @example agentsScope("---\napplyTo: '**\/*.tsx'\n---\nUse hooks.\n") // ["**\/*.tsx"]
+ */
+export function agentsScope(text: string): string[] | null {
+  if (!/^(\uFEFF)?---[ \t]*\r?\n/.test(text)) return null;
+  const header = parseFrontmatter(text, KEYS);
+  if (header.error) return null;
+  for (const key of KEYS) {
+    const value = header.data[key];
+    if (value === undefined || value === null) continue;
+    const globs = Array.isArray(value) ? value.map((item) => cleanGlob(String(item))) : splitGlobList(String(value));
+    return globs.filter(Boolean);
+  }
+  return null;
+}
+
+/**
+ * Whether an instruction file scoped by `globs` applies to `target` (absolute): the path below the
+ * file's directory `dir` must match.
+ * @example scopeMatches(["**\/*.tsx"], "/r/web", "/r/web/src/App.tsx") // true
+ */
+export function scopeMatches(globs: readonly string[], dir: string, target: string): boolean {
+  const relative = relativeBelow(target, dir);
+  return relative !== null && compileGlobs(globs)(relative) !== null;
+}
