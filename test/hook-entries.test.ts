@@ -36,11 +36,11 @@ describe("doctor: hook entries", () => {
   it("reports entries a host mis-reads: claude-code in Copilot's hook files, copilot in Claude's settings, claude-code in Gemini's settings", async () => {
     const { tree, findings: found } = await findings({
       "r/.github/hooks/mine.json": JSON.stringify({ version: 1, hooks: { postToolUse: [{ type: "command", bash: "agentsmd hook claude-code" }] } }),
-      ".test-home/.claude/settings.json": claudeHooks("agentsmd hook copilot postToolUse"),
+      ".test-home/.claude/settings.json": claudeHooks("agentsmd hook copilot --event postToolUse"),
       "r/.gemini/settings.json": claudeHooks("agentsmd hook claude-code"),
       ".test-home/.copilot/hooks/agentsmd.json": JSON.stringify({
         version: 1,
-        hooks: { postToolUse: [{ type: "command", bash: "agentsmd hook copilot postToolUse" }] },
+        hooks: { postToolUse: [{ type: "command", bash: "agentsmd hook copilot --event postToolUse" }] },
       }),
     });
     const misread = found.filter((finding) => finding.code === "hook-misread");

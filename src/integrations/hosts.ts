@@ -40,4 +40,16 @@ export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = {
     description: "Codex hook for SessionStart, PostToolUse (shell and apply_patch) and UserPromptSubmit (install with `agentsmd install codex --trust`)",
     load: () => import("./codex/hook.js").then((module) => module.runCodexHook),
   },
+  copilot: {
+    description: "GitHub Copilot CLI hook for sessionStart, userPromptSubmitted, postToolUse and preCompact (install with `agentsmd install copilot`)",
+    flags: [
+      {
+        name: "event",
+        flags: "--event <event>",
+        description: "the Copilot event this hook entry is registered for (Copilot's payload does not name it; inferred from its fields when absent)",
+        choices: ["sessionStart", "userPromptSubmitted", "postToolUse", "preCompact"],
+      },
+    ],
+    load: () => import("./copilot/hook.js").then((module) => module.runCopilotHook),
+  },
 };

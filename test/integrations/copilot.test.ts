@@ -84,7 +84,7 @@ describe("install copilot", () => {
     expect(JSON.parse(text).hooks.postToolUse[0]).toEqual({
       type: "command",
       matcher: "view|create|edit|str_replace_editor|grep|glob",
-      bash: "agentsmd hook copilot postToolUse",
+      bash: "agentsmd hook copilot --event postToolUse",
       timeoutSec: 30,
     });
     expect(await installCopilot({ ...context, scope: "user", command: "agentsmd" })).toMatchObject({ changed: false });
@@ -114,7 +114,7 @@ describe("agentsmd install|uninstall copilot and the scope caveats", () => {
     expect(user).toMatchObject({ code: 0, stderr: "" });
     expect(user.stdout).toContain(tree.path(".test-home/.copilot/hooks/agentsmd.json"));
     expect(JSON.parse(await readFile(tree.path(".test-home/.copilot/hooks/agentsmd.json"), "utf8")).hooks.sessionStart[0].bash).toBe(
-      "agentsmd hook copilot sessionStart",
+      "agentsmd hook copilot --event sessionStart",
     );
     const project = await runCli([...base, "install", "copilot", "--scope", "project"]);
     expect(project.code).toBe(0);

@@ -90,3 +90,26 @@ export function parseCopilotEvent(data: unknown, event?: string): CopilotEvent |
   }
   return { event: name, ...result.data } as CopilotEvent;
 }
+
+/** An event `agentsmd hook copilot` has nothing to say to (preToolUse, agentStop, ...). */
+export interface IgnoredCopilotEvent {
+  event: "ignored";
+}
+
+export type CopilotInput = CopilotEvent | IgnoredCopilotEvent;
+
+/**
+ * The profile's input schema: the payload checked as `event` (from `--event`; inferred from the
+ * payload's shape when absent). An event agentsmd does not handle parses to `{ event: "ignored" }`.
+ * @example copilotEventSchema("postToolUse").parse(payload).event // "postToolUse"
+ */
+export function copilotEventSchema(event?: string): z.ZodType<CopilotInput> {
+  return z.unknown().transform((raw, context): CopilotInput => {
+    try {
+      return parseCopilotEvent(raw, event) ?? { event: "ignored" };
+    } catch (error) {
+      context.addIssue({ code: "custom", message: (error as Error).message.replace(/^hook input is not a Copilot \w+ event: /, "") });
+      return z.NEVER;
+    }
+  });
+}

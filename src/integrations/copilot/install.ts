@@ -26,7 +26,7 @@ export const COPILOT_HOOK_TIMEOUT = 30;
 /** The name of agentsmd's hooks file. */
 export const COPILOT_HOOKS_FILE = "agentsmd.json";
 
-const OURS = /(^|\s)hook\s+copilot\s+[A-Za-z]+\s*$/;
+const OURS = /(^|\s)hook\s+copilot\s+--event[=\s][A-Za-z]+\s*$/;
 
 export interface CopilotInstallContext {
   projectDir: string;
@@ -54,7 +54,7 @@ export function defaultCopilotCommand(): string {
 
 /**
  * The file agentsmd writes: one command hook per event, postToolUse only for the file tools.
- * @example copilotHooksDocument("agentsmd").hooks.postToolUse[0].bash // "agentsmd hook copilot postToolUse"
+ * @example copilotHooksDocument("agentsmd").hooks.postToolUse[0].bash // "agentsmd hook copilot --event postToolUse"
  */
 export function copilotHooksDocument(command: string): { version: 1; hooks: Record<string, Array<Record<string, unknown>>> } {
   const hooks: Record<string, Array<Record<string, unknown>>> = {};
@@ -63,7 +63,7 @@ export function copilotHooksDocument(command: string): { version: 1; hooks: Reco
       {
         type: "command",
         ...(event === "postToolUse" ? { matcher: COPILOT_FILE_TOOLS.join("|") } : {}),
-        bash: `${command} hook copilot ${event}`,
+        bash: `${command} hook copilot --event ${event}`,
         timeoutSec: COPILOT_HOOK_TIMEOUT,
       },
     ];
@@ -72,7 +72,7 @@ export function copilotHooksDocument(command: string): { version: 1; hooks: Reco
 }
 
 /**
- * True when a hooks file's text is one agentsmd wrote: every handler runs `… hook copilot <event>`.
+ * True when a hooks file's text is one agentsmd wrote: every handler runs `… hook copilot --event <event>`.
  * @example isAgentsmdHooksFile(JSON.stringify(copilotHooksDocument("agentsmd"))) // true
  */
 export function isAgentsmdHooksFile(text: string): boolean {

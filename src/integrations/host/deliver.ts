@@ -236,6 +236,7 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
       const info = await run.fs.stat(target).catch(() => null);
       if (info && info.kind === "file") session.admit([{ path: target, mtimeMs: info.mtimeMs }]);
     }
+    await run.profile.observe?.(run.event, nativeContext(run, open.state));
     const blocks = await session.touch(targets, { admit: false });
     const header = run.profile.headers.tool(targets.map(quote).join(", "));
     return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);

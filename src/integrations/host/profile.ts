@@ -98,6 +98,12 @@ export interface HostProfile<I, H, O> {
   stateDir?(env: Readonly<Record<string, string | undefined>>): string | undefined;
   /** What the host loads itself. @default every file: "no" */
   native?(path: string, origin: NativeOrigin, context: NativeContext<H>): Promise<NativeAnswer>;
+  /**
+   * Called at each tool event before anything is proposed: the profile records in its state what
+   * the host loaded on its own at this event (Copilot CLI attaches nested files after a `view`,
+   * including ones agentsmd already gave), so `native` can answer later events. @default nothing
+   */
+  observe?(event: HostEvent, context: NativeContext<H>): Promise<void>;
   /** At a turn start: name changed files (`notice`), or give their new text (`redeliver`). @default "notice" */
   onPrompt?: "notice" | "redeliver";
 }

@@ -1,0 +1,8 @@
+/**
+ * The runner of `agentsmd hook copilot --event <event>`: loads only the profile and the host layer.
+ */
+import { hookRunner } from "../host/deliver.js";
+import { copilotProfile } from "./profile.js";
+
+/** @example await runCopilotHook(stdinText, { flags: { event: "postToolUse" }, deliver: print }) */
+export const runCopilotHook = hookRunner((flags) => copilotProfile({ event: flags.event }));
