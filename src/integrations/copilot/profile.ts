@@ -13,7 +13,7 @@
  * - compaction: `preCompact` runs before it, and nothing afterwards; the nested files the model
  *   had are gone, so they count as not delivered and come again with the next tool call there.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ancestors, join, nameOf, parentOf } from "../../core/paths.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { COPILOT_MODEL_FILES, COPILOT_REPO_FILE } from "../../presets/copilot.js";
