@@ -99,7 +99,7 @@ describe("agentsmd/pi in pi 0.87.1", () => {
     // read pkg/deep/x.ts: pkg and deep, nothing native.
     expect(results[0]!.content).toContain("PKG-RULE");
     expect(results[0]!.content).toContain("DEEP-RULE");
-    expect(results[0]!.content).toContain(`<project_instructions path="${fixture.path("pkg/deep/AGENTS.md")}">`);
+    expect(results[0]!.content).toContain(`Contents of ${fixture.path("pkg/deep/AGENTS.md")} (`);
     // write to a new directory under svc: svc's CLAUDE.md.
     expect(results[1]!.content).toContain("SVC-RULE");
     // a second read under pkg: nothing.
@@ -149,8 +149,8 @@ describe("agentsmd/pi in pi 0.87.1", () => {
     expect(results[1]!.content).toBe("export const x = 1;\n");
     expect(results[2]!.content).toContain("SVC-RULE");
     expect(results[2]!.content).not.toContain("ROOT-RULE");
-    expect(results[3]!.content).not.toContain("project_instructions");
-    expect(results[4]!.content).not.toContain("project_instructions");
+    expect(results[3]!.content).not.toContain("agentsmd:");
+    expect(results[4]!.content).not.toContain("agentsmd:");
     // a shell command listing ../lib: lib's override, and nothing for node_modules.
     expect(results[5]!.content).toContain("LIB-OVERRIDE");
     expect(count(body, "DEP-RULE")).toBe(0);

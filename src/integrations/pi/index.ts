@@ -15,9 +15,11 @@
  *   directories included); an edited file comes back once; a file the model read itself counts as had;
  * - `session_compact`: files whose carrying messages were summarised away are given again at once
  *   (a hidden custom message); files still in the kept messages are not repeated.
- * Each delivery records its files in the message's `details` (`agentsmd.files`), so what survives a
- * compaction is read from pi's own session. State per pi session is persisted atomically under
- * `$XDG_STATE_HOME/agentsmd/pi/`, so `pi --session-id`/`--continue` does not repeat anything.
+ * Every event goes through the shared host layer (host/deliver.ts: one delivery algorithm, the
+ * conversation store under `$XDG_STATE_HOME/agentsmd/pi/`, so `pi --session-id`/`--continue` does not
+ * repeat anything); this module is pi's profile (event -> targets, what pi loaded itself, framing)
+ * and the handlers. Each delivery records its files in the message's `details` (`agentsmd.files`),
+ * so what survives a compaction is read from pi's own session.
  *
  * @example
  * pi install npm:agentsmd        # the package's `pi` manifest names this module
@@ -25,11 +27,12 @@
  */
 import { homedir } from "node:os";
 import * as z from "zod";
-import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
-import { readStateFile, writeStateFile } from "../../io/state-store.js";
 import { nodeFileSystem } from "../../io/file-system.js";
-import { absolute, join, nameOf, parentOf, xdgDir, homeFromEnv } from "../../core/paths.js";
-import type { AgentsConfig, InlineBlock } from "../../core/schema.js";
+import { absolute, homeFromEnv, nameOf } from "../../core/paths.js";
+import { handleHostEvent } from "../host/deliver.js";
+import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
+import { hostStateDir } from "../host/store.js";
+import { PI_NAMES } from "../../presets/pi.js";
 import { PI_FILE_TOOLS, PI_SHELL_TOOL, piToolTargets } from "./targets.js";
 import { shellCommandPaths } from "../codex/shell-paths.js";
 import { settleShellPaths } from "../codex/targets.js";
@@ -92,19 +95,12 @@ export const PiExtensionOptionsSchema = z
   .strict();
 export type PiExtensionOptions = z.infer<typeof PiExtensionOptionsSchema>;
 
-interface Entry {
-  session: AgentsSession;
-  /** pi's context files were taken as had in this process. */
-  native: boolean;
-  saving: Promise<void>;
-}
-
 /**
  * `$XDG_STATE_HOME/agentsmd/pi`, else `~/.local/state/agentsmd/pi`.
  * @example piStateDir("/home/me", {}) // "/home/me/.local/state/agentsmd/pi"
  */
 export function piStateDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
-  return join(xdgDir(env, "XDG_STATE_HOME", home, ".local/state"), "agentsmd/pi");
+  return hostStateDir("pi", env, home);
 }
 
 /** `text` appended to a tool result's content. */
@@ -134,13 +130,86 @@ export function carriedFiles(entries: readonly unknown[]): Map<string, number> {
   return out;
 }
 
-/** The extension's machinery, exposed for tests and for embedders (pi's SDK). */
+/** What one pi event means, as the host layer's profile reads it (built by the handlers below). */
+export const PiHookInputSchema = z
+  .object({
+    kind: z.enum(["prompt", "tool", "compact"]),
+    sessionId: z.string().min(1),
+    cwd: z.string().min(1),
+    targets: z.array(z.string()).max(256).default([]),
+    read: z.enum(["whole", "part"]).optional(),
+  })
+  .strict();
+export type PiHookInput = z.infer<typeof PiHookInputSchema>;
+
+/** What one delivery carried: its text, and the files shown (recorded in pi's message `details`). */
+export interface PiDelivery {
+  text: string;
+  files: Array<{ path: string; mtimeMs: number }>;
+}
+
+const NOTHING: PiDelivery = { text: "", files: [] };
+
+/** pi has no size limit on what an extension adds; what one answer may hold. */
+const PI_BUDGET = { limit: 4 * 1024 * 1024, default: 1024 * 1024 };
+
+/**
+ * pi as a host profile. `native` answers from two maps this process knows: pi's own context files
+ * at the version pi read (`had`), and, after a compaction, the files still carried by the kept
+ * messages (`kept`). Every file it answers "no" for is recorded in `shown` (the answer carries it).
+ * @example const profile = piProfile({ had: new Map(), kept: new Map(), shown: [] });
+ */
+export function piProfile(maps: {
+  had: ReadonlyMap<string, number>;
+  kept: ReadonlyMap<string, number>;
+  shown: Array<{ path: string; mtimeMs: number }>;
+}): HostProfile<PiHookInput, Record<string, never>, string> {
+  return {
+    host: "pi",
+    displayName: "pi",
+    input: PiHookInputSchema as unknown as z.ZodType<PiHookInput>,
+    inputFix: "load agentsmd as a pi extension (`pi install npm:agentsmd`)",
+    normalize: (input): HostEvent => ({
+      kind: input.kind,
+      conversation: { id: input.sessionId },
+      cwd: input.cwd,
+      targets: input.targets,
+      read: input.read,
+    }),
+    preset: "pi",
+    budget: PI_BUDGET,
+    headers: {
+      startup:
+        "agentsmd: the instruction files below apply to this project. A file governs its directory and everything below it; deeper files are more specific.",
+      compact:
+        "agentsmd: the instruction files that applied before this conversation was compacted, most specific first. A file governs its directory and everything below it.",
+      tool: (targets) => `agentsmd: ${targets} is governed by these instruction files, not shown before in this conversation (most specific first):`,
+      updated: "agentsmd: these instruction files were edited since they were shown in this conversation; their text now:",
+    },
+    frame: (text) => text,
+    state: { schema: z.object({}).strict() as unknown as z.ZodType<Record<string, never>>, init: async () => ({}) },
+    async native(path: string, origin: NativeOrigin, context): Promise<NativeAnswer> {
+      const info = await context.fs.stat(path).catch(() => null);
+      const mtimeMs = info?.kind === "file" ? info.mtimeMs : undefined;
+      if (mtimeMs !== undefined && maps.had.get(path) === mtimeMs) return "loaded";
+      if (origin === "restore" && mtimeMs !== undefined && maps.kept.get(path) === mtimeMs) return "loaded";
+      // pi loads the root -> cwd chain itself; one it did not load (`--no-context-files`) is not forced on it.
+      if (origin === "initial") return "later";
+      if (mtimeMs !== undefined) maps.shown.push({ path, mtimeMs });
+      return "no";
+    },
+    onPrompt: "redeliver",
+  };
+}
+
+/** The extension's machinery on the host layer, exposed for tests and for embedders (pi's SDK). */
 export class PiAgents {
   readonly options: PiExtensionOptions;
   readonly home: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stateDir: string;
-  readonly #sessions = new Map<string, Promise<Entry>>();
+  /** pi session id -> pi's own context files, at the version on disk when this process first saw them. */
+  readonly #had = new Map<string, Map<string, number>>();
 
   constructor(options: PiExtensionOptions = {}, context: { home?: string; env?: Readonly<Record<string, string | undefined>> } = {}) {
     this.options = PiExtensionOptionsSchema.parse(options);
@@ -149,175 +218,91 @@ export class PiAgents {
     this.stateDir = this.options.stateDir ?? piStateDir(this.home, this.env);
   }
 
-  /** The state file of a pi session (ids are sanitised). */
-  statePath(sessionId: string): string {
-    return join(this.stateDir, `${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}.json`);
-  }
-
-  #config(): AgentsConfig {
+  #config(): Record<string, unknown> | undefined {
     const o = this.options;
+    if (o.config === undefined && o.maxFiles === undefined && o.maxBytes === undefined && o.exclude === undefined) return undefined;
     const config: Record<string, unknown> = { ...(o.config ?? {}) };
-    if (o.maxFiles !== undefined || o.maxBytes !== undefined || o.exclude !== undefined) {
-      config.lazy = {
-        ...((config.lazy as object | undefined) ?? {}),
-        ...(o.maxFiles !== undefined ? { maxFiles: o.maxFiles } : {}),
-        ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
-        ...(o.exclude !== undefined ? { exclude: o.exclude } : {}),
-      };
-    }
-    return config as AgentsConfig;
+    config.lazy = {
+      ...((config.lazy as object | undefined) ?? {}),
+      ...(o.maxFiles !== undefined ? { maxFiles: o.maxFiles } : {}),
+      ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
+      ...(o.exclude !== undefined ? { exclude: o.exclude } : {}),
+    };
+    return config;
   }
 
-  /** The session of a pi session id: in memory, else restored from its state file, else new. */
-  session(sessionId: string, cwd: string): Promise<Entry> {
-    let entry = this.#sessions.get(sessionId);
-    if (!entry) {
-      entry = this.#open(sessionId, cwd);
-      this.#sessions.set(sessionId, entry);
-      entry.catch(() => this.#sessions.delete(sessionId));
-    }
-    return entry;
+  /** One event through the host layer's delivery algorithm. */
+  async #deliver(input: PiHookInput, kept: ReadonlyMap<string, number> = new Map()): Promise<PiDelivery> {
+    const shown: Array<{ path: string; mtimeMs: number }> = [];
+    const profile = piProfile({ had: this.#had.get(input.sessionId) ?? new Map(), kept, shown });
+    const config = this.#config();
+    const text = await handleHostEvent(profile, input, {
+      env: this.env,
+      home: this.home,
+      stateDir: this.stateDir,
+      ...(config !== undefined ? { session: { config } } : {}),
+    });
+    return text === null ? NOTHING : { text, files: shown };
   }
 
-  async #open(sessionId: string, cwd: string): Promise<Entry> {
-    const stored = await readStateFile(this.statePath(sessionId)).catch(() => null);
-    const session = stored
-      ? (await restoreSession(stored, { cwd, home: this.home, env: this.env, admit: false })).session
-      : await createSession({ cwd, home: this.home, env: this.env, preset: "pi", config: this.#config() });
-    return { session, native: false, saving: Promise.resolve() };
-  }
-
-  #save(sessionId: string, entry: Entry): Promise<void> {
-    const path = this.statePath(sessionId);
-    entry.saving = entry.saving.then(() => writeStateFile(path, entry.session.snapshot())).catch(() => undefined);
-    return entry.saving;
-  }
-
-  /** Admits `paths` at their version on disk now. */
-  async #admitCurrent(session: AgentsSession, paths: Iterable<string>): Promise<void> {
-    const files: Array<{ path: string; mtimeMs: number }> = [];
-    for (const path of new Set(paths)) {
+  /** Records pi's context files (once per process: pi reads them at startup) at their version now. */
+  async #recordHad(sessionId: string, cwd: string, contextFiles: readonly string[]): Promise<void> {
+    if (this.#had.has(sessionId)) return;
+    const had = new Map<string, number>();
+    for (const path of new Set(contextFiles.map((file) => absolute(file, cwd)))) {
       const info = await nodeFileSystem.stat(path).catch(() => null);
-      if (info?.kind === "file" && session.loadedVersion(path)?.mtimeMs !== info.mtimeMs) files.push({ path, mtimeMs: info.mtimeMs });
+      if (info?.kind === "file") had.set(path, info.mtimeMs);
     }
-    session.admit(files);
+    this.#had.set(sessionId, had);
   }
 
   /**
-   * `before_agent_start`: pi's context files are had; later prompts get edited files again.
-   * Returns the text of a hidden message for the model ("" for none) and the files it carries.
+   * `before_agent_start`: pi's context files are had; every file delivered earlier and edited since
+   * comes back (a hidden message). The first prompt of a conversation delivers nothing.
    */
-  async beforeStart(
-    sessionId: string,
-    cwd: string,
-    contextFiles: readonly string[],
-  ): Promise<{ text: string; files: Array<{ path: string; mtimeMs: number }> }> {
-    const entry = await this.session(sessionId, cwd);
-    const { session } = entry;
-    if (!entry.native) {
-      // The first prompt of this process: pi just loaded these from disk.
-      const had = new Set(contextFiles.map((path) => absolute(path, cwd)));
-      session.forget(session.initialFiles.filter((file) => !had.has(file.path)));
-      await this.#admitCurrent(session, had);
-      entry.native = true;
-    }
-    const result = await session.refresh({ admit: false, inline: true });
-    const whole = result.blocks.filter((block) => !block.truncated);
-    const wholePaths = new Set(whole.map((block) => block.path));
-    session.release(result.changed.filter((file) => !wholePaths.has(file.path)));
-    const text = session.refreshNotice({ ...result, changed: result.changed.filter((file) => wholePaths.has(file.path)), blocks: whole });
-    if (text === "") {
-      await this.#save(sessionId, entry);
-      return { text: "", files: [] };
-    }
-    session.admit(whole);
-    session.forget(result.deleted);
-    await this.#save(sessionId, entry);
-    return { text, files: whole.map(({ path, mtimeMs }) => ({ path, mtimeMs })) };
+  async beforeStart(sessionId: string, cwd: string, contextFiles: readonly string[]): Promise<PiDelivery> {
+    await this.#recordHad(sessionId, cwd, contextFiles);
+    return this.#deliver({ kind: "prompt", sessionId, cwd, targets: [] });
   }
 
-  /** `tool_result`: the text to append for the files newly applicable to what the tool touched, and those files. */
-  async afterTool(
-    sessionId: string,
-    cwd: string,
-    tool: string,
-    input: Readonly<Record<string, unknown>>,
-  ): Promise<{ text: string; files: Array<{ path: string; mtimeMs: number }> }> {
-    const shell = tool === PI_SHELL_TOOL ? await this.#shellTargets(input.command, cwd) : null;
-    const targets = shell ? shell.targets : Object.hasOwn(PI_FILE_TOOLS, tool) ? piToolTargets(tool, input, cwd, this.home) : [];
-    if (targets.length === 0) return { text: "", files: [] };
-    const entry = await this.session(sessionId, cwd);
-    const { session } = entry;
-    const isInstruction = (path: string) => session.cache.names.some((name) => nameOf(name) === nameOf(path));
-    // The model read an instruction file itself (whole with `read`; `cat` and the like in a shell): it has that version.
-    if (tool === "read" && input.offset === undefined && input.limit === undefined && isInstruction(targets[0]!)) await this.#admitCurrent(session, targets);
-    if (shell) await this.#admitCurrent(session, shell.read.filter(isInstruction));
-    const written = tool === "edit" || tool === "write" ? targets : (shell?.written ?? []);
-    // Files just changed: do not trust a cached probe of them or of their directories.
-    for (const target of written) {
-      session.cache.invalidate(target);
-      session.cache.invalidateDir(parentOf(target));
+  /** `tool_result`: the files newly applicable to what the tool touched. */
+  async afterTool(sessionId: string, cwd: string, tool: string, input: Readonly<Record<string, unknown>>): Promise<PiDelivery> {
+    if (tool === PI_SHELL_TOOL) {
+      const shell = await this.#shellTargets(input.command, cwd);
+      if (!shell || shell.targets.length === 0) return NOTHING;
+      // An instruction file a command printed (`cat AGENTS.md`): the model has it.
+      const printed = shell.read.find((path) => PI_NAMES.includes(nameOf(path)));
+      const targets = printed ? [printed, ...shell.targets.filter((path) => path !== printed)] : shell.targets;
+      return this.#deliver({ kind: "tool", sessionId, cwd, targets, ...(printed ? { read: "whole" as const } : {}) });
     }
-    const blocks: InlineBlock[] = await session.touch(targets, { admit: false });
-    const text = session.renderInline(blocks);
-    if (text === "") {
-      session.release(blocks);
-      return { text: "", files: [] };
-    }
-    // Handed over by the caller's return value: admitted now.
-    session.admit(blocks);
-    await this.#save(sessionId, entry);
-    return { text, files: blocks.map(({ path, mtimeMs }) => ({ path, mtimeMs })) };
+    if (!Object.hasOwn(PI_FILE_TOOLS, tool)) return NOTHING;
+    const targets = piToolTargets(tool, input, cwd, this.home);
+    if (targets.length === 0) return NOTHING;
+    const read = tool === "read" ? (input.offset === undefined && input.limit === undefined ? "whole" : "part") : undefined;
+    return this.#deliver({ kind: "tool", sessionId, cwd, targets, ...(read ? { read } : {}) });
   }
 
   /** The paths a shell command reads, lists or writes (codex/shell-paths.ts; nothing for a command it cannot read with certainty). */
-  async #shellTargets(command: unknown, cwd: string): Promise<{ targets: string[]; read: string[]; written: string[] } | null> {
+  async #shellTargets(command: unknown, cwd: string): Promise<{ targets: string[]; read: string[] } | null> {
     if (typeof command !== "string") return null;
     const parsed = shellCommandPaths(command, { cwd, home: this.home });
     if (!parsed.ok) return null;
     const targets = await settleShellPaths(parsed.paths, nodeFileSystem);
-    const plain = (use: string) => parsed.paths.filter((path) => path.use === use && !path.glob && !path.gitRoot && !path.ifExists).map((path) => path.path);
-    return { targets, read: plain("read"), written: plain("write") };
+    const read = parsed.paths.filter((path) => path.use === "read" && !path.glob && !path.gitRoot && !path.ifExists).map((path) => path.path);
+    return { targets, read };
   }
 
   /**
-   * `session_compact`: path-layer files no kept message carries any more are given again.
+   * `session_compact`: the files of earlier deliveries that no kept message carries are given again.
    * `kept`: the files the kept messages carry (see {@link carriedFiles}).
    */
-  async compacted(
-    sessionId: string,
-    cwd: string,
-    kept: ReadonlyMap<string, number>,
-  ): Promise<{ text: string; files: Array<{ path: string; mtimeMs: number }> }> {
-    const entry = await this.session(sessionId, cwd);
-    const { session } = entry;
-    const lost = session.admitted().filter((file) => file.layer === "path" && kept.get(file.path) !== file.mtimeMs);
-    if (lost.length === 0) return { text: "", files: [] };
-    session.forget(lost);
-    const blocks = await session.touch(
-      lost.map((file) => file.path),
-      { admit: false },
-    );
-    const text = session.renderInline(blocks);
-    if (text === "") {
-      session.release(blocks);
-      await this.#save(sessionId, entry);
-      return { text: "", files: [] };
-    }
-    session.admit(blocks);
-    await this.#save(sessionId, entry);
-    return { text, files: blocks.map(({ path, mtimeMs }) => ({ path, mtimeMs })) };
+  compacted(sessionId: string, cwd: string, kept: ReadonlyMap<string, number>): Promise<PiDelivery> {
+    return this.#deliver({ kind: "compact", sessionId, cwd, targets: [] }, kept);
   }
 
-  /** Saves and closes every session (pi's `session_shutdown`). */
+  /** Forgets this process's view of pi's files (pi's `session_shutdown`); state files stay for `--continue`. */
   async dispose(): Promise<void> {
-    const entries = [...this.#sessions.values()];
-    this.#sessions.clear();
-    for (const entry of entries) {
-      const resolved = await entry.catch(() => undefined);
-      await resolved?.saving;
-      await resolved?.session.close();
-    }
+    this.#had.clear();
   }
 
   /**
