@@ -76,8 +76,27 @@ const codex: HostEvents = {
   startDelivers: false,
 };
 
+const copilotTool = (sessionId: string, cwd: string, toolName: string, toolArgs: object) => ({
+  sessionId,
+  timestamp: 1795469978642,
+  cwd,
+  toolName,
+  toolArgs,
+  toolResult: { resultType: "success", textResultForLlm: "" },
+});
+/** GitHub Copilot CLI 1.0.102: camelCase payloads without an event name (inferred; install passes --event). */
+const copilot: HostEvents = {
+  sessionStart: (sessionId, cwd) => ({ sessionId, timestamp: 1795469978365, cwd, source: "new", initialPrompt: "go" }),
+  read: (session, cwd, path) => copilotTool(session, cwd, "view", { path }),
+  edit: (session, cwd, path) => copilotTool(session, cwd, "edit", { path, old_str: "a", new_str: "b" }),
+  write: (session, cwd, path) => copilotTool(session, cwd, "create", { path, file_text: "x" }),
+  search: (session, cwd, dir) => copilotTool(session, cwd, "grep", { pattern: "value", paths: [dir] }),
+  // Copilot loads the chain itself (preset copilot): SessionStart answers nothing.
+  startDelivers: false,
+};
+
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex };
+export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot };
 
 export interface HookRow {
   host: string;
