@@ -70,6 +70,24 @@ describe("doctor findings", () => {
     expect(findings[0]!.fix).toContain("context.fileName");
   });
 
+  it("an agent the repository does not use gets info, not a warning; applying the fix to Gemini's own settings clears it and changes nothing else", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "a", "pkg/AGENTS.md": "p" });
+    const before = await run(tree);
+    const disagree = find(before, "agents-disagree");
+    expect(disagree.map((finding) => [finding.agents, finding.severity])).toEqual([[["gemini"], "info"]]);
+    expect(before.counts.warning).toBe(0); // a one-file project is not warned about an agent it does not use
+    const codexBefore = await runCli(["--home", tree.home, "--cwd", tree.path("pkg"), "--preset", "codex", "show"]);
+    // The fix names Gemini's own setting first; apply it as written.
+    expect(disagree[0]!.fix).toMatch(/^Gemini CLI: set context.fileName to \["GEMINI.md", "AGENTS.md"\] in ~\/.gemini\/settings.json/);
+    await tree.write(`${tree.home.slice(tree.root.length + 1)}/.gemini/settings.json`, JSON.stringify({ context: { fileName: ["GEMINI.md", "AGENTS.md"] } }));
+    const after = await run(tree);
+    expect(find(after, "agents-disagree")).toEqual([]);
+    expect(after.findings.filter((finding) => !before.findings.some((old) => old.code === finding.code && old.path === finding.path))).toEqual([]);
+    expect(await runCli(["--home", tree.home, "--cwd", tree.path("pkg"), "--preset", "codex", "show"])).toEqual(codexBefore);
+    const gemini = await runCli(["--home", tree.home, "--cwd", tree.path("pkg"), "--preset", "gemini", "paths"]);
+    expect(gemini.stdout).toBe(`${tree.path("AGENTS.md")}\n${tree.path("pkg/AGENTS.md")}\n`);
+  });
+
   it("reports instruction files under excluded directories", async () => {
     const tree = await createTree({ "dist/AGENTS.md": "generated?" });
     const report = await run(tree, ["codelia"]);

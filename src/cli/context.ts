@@ -19,6 +19,8 @@ export interface GlobalOptions {
   preset?: string;
   home?: string;
   json?: boolean;
+  /** false with --no-agent-config. */
+  agentConfig?: boolean;
 }
 
 export interface CommandContext {
@@ -53,6 +55,7 @@ export function markersOf(value: string): string[] {
  */
 export function sessionOptionsOf(options: GlobalOptions, io: Pick<CliIo, "cwd" | "env">): SessionOptions {
   const explicit: AgentsConfig = {};
+  if (options.agentConfig === false) explicit.agentConfig = false;
   if (options.root !== undefined || options.markers !== undefined) {
     explicit.root = {
       ...(options.root !== undefined ? { projectRootOverride: absolute(options.root, io.cwd) } : {}),

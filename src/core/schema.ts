@@ -53,7 +53,7 @@ export type RuleFormat = z.infer<typeof RuleFormatSchema>;
  * The full configuration: the v1 keys plus extensions for presets and integrations.
  * Strict at every level, so a typo is an error that names the key.
  */
-export const AgentsConfigSchema = z
+const AgentsConfigKeys = z
   .object({
     /** Preset name; see `agentsmd --help`. @default "codelia" */
     preset: z.string().optional(),
@@ -164,6 +164,17 @@ export const AgentsConfigSchema = z
       .optional(),
   })
   .strict();
+
+export const AgentsConfigSchema = AgentsConfigKeys.extend({
+  /**
+   * Settings for one preset only, applied over the rest of the file when that preset runs, e.g.
+   * `{ "presets": { "gemini": { "files": { "names": ["GEMINI.md", "AGENTS.md"] } } } }`: a setting
+   * meant for one agent never changes what another preset shows.
+   */
+  presets: z.record(z.string(), AgentsConfigKeys.omit({ preset: true })).optional(),
+  /** Read each agent's own configuration (Codex config.toml, Gemini settings.json). @default true */
+  agentConfig: z.boolean().optional(),
+}).strict();
 
 export type AgentsConfig = z.infer<typeof AgentsConfigSchema>;
 

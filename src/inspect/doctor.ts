@@ -25,6 +25,7 @@
  * Budgets come from real sessions (one per preset and directory whose chain could exceed it), so
  * each preset's own rules decide; name rules come from each preset's resolved config.
  */
+import { homedir } from "node:os";
 import { createHash } from "node:crypto";
 import type { FileSystem, FileInfo } from "../io/file-system.js";
 import { nodeFileSystem } from "../io/file-system.js";
@@ -132,6 +133,8 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     const resolved = await resolveConfig({
       cwd: options.root,
       env,
+      fs,
+      home: sessionBase.home ?? (env.HOME || homedir()),
       preset: name,
       ...(sessionBase.config ? { config: sessionBase.config } : {}),
       ...(sessionBase.configFile ? { configFile: sessionBase.configFile } : {}),
@@ -420,6 +423,28 @@ function importsFile(file: FileData, target: string, home: string): boolean {
   return findImports(file.text).some((token) => resolveImportPath(token.path, file.scanned.path, home) === target);
 }
 
+/** Agents whose own instruction files appear in the tree (the repository is set up for them). */
+function usedAgents(data: readonly FileData[]): Set<string> {
+  const used = new Set<string>();
+  for (const file of data) {
+    const name = file.scanned.name;
+    if (name === "GEMINI.md") used.add("gemini");
+    if (name === "CLAUDE.md" || name === "CLAUDE.local.md") used.add("claude");
+    if (name === "AGENTS.override.md") used.add("codex");
+    if (name === "copilot-instructions.md") used.add("copilot");
+  }
+  return used;
+}
+
+/** How to make an agent read AGENTS.md: its own setting first, agentsmd's per-preset section second. */
+function readAgentsMdFix(agent: string): string {
+  const agentsmd = `presets.${agent}.files.names in agentsmd's config for agentsmd alone`;
+  if (agent === "gemini")
+    return `Gemini CLI: set context.fileName to ["GEMINI.md", "AGENTS.md"] in ~/.gemini/settings.json (or the project's .gemini/settings.json); ${agentsmd}`;
+  if (agent === "codex") return `Codex: project_doc_fallback_filenames in ~/.codex/config.toml; ${agentsmd}`;
+  return `${agent}: ${agentsmd}`;
+}
+
 function checkNames(
   data: readonly FileData[],
   presets: readonly string[],
@@ -441,18 +466,20 @@ function checkNames(
     if (!groups.has(key)) groups.set(key, { name: file.scanned.name, readers, never, paths: [] });
     groups.get(key)!.paths.push(file.scanned.path);
   }
+  // Advice about an agent the repository shows no sign of using is only information.
+  const used = usedAgents(data);
   for (const group of groups.values()) {
     const count = group.paths.length;
     add({
       code: "agents-disagree",
-      severity: "warning",
+      severity: group.never.some((agent) => used.has(agent)) ? "warning" : "info",
       path: group.paths[0]!,
       paths: group.paths,
       agents: group.never,
       message: `${count === 1 ? group.paths[0] : `${count} ${group.name} files`} ${count === 1 ? "is" : "are"} read by ${group.readers.join(", ")} but never by ${group.never.join(", ")} (${group.name} is not a name ${group.never.length === 1 ? "it reads" : "they read"})`,
       fix:
         group.name === "AGENTS.md"
-          ? `add AGENTS.md to the file names of ${group.never.join(", ")} (Gemini CLI: context.fileName; agentsmd: files.names)`
+          ? group.never.map(readAgentsMdFix).join("; ")
           : group.name.includes("CLAUDE") || group.name.includes("GEMINI")
             ? `keep shared guidance in AGENTS.md; make ${group.name} a one-line "@AGENTS.md" import or a symlink to it`
             : `if ${group.name} is meant for every agent, put its text in AGENTS.md`,

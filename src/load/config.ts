@@ -7,7 +7,8 @@ import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } 
 import { ConfigError } from "../core/errors.js";
 import { budgetOf, type Preset } from "../presets/preset.js";
 import { getPreset, presetNames } from "../presets/table.js";
-import { readTextFile, type FileSystem } from "../io/file-system.js";
+import { nodeFileSystem, readTextFile, type FileSystem } from "../io/file-system.js";
+import { quote } from "../core/quote.js";
 
 import type { MutableConfig, ResolvedConfig } from "../core/schema.js";
 export type { MutableConfig, ResolvedConfig };
@@ -28,8 +29,10 @@ export interface ConfigInput {
   fileConfig?: { path: string; config: AgentsConfig };
   env?: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  /** Reads the config file. @default nodeFileSystem */
+  /** Reads the config file and the agent's own configuration. @default nodeFileSystem */
   fs?: FileSystem;
+  /** Home directory of the agent's own configuration (Preset.agentConfig); without it that layer is skipped. */
+  home?: string;
 }
 
 export interface ConfigResult {
@@ -216,14 +219,31 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
   const fileConfig = input.fileConfig?.config ?? (input.configFile ? await loadConfigFile(input.configFile, input.fs) : undefined);
   const explicit = input.config ? parseConfig(input.config, "options") : undefined;
   const envConfig = configFromEnv(env);
-  const raw = mergeConfigs(fileConfig, envConfig, explicit);
   const presetName = input.preset ?? explicit?.preset ?? env.AGENTSMD_PRESET ?? fileConfig?.preset ?? DEFAULT_PRESET;
   const preset = getPreset(presetName);
   if (!preset) {
     throw new ConfigError(`unknown preset "${presetName}"`, { fix: `use one of: ${presetNames().join(", ")}` });
   }
-  raw.preset = preset.name;
   const diagnostics: Diagnostic[] = [];
+  // Lowest first: the agent's own configuration, agentsmd's file, its section for this preset, env, options.
+  const useAgentConfig = (explicit?.agentConfig ?? envConfig.agentConfig ?? fileConfig?.agentConfig ?? true) && input.home !== undefined;
+  const agent =
+    useAgentConfig && preset.agentConfig ? await preset.agentConfig({ cwd: input.cwd, home: input.home!, env, fs: input.fs ?? nodeFileSystem }) : undefined;
+  if (agent) {
+    diagnostics.push(...agent.diagnostics);
+    for (const source of agent.sources) {
+      diagnostics.push({
+        level: "info",
+        code: "agent-config",
+        message: `${source.keys.join(", ")} from ${quote(source.file)} (the agent's own configuration)`,
+        path: source.file,
+      });
+    }
+  }
+  const { presets: fileSections, ...fileRest } = fileConfig ?? {};
+  const { presets: explicitSections, ...explicitRest } = explicit ?? {};
+  const raw = mergeConfigs(agent?.config, fileRest, fileSections?.[preset.name], envConfig, explicitRest, explicitSections?.[preset.name]);
+  raw.preset = preset.name;
   const config: MutableConfig = {
     preset: preset.name,
     enabled: raw.enabled ?? true,

@@ -19,6 +19,7 @@
  * private project memory, include directories, the walk stopping at `~/.gemini`, `importFormat:
  * "flat"`; a loaded file replaced by a new inode (an editor's rename) is not offered again.
  */
+import { readGeminiSettings } from "./agent-config.js";
 import { type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { join, parentOf } from "../core/paths.js";
@@ -144,6 +145,7 @@ export const geminiPreset: Preset = {
   renderer: "gemini",
   imports: { enabled: true, marker: "gemini" },
   userLayers: ({ home, env, names }) => [{ candidates: geminiNames(names).map((name) => join(geminiDir(home, env), name)), select: "all", trim: false }],
+  agentConfig: (context) => readGeminiSettings(context, geminiDir(context.home, context.env)),
   adapt(config, raw) {
     config.files.names = geminiNames(raw.files?.names);
   },

@@ -1,6 +1,7 @@
 /**
  * Presets as data: the loading rules of one agent, named. `config.ts` layers user settings on top.
  */
+import { readCodexConfig, type AgentConfigContext, type AgentConfigLayer } from "./agent-config.js";
 import type { Diagnostic } from "../core/schema.js";
 import { join } from "../core/paths.js";
 
@@ -126,6 +127,8 @@ export interface Preset {
   prepare?(context: PrepareContext): Promise<PreparedGroups | undefined>;
   /** Preset-specific config keys, applied after the generic merge (e.g. Codex's own setting names). */
   adapt?(config: import("../core/schema.js").MutableConfig, raw: import("../core/schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
+  /** Reads the agent's own configuration (Codex config.toml, Gemini settings.json): applied under agentsmd's config. */
+  agentConfig?(context: AgentConfigContext): Promise<AgentConfigLayer>;
   /**
    * `@path` imports (imports.ts): on or off by default; `locked` ignores `imports.enabled` in the
    * config (Codex never expands them); the marker framing an import; the nesting limit.
@@ -207,6 +210,7 @@ export const codexPreset: Preset = {
     const codexHome = env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
     return [{ candidates: [join(codexHome, "AGENTS.override.md"), join(codexHome, "AGENTS.md")], select: "first-non-empty", trim: true }];
   },
+  agentConfig: readCodexConfig,
   adapt(config, raw, diagnostics) {
     const codex = raw.codex;
     if (!codex) return;

@@ -54,6 +54,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     cwd,
     env,
     fs,
+    home,
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
     ...(rawOverride !== undefined ? { fileConfig: { path: "session state", config: rawOverride } } : {}),
     ...(options.config !== undefined ? { config: options.config } : {}),

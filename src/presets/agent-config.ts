@@ -1,0 +1,147 @@
+/**
+ * Each agent's own configuration, read the way the agent reads it, so `show --preset X` equals
+ * what the real agent loads on a machine where that agent is configured:
+ * - Codex: `$CODEX_HOME/config.toml` (else `~/.codex/config.toml`): `project_doc_max_bytes`,
+ *   `project_doc_fallback_filenames`, `project_root_markers` (agentsmd's `codex` keys, same names).
+ * - Gemini CLI: `context.fileName` (a name or a list) in the user settings
+ *   (`~/.gemini/settings.json`) and the workspace settings (`<cwd>/.gemini/settings.json`, which
+ *   wins), comments allowed as Gemini allows them.
+ * agentsmd's own config file, env and options still win over these. Turned off by
+ * `agentConfig: false` (CLI `--no-agent-config`).
+ */
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
+import { parse as parseToml } from "smol-toml";
+import type { AgentsConfig, Diagnostic } from "../core/schema.js";
+import { join } from "../core/paths.js";
+import { quote } from "../core/quote.js";
+import { readTextFile, type FileSystem } from "../io/file-system.js";
+
+/** Largest agent settings file read. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+export interface AgentConfigContext {
+  cwd: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  fs: FileSystem;
+}
+
+/** Settings taken from an agent's own configuration, and where they came from. */
+export interface AgentConfigLayer {
+  config: AgentsConfig;
+  /** One entry per file that contributed, with the keys it set (for `explain`). */
+  sources: Array<{ file: string; keys: string[] }>;
+  diagnostics: Diagnostic[];
+}
+
+async function readSettings(file: string, fs: FileSystem, diagnostics: Diagnostic[]): Promise<string | null> {
+  try {
+    return await readTextFile(file, MAX_SETTINGS_BYTES, fs);
+  } catch (error) {
+    diagnostics.push({
+      level: "warning",
+      code: "agent-config-unreadable",
+      message: `cannot read ${quote(file)}: ${(error as Error).message}; its settings are not applied`,
+      path: file,
+      fix: `check ${quote(file)} (a regular file of at most 1 MiB)`,
+    });
+    return null;
+  }
+}
+
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === "string");
+
+/** `$CODEX_HOME` when set and non-empty, else `~/.codex` (as Codex resolves it). */
+export function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  return env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
+}
+
+/**
+ * The project-doc settings of Codex's `config.toml`.
+ * @example (await readCodexConfig({ cwd, home, env, fs: nodeFileSystem })).config // { codex: { project_doc_fallback_filenames: ["CONTRIBUTING.md"] } }
+ */
+export async function readCodexConfig(context: AgentConfigContext): Promise<AgentConfigLayer> {
+  const file = join(codexHome(context.home, context.env), "config.toml");
+  const diagnostics: Diagnostic[] = [];
+  const text = await readSettings(file, context.fs, diagnostics);
+  if (text === null) return { config: {}, sources: [], diagnostics };
+  let data: Record<string, unknown>;
+  try {
+    data = parseToml(text) as Record<string, unknown>;
+  } catch (error) {
+    diagnostics.push({
+      level: "warning",
+      code: "agent-config-invalid",
+      message: `${quote(file)} is not valid TOML (${(error as Error).message.split("\n")[0]}); Codex will refuse it too, and its settings are not applied`,
+      path: file,
+      fix: `fix the TOML syntax of ${quote(file)}`,
+    });
+    return { config: {}, sources: [], diagnostics };
+  }
+  const codex: NonNullable<AgentsConfig["codex"]> = {};
+  const bad = (key: string, expected: string) =>
+    diagnostics.push({
+      level: "warning",
+      code: "agent-config-invalid",
+      message: `${quote(file)}: ${key} is not ${expected}; ignored`,
+      path: file,
+      fix: `make ${key} ${expected}`,
+    });
+  const max = data.project_doc_max_bytes;
+  if (max !== undefined) {
+    if (typeof max === "number" && Number.isInteger(max) && max >= 0) codex.project_doc_max_bytes = max;
+    else if (typeof max === "bigint" && max >= 0n && max <= BigInt(Number.MAX_SAFE_INTEGER)) codex.project_doc_max_bytes = Number(max);
+    else bad("project_doc_max_bytes", "a non-negative integer");
+  }
+  for (const key of ["project_doc_fallback_filenames", "project_root_markers"] as const) {
+    const value = data[key];
+    if (value === undefined) continue;
+    if (isStringList(value)) codex[key] = value;
+    else bad(key, "a list of strings");
+  }
+  const keys = Object.keys(codex);
+  return { config: keys.length > 0 ? { codex } : {}, sources: keys.length > 0 ? [{ file, keys }] : [], diagnostics };
+}
+
+/**
+ * Gemini CLI's `context.fileName` from its user and workspace settings (the workspace wins).
+ * @example (await readGeminiSettings({ cwd: "/repo", home, env, fs: nodeFileSystem }, "/home/me/.gemini")).config // { files: { names: ["AGENTS.md"] } }
+ */
+export async function readGeminiSettings(context: AgentConfigContext, geminiDir: string): Promise<AgentConfigLayer> {
+  const diagnostics: Diagnostic[] = [];
+  let names: string[] | undefined;
+  let source: string | undefined;
+  for (const file of [join(geminiDir, "settings.json"), join(context.cwd, ".gemini/settings.json")]) {
+    const text = await readSettings(file, context.fs, diagnostics);
+    if (text === null) continue;
+    const errors: ParseError[] = [];
+    const data = parseJsonc(text, errors, { allowTrailingComma: true }) as unknown;
+    if (errors.length > 0 || typeof data !== "object" || data === null || Array.isArray(data)) {
+      diagnostics.push({
+        level: "warning",
+        code: "agent-config-invalid",
+        message: `${quote(file)} is not a JSON object; its settings are not applied`,
+        path: file,
+        fix: `fix the JSON of ${quote(file)}`,
+      });
+      continue;
+    }
+    const value = ((data as { context?: { fileName?: unknown } }).context ?? {}).fileName;
+    if (value === undefined) continue;
+    if (typeof value === "string" && value.length > 0) names = [value];
+    else if (isStringList(value) && value.length > 0) names = value;
+    else {
+      diagnostics.push({
+        level: "warning",
+        code: "agent-config-invalid",
+        message: `${quote(file)}: context.fileName is not a name or a list of names; ignored`,
+        path: file,
+        fix: 'set context.fileName to a name or a list, e.g. ["GEMINI.md", "AGENTS.md"]',
+      });
+      continue;
+    }
+    source = file;
+  }
+  if (!names || !source) return { config: {}, sources: [], diagnostics };
+  return { config: { files: { names } }, sources: [{ file: source, keys: ["context.fileName"] }], diagnostics };
+}
