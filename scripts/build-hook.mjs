@@ -51,6 +51,9 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     bundle: true,
     platform: "node",
     format: "cjs",
+    // Packages without an exports map (jsonc-parser) ship a UMD main that requires files at run
+    // time; their ES module entry bundles cleanly.
+    mainFields: ["module", "main"],
     target: "node20",
     minify: true,
     sourcemap: false,

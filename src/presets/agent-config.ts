@@ -9,8 +9,7 @@
  * agentsmd's own config file, env and options still win over these. Turned off by
  * `agentConfig: false` (CLI `--no-agent-config`).
  */
-import { parse as parseJsonc, type ParseError } from "jsonc-parser";
-import { parse as parseToml } from "smol-toml";
+import type { ParseError } from "jsonc-parser";
 import type { AgentsConfig, Diagnostic } from "../core/schema.js";
 import { join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
@@ -67,6 +66,8 @@ export async function readCodexConfig(context: AgentConfigContext): Promise<Agen
   if (text === null) return { config: {}, sources: [], diagnostics };
   let data: Record<string, unknown>;
   try {
+    // Loaded only when there is a file to parse: hooks of other presets never pay for it.
+    const { parse: parseToml } = await import("smol-toml");
     data = parseToml(text) as Record<string, unknown>;
   } catch (error) {
     diagnostics.push({
@@ -115,6 +116,7 @@ export async function readGeminiSettings(context: AgentConfigContext, geminiDir:
     const text = await readSettings(file, context.fs, diagnostics);
     if (text === null) continue;
     const errors: ParseError[] = [];
+    const { parse: parseJsonc } = await import("jsonc-parser");
     const data = parseJsonc(text, errors, { allowTrailingComma: true }) as unknown;
     if (errors.length > 0 || typeof data !== "object" || data === null || Array.isArray(data)) {
       diagnostics.push({
