@@ -51,9 +51,9 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     bundle: true,
     platform: "node",
     format: "cjs",
-    // Packages without an exports map (jsonc-parser) ship a UMD main that requires files at run
-    // time; their ES module entry bundles cleanly.
-    mainFields: ["module", "main"],
+    // The agents' config parsers load on demand (presets/agent-config.ts) from node_modules, so a
+    // hook that never parses a config file never parses them either.
+    external: ["smol-toml", "jsonc-parser"],
     target: "node20",
     minify: true,
     sourcemap: false,

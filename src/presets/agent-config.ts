@@ -9,11 +9,18 @@
  * agentsmd's own config file, env and options still win over these. Turned off by
  * `agentConfig: false` (CLI `--no-agent-config`).
  */
+import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { AgentsConfig, Diagnostic } from "../core/schema.js";
 import { join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 import { readTextFile, type FileSystem } from "../io/file-system.js";
+
+/**
+ * The parsers load on first use, through require so the hook bundle keeps them external (a hook
+ * that never parses a config file never parses them either) without a dynamic import().
+ */
+const load = createRequire(import.meta.url);
 
 /** Largest agent settings file read. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
@@ -67,7 +74,7 @@ export async function readCodexConfig(context: AgentConfigContext): Promise<Agen
   let data: Record<string, unknown>;
   try {
     // Loaded only when there is a file to parse: hooks of other presets never pay for it.
-    const { parse: parseToml } = await import("smol-toml");
+    const { parse: parseToml } = load("smol-toml") as typeof import("smol-toml");
     data = parseToml(text) as Record<string, unknown>;
   } catch (error) {
     diagnostics.push({
@@ -116,7 +123,7 @@ export async function readGeminiSettings(context: AgentConfigContext, geminiDir:
     const text = await readSettings(file, context.fs, diagnostics);
     if (text === null) continue;
     const errors: ParseError[] = [];
-    const { parse: parseJsonc } = await import("jsonc-parser");
+    const { parse: parseJsonc } = load("jsonc-parser") as typeof import("jsonc-parser");
     const data = parseJsonc(text, errors, { allowTrailingComma: true }) as unknown;
     if (errors.length > 0 || typeof data !== "object" || data === null || Array.isArray(data)) {
       diagnostics.push({
