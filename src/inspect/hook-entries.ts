@@ -12,7 +12,7 @@
  * - `claude-hooks-project-only` (warning): agentsmd's Claude Code hooks only in the project's
  *   settings: Claude Code (2.1.328+) started in a subdirectory does not read them.
  */
-import type { FileSystem } from "../io/file-system.js";
+import { readJsonQuietly, type FileSystem } from "../io/file-system.js";
 import { join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 import { claudeConfigDir } from "../presets/claude.js";
@@ -47,17 +47,6 @@ const HOST_NAMES: Record<string, string> = {
   qwen: "Qwen Code",
   codex: "Codex",
 };
-
-async function readJson(fs: FileSystem, path: string): Promise<unknown> {
-  try {
-    const info = await fs.stat(path);
-    if (!info || info.kind !== "file") return undefined;
-    const read = await fs.read(path, 4 * 1024 * 1024);
-    return JSON.parse(Buffer.from(read.bytes).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
 
 /** Every command string of a hooks document (Claude-style groups or Copilot's flat entries). */
 export function hookCommands(document: unknown): Array<{ event: string; command: string; timeout?: number }> {
@@ -110,7 +99,7 @@ export async function checkHookEntries(
   let claudeProject: string | null = null;
   let claudeUser = false;
   for (const file of await hookFiles(fs, root, home, env)) {
-    const document = await readJson(fs, file.path);
+    const document = await readJsonQuietly(fs, file.path);
     if (document === undefined) continue;
     const plugins = (document as { enabledPlugins?: unknown } | null)?.enabledPlugins;
     if (

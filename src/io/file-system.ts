@@ -454,3 +454,19 @@ export function writeDescriptorSync(fd: number, text: string): string {
   }
   return "";
 }
+
+/**
+ * A small JSON settings file (at most 4 MiB) parsed, or undefined when it is absent, not a regular
+ * file, unreadable or not JSON: for optional settings another program owns.
+ * @example await readJsonQuietly(nodeFileSystem, "/home/me/.claude/settings.json") // { ... } or undefined
+ */
+export async function readJsonQuietly(fs: FileSystem, path: string): Promise<unknown> {
+  try {
+    const info = await fs.stat(path);
+    if (!info || info.kind !== "file") return undefined;
+    const read = await fs.read(path, 4 * 1024 * 1024);
+    return JSON.parse(Buffer.from(read.bytes).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}

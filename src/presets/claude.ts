@@ -18,7 +18,7 @@ import { type PrepareContext, type PreparedGroups, type Preset } from "./preset.
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
 import { trimEndText } from "../core/budget.js";
-import type { FileSystem } from "../io/file-system.js";
+import { readJsonQuietly, type FileSystem } from "../io/file-system.js";
 import { quote } from "../core/quote.js";
 
 /** The files that count as "a CLAUDE.md" (peers §2.6), in load order within a directory. */
@@ -54,17 +54,6 @@ export function claudeConfigDir(home: string, env: Readonly<Record<string, strin
   return dir && dir.length > 0 ? dir : join(home, ".claude");
 }
 
-async function readJson(fs: FileSystem, path: string): Promise<unknown> {
-  try {
-    const info = await fs.stat(path);
-    if (!info || info.kind !== "file") return undefined;
-    const read = await fs.read(path, 4 * 1024 * 1024);
-    return JSON.parse(Buffer.from(read.bytes).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
 function modeIn(settings: unknown): InstructionFilesMode | undefined {
   if (typeof settings !== "object" || settings === null) return undefined;
   const configs = (settings as { pluginConfigs?: unknown }).pluginConfigs;
@@ -82,9 +71,9 @@ function modeIn(settings: unknown): InstructionFilesMode | undefined {
  * @example await instructionFilesMode(nodeFileSystem, os.homedir(), process.env) // "claude-md-or-agents-md"
  */
 export async function instructionFilesMode(fs: FileSystem, home: string, env: Readonly<Record<string, string | undefined>>): Promise<InstructionFilesMode> {
-  const managed = modeIn(await readJson(fs, join(managedDir(), "managed-settings.json")));
+  const managed = modeIn(await readJsonQuietly(fs, join(managedDir(), "managed-settings.json")));
   if (managed) return managed;
-  return modeIn(await readJson(fs, join(claudeConfigDir(home, env), "settings.json"))) ?? "claude-md-or-agents-md";
+  return modeIn(await readJsonQuietly(fs, join(claudeConfigDir(home, env), "settings.json"))) ?? "claude-md-or-agents-md";
 }
 
 /**
