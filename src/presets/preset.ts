@@ -51,6 +51,8 @@ export interface Preset {
     stopAtFsRoot: boolean;
     /** Without a marker: the root is cwd (spec), or there is no project at all (hygge). @default "cwd" */
     noMarker?: "cwd" | "none" | "fs-root";
+    /** The chain starts one directory above the one holding the marker (Qwen Code). @default false */
+    aboveMarker?: boolean;
   };
   files: {
     /** Instruction file names tried in each directory, in order. */

@@ -12,13 +12,13 @@ import { geminiPreset, geminiRenderer } from "./gemini.js";
 import { hyggePreset, hyggeRenderer } from "./hygge.js";
 import { opencodePluginPreset, opencodePreset, opencodeRenderer } from "./opencode.js";
 import { piPreset, piRenderer } from "./pi.js";
+import { qwenPreset, qwenRenderer } from "./qwen.js";
 
 /** Every built-in preset, by name, in the order the CLI lists them. */
 export const PRESETS: ReadonlyMap<string, Preset> = new Map(
-  [codeliaPreset, codexPreset, hyggePreset, geminiPreset, opencodePreset, opencodePluginPreset, claudePreset, copilotPreset, piPreset].map((preset) => [
-    preset.name,
-    preset,
-  ]),
+  [codeliaPreset, codexPreset, hyggePreset, geminiPreset, opencodePreset, opencodePluginPreset, claudePreset, copilotPreset, piPreset, qwenPreset].map(
+    (preset) => [preset.name, preset],
+  ),
 );
 
 /** Every renderer a preset names (`Preset.renderer`), by name. */
@@ -31,6 +31,7 @@ export const RENDERERS: ReadonlyMap<string, Renderer> = new Map([
   ["claude", claudeRenderer],
   ["copilot", copilotRenderer],
   ["pi", piRenderer],
+  ["qwen", qwenRenderer],
 ]);
 
 const added = new Map<string, Preset>();

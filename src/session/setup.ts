@@ -72,6 +72,8 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
   });
   sink.addAll(rootResult.diagnostics);
   if (rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "fs-root") rootResult.root = fsRootOf(cwd);
+  // Qwen Code walks up to the directory above the marker's.
+  if (rootResult.reason === "marker" && resolved.preset.root.aboveMarker) rootResult.root = parentOf(rootResult.root);
   const project = !(rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "none");
   // Probe the union of every name the session may select, so one probe per directory serves all.
   const prepared =
