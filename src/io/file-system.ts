@@ -470,3 +470,47 @@ export async function readJsonQuietly(fs: FileSystem, path: string): Promise<unk
     return undefined;
   }
 }
+
+/**
+ * Removes a directory only when it is empty; false when it is not empty or not there.
+ * @example await removeEmptyDir("/home/me/.gemini/extensions/agentsmd/hooks")
+ */
+export async function removeEmptyDir(path: string): Promise<boolean> {
+  try {
+    await fsp.rmdir(path);
+    return true;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOENT" || code === "ENOTDIR") return false;
+    throw wrap(error, path, "remove directory");
+  }
+}
+
+/**
+ * Reads at most `maxBytes` of a regular file starting at byte `offset` (a transcript's end),
+ * without blocking on a FIFO. `null` when the file is absent or not a regular file.
+ * @example await readTextRange("/t/session.jsonl", 4096, 1 << 20) // { text, size }
+ */
+export async function readTextRange(path: string, offset: number, maxBytes: number): Promise<{ text: string; size: number } | null> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(path, READ_FLAGS);
+    const stats = await handle.stat();
+    if (!stats.isFile()) return null;
+    const start = Math.max(0, Math.min(offset, stats.size));
+    const length = Math.max(0, Math.min(maxBytes, stats.size - start));
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(buffer, read, length - read, start + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return { text: buffer.subarray(0, read).toString("utf8"), size: stats.size };
+  } catch (error) {
+    if (isAbsent(error)) return null;
+    throw wrap(error, path, "read");
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

@@ -10,7 +10,7 @@ import { absolute, homeFromEnv } from "../../core/paths.js";
 import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code/install.js";
 import { quote as quoteForTerminal } from "../../core/quote.js";
 
-const HOSTS = ["claude-code", "codex", "copilot"];
+const HOSTS = ["claude-code", "codex", "copilot", "gemini", "qwen"];
 
 function parseScope(value: string): InstallScope {
   if (!(INSTALL_SCOPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`use one of ${INSTALL_SCOPES.join(", ")}`);
@@ -33,12 +33,12 @@ export function registerInstall(program: Command, context: CommandContext): void
     };
   };
   const scopeHelp =
-    "user (default, works from every directory): ~/.claude/settings.json, ~/.copilot/hooks/agentsmd.json; project: <cwd>/.claude/settings.json, <cwd>/.github/hooks/agentsmd.json; local (claude-code): <cwd>/.claude/settings.local.json";
+    "user (default, works from every directory): ~/.claude/settings.json, ~/.copilot/hooks/agentsmd.json, ~/.gemini/extensions/agentsmd/, ~/.qwen/settings.json; project: <cwd>/.claude/settings.json, <cwd>/.github/hooks/agentsmd.json, <cwd>/.gemini/settings.json, <cwd>/.qwen/settings.json; local (claude-code): <cwd>/.claude/settings.local.json";
 
   program
     .command("install")
     .description(
-      "register agentsmd with an agent host: claude-code (hook entries in a Claude Code settings.json), codex (hooks in $CODEX_HOME/hooks.json), copilot (a hooks file of its own in ~/.copilot/hooks)",
+      "register agentsmd with an agent host: claude-code (hook entries in a Claude Code settings.json), codex (hooks in $CODEX_HOME/hooks.json), copilot (a hooks file of its own in ~/.copilot/hooks), gemini (a Gemini CLI extension), qwen (hooks in a Qwen Code settings.json)",
     )
     .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
     .option("--scope <scope>", scopeHelp, parseScope, "user")
@@ -51,6 +51,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .action(async (host: string, options: { scope: InstallScope; command?: string; trust?: boolean; codexBin?: string }, command: Command) => {
       if (host === "codex") return installCodexCommand(context, command, options);
       if (host === "copilot") return copilotCommand(context, command, where(command), "install", options);
+      if (host === "gemini" || host === "qwen") return installHookHostCommand(context, command, host, where(command), options);
       const result = await installClaudeCode({
         ...where(command),
         scope: options.scope,
@@ -74,6 +75,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .action(async (host: string, options: { scope: InstallScope }, command: Command) => {
       if (host === "codex") return uninstallCodexCommand(context, command);
       if (host === "copilot") return copilotCommand(context, command, where(command), "uninstall", options);
+      if (host === "gemini" || host === "qwen") return uninstallHookHostCommand(context, command, host, where(command), options);
       const result = await uninstallClaudeCode({ ...where(command), scope: options.scope });
       if (context.globals(command).json) context.json(result);
       else if (result.changed) context.out(`agentsmd: removed the agentsmd hooks from ${result.file}`);
@@ -173,4 +175,53 @@ async function copilotCommand(
     context.io.stderr(
       `note: GitHub Copilot CLI loads ${quoteForTerminal(result.file)} only when started in ${quoteForTerminal(where.projectDir)} itself, or when that directory is a trusted folder (\`--trust-folder\` trusts only the directory Copilot starts in): a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install copilot\`).\n`,
     );
+}
+
+type Where = { projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> };
+
+const HOOK_HOSTS = {
+  gemini: { name: "Gemini CLI", events: "SessionStart, BeforeAgent, AfterTool, PreCompress" },
+  qwen: { name: "Qwen Code", events: "SessionStart, PostToolUse, UserPromptSubmit" },
+} as const;
+
+function hostScope(host: "gemini" | "qwen", scope: InstallScope, command: Command): "user" | "project" {
+  if (scope === "local") command.error(`error: ${HOOK_HOSTS[host].name} has no local scope: use --scope user or --scope project`, { exitCode: 2 });
+  return scope as "user" | "project";
+}
+
+async function installHookHostCommand(
+  context: CommandContext,
+  command: Command,
+  host: "gemini" | "qwen",
+  where: Where,
+  options: { scope: InstallScope; command?: string },
+): Promise<void> {
+  const scope = hostScope(host, options.scope, command);
+  const own = options.command ? { command: `${options.command.trim()} hook ${host}` } : {};
+  const result =
+    host === "gemini"
+      ? await (await import("../../integrations/gemini/install.js")).installGemini({ ...where, scope, ...own })
+      : await (await import("../../integrations/qwen/install.js")).installQwen({ ...where, scope, ...own });
+  if (context.globals(command).json) return context.json({ ...result, scope });
+  const q = (s: string) => quoteForTerminal(s);
+  if (!result.changed) return context.out(`agentsmd: ${q(result.file)} already has the agentsmd hooks; nothing changed`);
+  context.out(`agentsmd: added the ${HOOK_HOSTS[host].name} hooks (${HOOK_HOSTS[host].events}) in ${q(result.file)}\n  command: ${q(result.command ?? "")}`);
+}
+
+async function uninstallHookHostCommand(
+  context: CommandContext,
+  command: Command,
+  host: "gemini" | "qwen",
+  where: Where,
+  options: { scope: InstallScope },
+): Promise<void> {
+  const scope = hostScope(host, options.scope, command);
+  const result =
+    host === "gemini"
+      ? await (await import("../../integrations/gemini/install.js")).uninstallGemini({ ...where, scope })
+      : await (await import("../../integrations/qwen/install.js")).uninstallQwen({ ...where, scope });
+  if (context.globals(command).json) return context.json({ ...result, scope });
+  const q = (s: string) => quoteForTerminal(s);
+  if (!result.changed) return context.out(`agentsmd: no agentsmd hooks in ${q(result.file)}; nothing changed`);
+  context.out(`agentsmd: ${result.restored ? "restored" : "removed the agentsmd hooks from"} ${q(result.file)}`);
 }

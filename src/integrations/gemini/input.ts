@@ -1,0 +1,83 @@
+/**
+ * Gemini CLI's hook protocol, the pure part (no I/O): the event schema, which tool arguments name
+ * the paths a tool touched, and the answer's shape. Facts from Gemini CLI 0.61.0, observed with
+ * the real binary against a scripted model (e2e/gemini-cli/FINDINGS.md):
+ *
+ * - every event carries `session_id`, `transcript_path`, `cwd`, `hook_event_name`, `timestamp`;
+ *   SessionStart adds `source` (`startup`, `resume`, `clear`; never `compact`), BeforeAgent
+ *   `prompt`, PreCompress `trigger` (`auto`, `manual`), AfterTool `tool_name`, `tool_input` (paths
+ *   as the model wrote them, often relative to the workspace) and `tool_response.llmContent`;
+ * - an answer's `hookSpecificOutput.additionalContext` is wrapped in `<hook_context>…</hook_context>`:
+ *   AfterTool appends it to the tool's output, BeforeAgent adds it as a part of the prompt's
+ *   message, SessionStart prepends it to the first prompt (non-interactive) or the first turn;
+ * - PreCompress fires before every model call, before Gemini decides whether to compress: it marks
+ *   a possible compression, not a compression.
+ */
+import { z } from "zod";
+
+/** Events agentsmd answers. */
+export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "PreCompress"] as const;
+export type GeminiHookEvent = (typeof GEMINI_HOOK_EVENTS)[number];
+
+/** The stdin document of a Gemini CLI command hook; unknown fields are kept and ignored. */
+export const GeminiHookInputSchema = z
+  .object({
+    session_id: z.string().min(1),
+    hook_event_name: z.string().min(1),
+    cwd: z.string().min(1),
+    transcript_path: z.string().optional(),
+    timestamp: z.string().optional(),
+    source: z.string().optional(),
+    prompt: z.string().optional(),
+    trigger: z.string().optional(),
+    tool_name: z.string().optional(),
+    tool_input: z.record(z.string(), z.unknown()).optional(),
+    tool_response: z.unknown().optional(),
+  })
+  .passthrough();
+export type GeminiHookInput = z.infer<typeof GeminiHookInputSchema>;
+
+/**
+ * Which argument of which built-in tool names the touched path (the shape of the host layer's
+ * target table: the first field present wins; `orCwd`: a search without a path searches the
+ * workspace). Gemini's own JIT loader runs after read_file, list_directory, write_file, replace
+ * and read_many_files; agentsmd also answers glob and grep_search.
+ */
+export const GEMINI_TOOL_TARGETS = {
+  read_file: { fields: ["file_path", "absolute_path", "path"] },
+  write_file: { fields: ["file_path", "path"] },
+  replace: { fields: ["file_path", "path"] },
+  list_directory: { fields: ["dir_path", "path"] },
+  read_many_files: { fields: ["include", "paths"] },
+  glob: { fields: ["dir_path", "path"], orCwd: true },
+  grep_search: { fields: ["dir_path", "path"], orCwd: true },
+} as const satisfies Readonly<Record<string, { readonly fields: readonly string[]; readonly orCwd?: boolean }>>;
+
+/** The tools whose success makes Gemini CLI load its own context files just in time (`jit-context.ts` callers). */
+export const GEMINI_JIT_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_directory", "write_file", "replace", "read_many_files"]);
+
+/** The AfterTool matcher agentsmd registers (a regular expression on the tool name). */
+export const GEMINI_AFTER_TOOL_MATCHER = `^(${Object.keys(GEMINI_TOOL_TARGETS).join("|")})$`;
+
+/** The answer of a Gemini CLI command hook. */
+export interface GeminiHookOutput {
+  hookSpecificOutput: { hookEventName: GeminiHookEvent; additionalContext: string };
+}
+
+/**
+ * The answer carrying `text` ("" or an event that cannot carry context: null, print nothing).
+ * @example geminiAnswer("AfterTool", "x") // { hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: "x" } }
+ */
+export function geminiAnswer(event: string, text: string): GeminiHookOutput | null {
+  if (text === "" || (event !== "SessionStart" && event !== "BeforeAgent" && event !== "AfterTool")) return null;
+  return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+}
+
+/**
+ * Validates a parsed Gemini hook event; `null` when it is not one (a hook must stay silent then).
+ * @example parseGeminiEvent({ session_id: "s", hook_event_name: "PreCompress", cwd: "/r", trigger: "auto" })?.trigger // "auto"
+ */
+export function parseGeminiEvent(data: unknown): GeminiHookInput | null {
+  const result = GeminiHookInputSchema.safeParse(data);
+  return result.success ? result.data : null;
+}

@@ -1,0 +1,136 @@
+/**
+ * `agentsmd install gemini` / `uninstall gemini`.
+ *
+ * - user scope (default): a Gemini CLI extension, `~/.gemini/extensions/agentsmd/`
+ *   (`$GEMINI_CLI_HOME/.gemini/…` when set) holding `gemini-extension.json` and
+ *   `hooks/hooks.json`. Gemini CLI 0.61 loads extension hooks in every folder, trusted or not,
+ *   without a prompt, also in non-interactive runs (observed; e2e/gemini-cli).
+ * - project scope: the same hooks merged into `<project>/.gemini/settings.json`; Gemini runs them
+ *   only in a trusted folder and warns once about a new project hook.
+ *
+ * Timeouts are milliseconds in Gemini CLI (`gemini hooks migrate --from-claude` copies Claude's
+ * seconds unchanged, which times every hook out).
+ */
+import { join, parentOf } from "../../core/paths.js";
+import { VERSION } from "../../core/version.js";
+import { readTextFile, removeEmptyDir, removeFile } from "../../io/file-system.js";
+import { geminiDir } from "../../presets/gemini.js";
+import {
+  hookGroups,
+  installSettingsHooks,
+  ownsHandler,
+  restoreFile,
+  uninstallSettingsHooks,
+  writeWithReceipt,
+  type HookSpec,
+  type SettingsInstallResult,
+  cliHookCommand,
+} from "../host/settings-hooks.js";
+import { GEMINI_AFTER_TOOL_MATCHER } from "./input.js";
+
+export type GeminiInstallScope = "user" | "project";
+export const GEMINI_INSTALL_SCOPES: readonly GeminiInstallScope[] = ["user", "project"];
+
+/** Milliseconds Gemini CLI waits for one hook run. */
+export const GEMINI_HOOK_TIMEOUT_MS = 30_000;
+
+/** The events agentsmd registers with Gemini CLI. */
+export const GEMINI_HOOK_SPECS: readonly HookSpec[] = [
+  { event: "SessionStart", timeout: GEMINI_HOOK_TIMEOUT_MS },
+  { event: "BeforeAgent", timeout: GEMINI_HOOK_TIMEOUT_MS },
+  { event: "AfterTool", matcher: GEMINI_AFTER_TOOL_MATCHER, timeout: GEMINI_HOOK_TIMEOUT_MS },
+  { event: "PreCompress", timeout: GEMINI_HOOK_TIMEOUT_MS },
+];
+
+/** The extension's name (its folder under `extensions/`). */
+export const GEMINI_EXTENSION_NAME = "agentsmd";
+
+export const isGeminiHandler = ownsHandler("gemini");
+
+export interface GeminiInstallOptions {
+  scope: GeminiInstallScope;
+  projectDir: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The whole command the hooks run. @default this CLI by absolute path + `hook gemini` */
+  command?: string;
+}
+
+/**
+ * The command the hooks run: this very CLI by absolute path (works from any directory).
+ * @example defaultGeminiCommand() // "/usr/bin/node /…/agentsmd/dist/cli/bin.js hook gemini"
+ */
+export function defaultGeminiCommand(): string {
+  return cliHookCommand("gemini");
+}
+
+/**
+ * The extension folder of a Gemini home.
+ * @example geminiExtensionDir("/home/me", {}) // "/home/me/.gemini/extensions/agentsmd"
+ */
+export function geminiExtensionDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  return join(join(geminiDir(home, env), "extensions"), GEMINI_EXTENSION_NAME);
+}
+
+/** The files of the extension and their text. */
+export function geminiExtensionFiles(command: string): { manifest: string; hooks: string } {
+  const manifest = {
+    name: GEMINI_EXTENSION_NAME,
+    version: VERSION,
+    description: "agentsmd: the AGENTS.md files that apply to what the agent touches, delivered once (https://www.npmjs.com/package/agentsmd)",
+  };
+  return {
+    manifest: `${JSON.stringify(manifest, null, 2)}\n`,
+    hooks: `${JSON.stringify({ hooks: hookGroups(GEMINI_HOOK_SPECS, command) }, null, 2)}\n`,
+  };
+}
+
+/**
+ * Registers agentsmd with Gemini CLI. Idempotent.
+ * @example await installGemini({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
+ */
+export async function installGemini(options: GeminiInstallOptions): Promise<SettingsInstallResult> {
+  const command = options.command ?? defaultGeminiCommand();
+  if (options.scope === "project") {
+    const file = join(join(options.projectDir, ".gemini"), "settings.json");
+    return installSettingsHooks({ file, specs: GEMINI_HOOK_SPECS, command, ours: isGeminiHandler, env: options.env, home: options.home });
+  }
+  const dir = geminiExtensionDir(options.home, options.env);
+  const files = geminiExtensionFiles(command);
+  const manifest = await writeWithReceipt(join(dir, "gemini-extension.json"), files.manifest, options);
+  const hooks = await writeWithReceipt(join(join(dir, "hooks"), "hooks.json"), files.hooks, options);
+  return { file: dir, changed: manifest || hooks, command };
+}
+
+/**
+ * Takes agentsmd out of Gemini CLI: the extension folder goes (with the directories install
+ * created), or the settings file gets its earlier bytes back.
+ * @example await uninstallGemini({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
+ */
+export async function uninstallGemini(options: Omit<GeminiInstallOptions, "command">): Promise<SettingsInstallResult> {
+  if (options.scope === "project") {
+    const file = join(join(options.projectDir, ".gemini"), "settings.json");
+    return uninstallSettingsHooks({ file, ours: isGeminiHandler, env: options.env, home: options.home });
+  }
+  const dir = geminiExtensionDir(options.home, options.env);
+  const hooksFile = join(join(dir, "hooks"), "hooks.json");
+  const manifestFile = join(dir, "gemini-extension.json");
+  let changed = false;
+  let restored = true;
+  // hooks.json first: its receipt removes hooks/, the manifest's the folder and what install created above it.
+  for (const file of [hooksFile, manifestFile]) {
+    if (await restoreFile(file, options)) {
+      changed = true;
+      continue;
+    }
+    // No receipt, or edited since: the folder is agentsmd's own, so its two files go anyway.
+    if ((await readTextFile(file, 16 * 1024 * 1024)) !== null) {
+      await removeFile(file);
+      changed = true;
+      restored = false;
+    }
+  }
+  await removeEmptyDir(parentOf(hooksFile));
+  await removeEmptyDir(dir);
+  return { file: dir, changed, restored: changed && restored };
+}

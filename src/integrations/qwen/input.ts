@@ -1,0 +1,70 @@
+/**
+ * Qwen Code's hook protocol, the pure part (no I/O): the event schema, which tool arguments name
+ * the paths a tool touched, and the answer's shape. Facts from Qwen Code 0.24.4, observed with the
+ * real binary against a scripted model (e2e/qwen/FINDINGS.md):
+ *
+ * - Claude Code's protocol: `session_id`, `transcript_path`, `cwd`, `hook_event_name`,
+ *   `permission_mode`; SessionStart `source` (`startup`, `resume`, `clear`, `compact`) and `model`;
+ *   UserPromptSubmit `prompt` (also fired with `""` before each tool-result continuation);
+ *   PostToolUse `tool_name`, `tool_input` (absolute paths), `tool_response.llmContent`;
+ * - `hookSpecificOutput.additionalContext`: SessionStart text goes into the system prompt inside
+ *   `<qwen:session-start-context hidden="true">`, and the latest SessionStart answer replaces the
+ *   earlier one (a resumed or compacted session keeps only its own); PostToolUse text is appended
+ *   to the tool result after a blank line; UserPromptSubmit text becomes a part of the user message;
+ * - hook timeouts are seconds.
+ */
+import { z } from "zod";
+
+/** Events agentsmd answers. */
+export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
+export type QwenHookEvent = (typeof QWEN_HOOK_EVENTS)[number];
+
+/** The stdin document of a Qwen Code command hook; unknown fields are kept and ignored. */
+export const QwenHookInputSchema = z
+  .object({
+    session_id: z.string().min(1),
+    hook_event_name: z.string().min(1),
+    cwd: z.string().min(1),
+    transcript_path: z.string().optional(),
+    permission_mode: z.string().optional(),
+    source: z.string().optional(),
+    model: z.string().optional(),
+    prompt: z.string().optional(),
+    tool_name: z.string().optional(),
+    tool_input: z.record(z.string(), z.unknown()).optional(),
+    tool_response: z.unknown().optional(),
+    agent_id: z.string().optional(),
+  })
+  .passthrough();
+export type QwenHookInput = z.infer<typeof QwenHookInputSchema>;
+
+/**
+ * Which argument of which built-in tool names the touched path (tool ids of
+ * `packages/core/src/tools/tool-names.ts`; the host layer's target-table shape).
+ */
+export const QWEN_TOOL_TARGETS = {
+  read_file: { fields: ["file_path", "absolute_path", "path"] },
+  write_file: { fields: ["file_path", "path"] },
+  edit: { fields: ["file_path", "path"] },
+  notebook_edit: { fields: ["notebook_path", "file_path"] },
+  list_directory: { fields: ["path", "dir_path"] },
+  glob: { fields: ["path"], orCwd: true },
+  grep_search: { fields: ["path"], orCwd: true },
+} as const satisfies Readonly<Record<string, { readonly fields: readonly string[]; readonly orCwd?: boolean }>>;
+
+/** The PostToolUse matcher agentsmd registers (Qwen matches tool ids and their display names by regular expression). */
+export const QWEN_POST_TOOL_MATCHER = `^(${Object.keys(QWEN_TOOL_TARGETS).join("|")})$`;
+
+/** The answer of a Qwen Code command hook. */
+export interface QwenHookOutput {
+  hookSpecificOutput: { hookEventName: QwenHookEvent; additionalContext: string };
+}
+
+/**
+ * The answer carrying `text` (null for "" or an event that carries no context).
+ * @example qwenAnswer("PostToolUse", "x") // { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "x" } }
+ */
+export function qwenAnswer(event: string, text: string): QwenHookOutput | null {
+  if (text === "" || !(QWEN_HOOK_EVENTS as readonly string[]).includes(event)) return null;
+  return { hookSpecificOutput: { hookEventName: event as QwenHookEvent, additionalContext: text } };
+}

@@ -1,0 +1,83 @@
+/**
+ * `agentsmd install qwen` / `uninstall qwen`: agentsmd's hooks in a Qwen Code settings file.
+ *
+ * - user scope (default): `~/.qwen/settings.json` (`$QWEN_HOME/settings.json` when set); Qwen Code
+ *   0.24 runs these hooks in every folder, without a prompt, also in non-interactive runs (observed);
+ * - project scope: `<project>/.qwen/settings.json`.
+ *
+ * Timeouts are seconds in Qwen Code (millisecond values are read as such only when large).
+ */
+import { join } from "../../core/paths.js";
+import { qwenDir } from "../../presets/qwen.js";
+import {
+  cliHookCommand,
+  installSettingsHooks,
+  ownsHandler,
+  uninstallSettingsHooks,
+  type HookSpec,
+  type SettingsInstallResult,
+} from "../host/settings-hooks.js";
+import { QWEN_POST_TOOL_MATCHER } from "./input.js";
+
+export type QwenInstallScope = "user" | "project";
+export const QWEN_INSTALL_SCOPES: readonly QwenInstallScope[] = ["user", "project"];
+
+/** Seconds Qwen Code waits for one hook run. */
+export const QWEN_HOOK_TIMEOUT_SECONDS = 30;
+
+/** The events agentsmd registers with Qwen Code (SessionStart without a matcher: startup, resume, clear and compact). */
+export const QWEN_HOOK_SPECS: readonly HookSpec[] = [
+  { event: "SessionStart", timeout: QWEN_HOOK_TIMEOUT_SECONDS },
+  { event: "PostToolUse", matcher: QWEN_POST_TOOL_MATCHER, timeout: QWEN_HOOK_TIMEOUT_SECONDS },
+  { event: "UserPromptSubmit", timeout: QWEN_HOOK_TIMEOUT_SECONDS },
+];
+
+export const isQwenHandler = ownsHandler("qwen");
+
+export interface QwenInstallOptions {
+  scope: QwenInstallScope;
+  projectDir: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The whole command the hooks run. @default this CLI by absolute path + `hook qwen` */
+  command?: string;
+}
+
+/**
+ * The command the hooks run: this very CLI by absolute path.
+ * @example defaultQwenCommand() // "/usr/bin/node /…/agentsmd/dist/cli/bin.js hook qwen"
+ */
+export function defaultQwenCommand(): string {
+  return cliHookCommand("qwen");
+}
+
+/**
+ * The settings file of a scope.
+ * @example qwenSettingsPath({ scope: "user", projectDir: "/r", home: "/home/me", env: {} }) // "/home/me/.qwen/settings.json"
+ */
+export function qwenSettingsPath(options: Omit<QwenInstallOptions, "command">): string {
+  return options.scope === "project" ? join(join(options.projectDir, ".qwen"), "settings.json") : join(qwenDir(options.home, options.env), "settings.json");
+}
+
+/**
+ * Registers agentsmd's hooks with Qwen Code. Idempotent.
+ * @example await installQwen({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
+ */
+export function installQwen(options: QwenInstallOptions): Promise<SettingsInstallResult> {
+  return installSettingsHooks({
+    file: qwenSettingsPath(options),
+    specs: QWEN_HOOK_SPECS,
+    command: options.command ?? defaultQwenCommand(),
+    ours: isQwenHandler,
+    env: options.env,
+    home: options.home,
+  });
+}
+
+/**
+ * Takes agentsmd's hooks out of the settings file: its exact earlier bytes when unchanged since.
+ * @example await uninstallQwen({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
+ */
+export function uninstallQwen(options: Omit<QwenInstallOptions, "command">): Promise<SettingsInstallResult> {
+  return uninstallSettingsHooks({ file: qwenSettingsPath(options), ours: isQwenHandler, env: options.env, home: options.home });
+}
