@@ -223,5 +223,5 @@ async function uninstallHookHostCommand(
   if (context.globals(command).json) return context.json({ ...result, scope });
   const q = (s: string) => quoteForTerminal(s);
   if (!result.changed) return context.out(`agentsmd: no agentsmd hooks in ${q(result.file)}; nothing changed`);
-  context.out(`agentsmd: ${result.restored ? "restored" : "removed the agentsmd hooks from"} ${q(result.file)}`);
+  context.out(`agentsmd: removed the agentsmd hooks from ${q(result.file)}`);
 }

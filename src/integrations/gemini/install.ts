@@ -14,14 +14,13 @@
 import { join, parentOf } from "../../core/paths.js";
 import { VERSION } from "../../core/version.js";
 import { readTextFile, removeEmptyDir, removeFile } from "../../io/file-system.js";
+import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { geminiDir } from "../../presets/gemini.js";
 import {
   hookGroups,
   installSettingsHooks,
   ownsHandler,
-  restoreFile,
   uninstallSettingsHooks,
-  writeWithReceipt,
   type HookSpec,
   type SettingsInstallResult,
   cliHookCommand,
@@ -97,14 +96,14 @@ export async function installGemini(options: GeminiInstallOptions): Promise<Sett
   }
   const dir = geminiExtensionDir(options.home, options.env);
   const files = geminiExtensionFiles(command);
-  const manifest = await writeWithReceipt(join(dir, "gemini-extension.json"), files.manifest, options);
-  const hooks = await writeWithReceipt(join(join(dir, "hooks"), "hooks.json"), files.hooks, options);
-  return { file: dir, changed: manifest || hooks, command };
+  const manifest = await installEdit(join(dir, "gemini-extension.json"), () => files.manifest, options);
+  const hooks = await installEdit(join(join(dir, "hooks"), "hooks.json"), () => files.hooks, options);
+  return { file: dir, changed: manifest.changed || hooks.changed, command };
 }
 
 /**
- * Takes agentsmd out of Gemini CLI: the extension folder goes (with the directories install
- * created), or the settings file gets its earlier bytes back.
+ * Takes agentsmd out of Gemini CLI: the extension folder goes, or the settings file gets its
+ * earlier bytes back.
  * @example await uninstallGemini({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function uninstallGemini(options: Omit<GeminiInstallOptions, "command">): Promise<SettingsInstallResult> {
@@ -113,24 +112,16 @@ export async function uninstallGemini(options: Omit<GeminiInstallOptions, "comma
     return uninstallSettingsHooks({ file, ours: isGeminiHandler, env: options.env, home: options.home });
   }
   const dir = geminiExtensionDir(options.home, options.env);
-  const hooksFile = join(join(dir, "hooks"), "hooks.json");
-  const manifestFile = join(dir, "gemini-extension.json");
   let changed = false;
-  let restored = true;
-  // hooks.json first: its receipt removes hooks/, the manifest's the folder and what install created above it.
-  for (const file of [hooksFile, manifestFile]) {
-    if (await restoreFile(file, options)) {
-      changed = true;
-      continue;
-    }
-    // No receipt, or edited since: the folder is agentsmd's own, so its two files go anyway.
-    if ((await readTextFile(file, 16 * 1024 * 1024)) !== null) {
-      await removeFile(file);
-      changed = true;
-      restored = false;
-    }
+  // The folder is agentsmd's own: its two files go whatever they hold now.
+  for (const file of [join(join(dir, "hooks"), "hooks.json"), join(dir, "gemini-extension.json")]) {
+    const result = await uninstallEdit(file, () => "", { ...options, isEmpty: () => true });
+    changed ||= result.changed;
+    // Without an install record (installed by hand, or the record was lost) that left an empty file.
+    if ((await readTextFile(file, 1024).catch(() => null)) === "") await removeFile(file);
   }
-  await removeEmptyDir(parentOf(hooksFile));
-  await removeEmptyDir(dir);
-  return { file: dir, changed, restored: changed && restored };
+  // Folders left empty go too (Gemini CLI itself creates ~/.gemini on its first run).
+  const extensions = parentOf(dir);
+  for (const folder of [join(dir, "hooks"), dir, extensions, parentOf(extensions)]) if (!(await removeEmptyDir(folder))) break;
+  return { file: dir, changed };
 }

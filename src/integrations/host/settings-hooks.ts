@@ -4,17 +4,13 @@
  *
  * - install merges one matcher group per event into `hooks`, leaving every other key, hook and
  *   their order as they are; running it again changes nothing;
- * - it keeps a receipt (the file's bytes before, a hash of what it wrote, the directories it
- *   created) under `$XDG_STATE_HOME/agentsmd/install/`; uninstall puts the old bytes back when the
- *   file is still exactly what install wrote (a file install created is deleted, with the
- *   directories it created when they are empty), else removes only the agentsmd handlers.
+ * - the edit goes through host/user-file.ts, so uninstall puts the old bytes back when the file is
+ *   still exactly what install wrote (a file install created is deleted), else removes only the
+ *   agentsmd handlers.
  */
-import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
-import { join, parentOf, xdgDir } from "../../core/paths.js";
-import { ensureDir, nodeFileSystem, readTextFile, removeEmptyDir, removeFile, writeFileAtomic } from "../../io/file-system.js";
+import { installEdit, uninstallEdit, type UserFileOptions } from "./user-file.js";
 
 type Json = Record<string, unknown>;
 
@@ -30,8 +26,6 @@ export interface SettingsInstallResult {
   file: string;
   changed: boolean;
   command?: string;
-  /** uninstall: the file's earlier bytes came back exactly (or the file it created is gone). */
-  restored?: boolean;
 }
 
 /**
@@ -180,142 +174,46 @@ function parseSettings(text: string | null, file: string): Json | undefined {
   }
 }
 
-const ReceiptSchema = z
-  .object({
-    kind: z.literal("agentsmd/install-receipt"),
-    version: z.literal(1),
-    file: z.string(),
-    /** The file's text before the first install; null: install created it. */
-    before: z.string().nullable(),
-    /** sha256 of the text install last wrote. */
-    after: z.string(),
-    /** Directories install created, deepest first. */
-    createdDirs: z.array(z.string()),
-  })
-  .strict();
-type Receipt = z.infer<typeof ReceiptSchema>;
+const serialize = (settings: Json): string => `${JSON.stringify(settings, null, 2)}\n`;
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
-/**
- * Where the receipt of `file` is kept.
- * @example receiptPath("/home/me/.qwen/settings.json", {}, "/home/me") // "/home/me/.local/state/agentsmd/install/<sha256>.json"
- */
-export function receiptPath(file: string, env: Readonly<Record<string, string | undefined>>, home: string): string {
-  return join(xdgDir(env, "XDG_STATE_HOME", home, ".local/state"), `agentsmd/install/${sha256(file)}.json`);
-}
-
-async function readReceipt(path: string): Promise<Receipt | null> {
-  try {
-    const text = await readTextFile(path, 64 * 1024 * 1024);
-    return text === null ? null : ReceiptSchema.parse(JSON.parse(text));
-  } catch {
-    return null; // a broken receipt only costs the exact restore
-  }
-}
-
-/** The ancestors of `dir` (itself included) that do not exist, deepest first. */
-async function missingDirs(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  let current = dir;
-  for (;;) {
-    const info = await nodeFileSystem.stat(current).catch(() => null);
-    if (info) return out;
-    out.push(current);
-    const parent = parentOf(current);
-    if (parent === current) return out;
-    current = parent;
-  }
-}
-
-export interface WriteContext {
+export interface WriteContext extends UserFileOptions {
   env: Readonly<Record<string, string | undefined>>;
   home: string;
 }
 
 /**
- * Writes `text` to `file`, keeping (or updating) the receipt that lets {@link restoreFile} put the
- * earlier bytes back. Nothing is written when the file already holds `text`.
- * @example await writeWithReceipt("/home/me/.qwen/settings.json", "{}\n", { env: process.env, home: os.homedir() })
- */
-export async function writeWithReceipt(file: string, text: string, context: WriteContext & { clean?: (text: string) => string }): Promise<boolean> {
-  const current = await readTextFile(file, 16 * 1024 * 1024);
-  if (current === text) return false;
-  const receiptFile = receiptPath(file, context.env, context.home);
-  const old = await readReceipt(receiptFile);
-  // A receipt still describes this file only when the file is what install last wrote.
-  const valid = old !== null && current !== null && sha256(current) === old.after;
-  const created = current === null ? await missingDirs(parentOf(file)) : [];
-  const receipt: Receipt = {
-    kind: "agentsmd/install-receipt",
-    version: 1,
-    file,
-    // Changed since (or never installed): what to give back is the file without agentsmd's part.
-    before: valid ? old.before : current === null ? null : (context.clean?.(current) ?? current),
-    after: sha256(text),
-    createdDirs: valid ? old.createdDirs : created,
-  };
-  await ensureDir(parentOf(file));
-  await writeFileAtomic(file, text);
-  await ensureDir(parentOf(receiptFile));
-  await writeFileAtomic(receiptFile, `${JSON.stringify(receipt)}\n`);
-  return true;
-}
-
-/**
- * Undoes {@link writeWithReceipt} when `file` is still exactly what it wrote: the earlier bytes
- * come back (or the file and the directories it created go). Returns false, touching nothing,
- * when there is no receipt or the file changed since.
- * @example await restoreFile("/home/me/.qwen/settings.json", { env: process.env, home: os.homedir() })
- */
-export async function restoreFile(file: string, context: WriteContext): Promise<boolean> {
-  const receiptFile = receiptPath(file, context.env, context.home);
-  const receipt = await readReceipt(receiptFile);
-  if (!receipt || receipt.file !== file) return false;
-  const current = await readTextFile(file, 16 * 1024 * 1024);
-  if (current === null || sha256(current) !== receipt.after) {
-    await removeFile(receiptFile);
-    return false;
-  }
-  if (receipt.before === null) {
-    await removeFile(file);
-    for (const dir of receipt.createdDirs) if (!(await removeEmptyDir(dir))) break;
-  } else await writeFileAtomic(file, receipt.before);
-  await removeFile(receiptFile);
-  return true;
-}
-
-/**
- * Merges agentsmd's hooks into a settings file (created when missing). Idempotent.
+ * Merges agentsmd's hooks into a settings file (created when missing; the original bytes are
+ * recorded by host/user-file for uninstall). Idempotent.
  * @example await installSettingsHooks({ file, specs, command: "agentsmd hook qwen", ours: ownsHandler("qwen"), env, home })
  */
 export async function installSettingsHooks(
   options: WriteContext & { file: string; specs: readonly HookSpec[]; command: string; ours: (handler: unknown) => boolean },
 ): Promise<SettingsInstallResult> {
-  const current = parseSettings(await readTextFile(options.file, 16 * 1024 * 1024), options.file);
-  const { settings, changed } = addHooks(current, options.specs, options.command, options.ours, options.file);
-  if (!changed && current !== undefined) return { file: options.file, changed: false, command: options.command };
-  const clean = (text: string): string => {
-    const parsed = parseSettings(text, options.file);
-    const removed = removeHooks(parsed, options.ours, options.file);
-    return removed.changed ? `${JSON.stringify(removed.settings, null, 2)}\n` : text;
-  };
-  await writeWithReceipt(options.file, `${JSON.stringify(settings, null, 2)}\n`, { ...options, clean });
-  return { file: options.file, changed: true, command: options.command };
+  const result = await installEdit(
+    options.file,
+    (text) => {
+      const current = parseSettings(text, options.file);
+      const { settings, changed } = addHooks(current, options.specs, options.command, options.ours, options.file);
+      return changed || current === undefined ? serialize(settings) : text!;
+    },
+    options,
+  );
+  return { file: options.file, changed: result.changed, command: options.command };
 }
 
 /**
  * Takes agentsmd's hooks out of a settings file: the exact earlier bytes when the file is
- * unchanged since install, else only the agentsmd handlers.
+ * unchanged since install (a file install created goes), else only the agentsmd handlers.
  * @example await uninstallSettingsHooks({ file, ours: ownsHandler("qwen"), env, home })
  */
 export async function uninstallSettingsHooks(options: WriteContext & { file: string; ours: (handler: unknown) => boolean }): Promise<SettingsInstallResult> {
-  if (await restoreFile(options.file, options)) return { file: options.file, changed: true, restored: true };
-  const current = parseSettings(await readTextFile(options.file, 16 * 1024 * 1024), options.file);
-  if (current === undefined) return { file: options.file, changed: false };
-  const { settings, changed } = removeHooks(current, options.ours, options.file);
-  if (changed) await writeFileAtomic(options.file, `${JSON.stringify(settings, null, 2)}\n`);
-  return { file: options.file, changed, restored: false };
+  const result = await uninstallEdit(
+    options.file,
+    (text) => {
+      const { settings, changed } = removeHooks(parseSettings(text, options.file), options.ours, options.file);
+      return changed ? serialize(settings) : text;
+    },
+    options,
+  );
+  return { file: options.file, changed: result.changed };
 }

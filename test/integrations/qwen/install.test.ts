@@ -21,19 +21,19 @@ describe("install qwen", () => {
     expect(settings.hooks.SessionStart).toEqual([{ hooks: [{ type: "command", command: "agentsmd hook qwen", timeout: 30 }] }]);
     expect(settings.hooks.PostToolUse[0].matcher).toBe("^(read_file|write_file|edit|notebook_edit|list_directory|glob|grep_search)$");
     expect((await runCli(["--home", tree.home, "install", "qwen", "--command", "agentsmd"], { env })).stdout).toContain("nothing changed");
-    expect((await runCli(["--home", tree.home, "uninstall", "qwen"], { env })).stdout).toContain("restored");
+    expect((await runCli(["--home", tree.home, "uninstall", "qwen"], { env })).stdout).toContain("removed the agentsmd hooks");
     expect(await readFile(tree.path(".test-home/.qwen/settings.json"), "utf8")).toBe(original);
     expect((await runCli(["--home", tree.home, "uninstall", "qwen"], { env })).stdout).toContain("nothing changed");
   });
 
-  it("$QWEN_HOME holds the user settings; a settings file install created is removed with its folder", async () => {
+  it("$QWEN_HOME holds the user settings; a settings file install created is removed", async () => {
     const tree = await createTree({});
     const env = { HOME: tree.home, QWEN_HOME: tree.path("qh"), XDG_STATE_HOME: tree.path("state") };
     expect((await runCli(["install", "qwen"], { env })).code).toBe(0);
     expect(await exists(tree.path("qh/settings.json"))).toBe(true);
     expect(await exists(tree.path(".test-home/.qwen"))).toBe(false);
     expect((await runCli(["uninstall", "qwen"], { env })).code).toBe(0);
-    expect(await exists(tree.path("qh"))).toBe(false);
+    expect(await exists(tree.path("qh/settings.json"))).toBe(false);
   });
 
   it("project scope writes <cwd>/.qwen/settings.json; invalid JSON is left alone with the path and the fix", async () => {
