@@ -61,7 +61,10 @@ const QUIET_SETTINGS = {
 
 /** A repo (`repo/` with `.git`) holding `files`, and an empty HOME with quiet Gemini settings. */
 export async function createGeminiFixture(files: TreeSpec, options: { settings?: Record<string, unknown> } = {}): Promise<GeminiFixture> {
-  const spec: Record<string, TreeSpec[string]> = { "repo/.git": dir(), "home/.gemini/settings.json": JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }) };
+  const spec: Record<string, TreeSpec[string]> = {
+    "repo/.git": dir(),
+    "home/.gemini/settings.json": JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }),
+  };
   for (const [rel, entry] of Object.entries(files)) spec[`repo/${rel}`] = entry;
   const tree = await createTree(spec, { prefix: "agentsmd-gemini-" });
   const repo = tree.path("repo");
@@ -112,7 +115,18 @@ export async function runGemini(
 ): Promise<GeminiRun> {
   const entry = await geminiEntry();
   const cwd = await realpath(options.cwd ?? fixture.repo);
-  const args = [entry, "-p", options.prompt, "--approval-mode", "yolo", "--skip-trust", "-m", GEMINI_MODEL, ...(options.resume ? ["--resume", "latest"] : []), ...(options.extraArgs ?? [])];
+  const args = [
+    entry,
+    "-p",
+    options.prompt,
+    "--approval-mode",
+    "yolo",
+    "--skip-trust",
+    "-m",
+    GEMINI_MODEL,
+    ...(options.resume ? ["--resume", "latest"] : []),
+    ...(options.extraArgs ?? []),
+  ];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env: fixture.env(server), stdio: ["ignore", "pipe", "pipe"] });
@@ -138,7 +152,12 @@ export async function runGemini(
 
 /** A readable account of a run for assertion messages. */
 export function describeGeminiRun(run: GeminiRun, server: GeminiServer): string {
-  return [`exit ${run.code}${run.timedOut ? " (timed out)" : ""} after ${Math.round(run.ms)} ms`, `stdout: ${run.stdout.slice(-2000)}`, `stderr: ${run.stderr.slice(-4000)}`, `requests: ${server.requests.map((r) => `${r.kind}${r.turn ?? ""}`).join(" ")}`].join("\n");
+  return [
+    `exit ${run.code}${run.timedOut ? " (timed out)" : ""} after ${Math.round(run.ms)} ms`,
+    `stdout: ${run.stdout.slice(-2000)}`,
+    `stderr: ${run.stderr.slice(-4000)}`,
+    `requests: ${server.requests.map((r) => `${r.kind}${r.turn ?? ""}`).join(" ")}`,
+  ].join("\n");
 }
 
 /**

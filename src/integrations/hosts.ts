@@ -52,4 +52,12 @@ export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = {
     ],
     load: () => import("./copilot/hook.js").then((module) => module.runCopilotHook),
   },
+  gemini: {
+    description: "Gemini CLI hook for SessionStart, BeforeAgent, AfterTool and PreCompress (install with `agentsmd install gemini`)",
+    load: () => import("./gemini/hook.js").then((module) => module.runGeminiHook),
+  },
+  qwen: {
+    description: "Qwen Code hook for SessionStart, PostToolUse and UserPromptSubmit (install with `agentsmd install qwen`)",
+    load: () => import("./qwen/hook.js").then((module) => module.runQwenHook),
+  },
 };

@@ -11,7 +11,8 @@
  * - then `<git root>/.qwen/QWEN.local.md`;
  * - files de-duplicated by identity (Qwen: by real path), text trimmed, blank files dropped;
  * - framed `--- Context from: <path relative to cwd> ---` … `--- End of Context from: … ---`,
- *   joined by a blank line, in that order: all files of the first name, then of the next.
+ *   joined by a blank line, in that order: all files of the first name, then of the next (a path
+ *   with control or markup characters is quoted by core/quote.ts, where Qwen prints it raw).
  *
  * Qwen loads nothing later: no nested file reaches the model when a tool touches a path
  * (QwenLM/qwen-code#6101), which is what `agentsmd hook qwen` adds.
@@ -26,6 +27,7 @@ import { relative } from "node:path";
 import type { Preset } from "./preset.js";
 import type { RenderBlock, Renderer } from "../core/render.js";
 import { join, nameOf } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 
 export const QWEN_MD = "QWEN.md";
 export const QWEN_LOCAL_MD = "QWEN.local.md";
@@ -71,7 +73,7 @@ export function qwenContext(blocks: readonly RenderBlock[], cwd: string, names: 
     .map(({ block }) => {
       const text = block.content.trim();
       if (text === "") return null;
-      const shown = relative(cwd, block.path);
+      const shown = quote(relative(cwd, block.path));
       return `--- Context from: ${shown} ---\n${text}\n--- End of Context from: ${shown} ---`;
     })
     .filter((text): text is string => text !== null)
@@ -86,7 +88,7 @@ export const qwenRenderer: Renderer = {
     return blocks
       .map((block) => {
         const text = block.content.trim();
-        const shown = relative(cwd, block.path);
+        const shown = quote(relative(cwd, block.path));
         return text === "" ? null : `--- Context from: ${shown} ---\n${text}\n--- End of Context from: ${shown} ---`;
       })
       .filter((text): text is string => text !== null)

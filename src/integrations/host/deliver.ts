@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { absolute, nameOf, parentOf, homeFromEnv } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { AgentsMdError } from "../../core/errors.js";
-import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
+import { nodeFileSystem, readTextRange, type FileSystem } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
@@ -153,7 +153,7 @@ function initialPieces(session: AgentsSession): Piece[] {
 }
 
 function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>): NativeContext<H> {
-  return { fs: run.fs, home: run.home, env: run.env, host: state.host };
+  return { fs: run.fs, home: run.home, env: run.env, host: state.host, event: run.event };
 }
 
 /**
@@ -163,12 +163,24 @@ function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>):
  * list is not repeated. Handing over happens after the step, still under the lock: a failure
  * before the save leaves the stored state as it was.
  */
-async function deliverPieces<I, H, O>(run: Run<I, H, O>, open: Open<H>, header: string, all: readonly Piece[]): Promise<string> {
+async function deliverPieces<I, H, O>(
+  run: Run<I, H, O>,
+  open: Open<H>,
+  header: string,
+  all: readonly Piece[],
+  seen?: (piece: Piece) => boolean,
+): Promise<string> {
   const { state } = open;
   const context = nativeContext(run, state);
-  const native = run.profile.native;
+  const hostNative = run.profile.native;
+  // Still in front of the model (the host kept it through a compaction): admitted, not given again.
+  const native = seen
+    ? async (piece: Piece) => (seen(piece) ? "loaded" : hostNative ? hostNative(piece.path, piece.origin, context) : "no")
+    : hostNative
+      ? (piece: Piece) => hostNative(piece.path, piece.origin, context)
+      : undefined;
   const proposal = await proposePieces(open.session, all, {
-    ...(native ? { native: (piece: Piece) => native(piece.path, piece.origin, context) } : {}),
+    ...(native ? { native } : {}),
     order: nearestFirst,
     render: (ordered) => {
       const already = new Set(ordered.filter((piece) => state.named[piece.path] === piece.mtimeMs).map((piece) => piece.path));
@@ -210,15 +222,58 @@ async function onResume<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>
 
 /**
  * compact: the conversation lost every earlier answer: the chain again (minus what the host
- * restores itself), plus the path-layer files admitted before, which no host restores.
+ * restores itself), plus the path-layer files admitted before, which no host restores. `seen`:
+ * what the host's transcript shows the model still has (those are not given again).
  */
-async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>, seen?: (path: string) => boolean): Promise<Step<H>> {
   const open = await fresh(run);
+  // What the model still sees is the version it was given: a file edited since is not seen.
+  const given = new Map(stored.session.loaded.map((entry) => [entry.path, entry.mtimeMs]));
+  const still = seen ? (piece: Piece) => given.get(piece.path) === piece.mtimeMs && seen(piece.path) : undefined;
   return withSession(open, async () => {
     const earlier = stored.session.loaded.filter((entry) => entry.layer === "path").map((entry) => entry.path);
     const blocks = await open.session.touch(earlier, { admit: false });
-    return deliverPieces(run, open, run.profile.headers.compact, [...initialPieces(open.session), ...piecesOf(blocks, "restore")]);
+    return deliverPieces(run, open, run.profile.headers.compact, [...initialPieces(open.session), ...piecesOf(blocks, "restore")], still);
   });
+}
+
+/** The most of a transcript read to find what the model still sees. */
+export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * What the model sees now per the host's transcript, read from `offset` (at most the last
+ * MAX_TRANSCRIPT_BYTES); null without a transcript or a readable file.
+ */
+async function transcriptHistory<I, H, O>(run: Run<I, H, O>, offset: number): Promise<{ replaced: boolean; seen: (path: string) => boolean } | null> {
+  const transcript = run.profile.transcript;
+  const file = transcript?.path(run.input);
+  if (!transcript || !file) return null;
+  const size = (await run.fs.stat(file).catch(() => null))?.size;
+  if (size === undefined) return null;
+  const read = await readTextRange(file, Math.max(offset, size - MAX_TRANSCRIPT_BYTES), MAX_TRANSCRIPT_BYTES).catch(() => null);
+  if (!read) return null;
+  const history = transcript.history(read.text);
+  return { replaced: history.replaced, seen: (path) => transcript.sees(path, history.text) };
+}
+
+/** precompact with a transcript: remember where the transcript ends; the next event checks what happened after. */
+async function onMark<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  const file = run.profile.transcript?.path(run.input);
+  const size = file ? (await run.fs.stat(file).catch(() => null))?.size : undefined;
+  return { text: "", state: size === undefined ? stored : { ...stored, mark: { offset: size } } };
+}
+
+/**
+ * A marked conversation at its next event: when the transcript shows the history was replaced
+ * since the mark, what the model lost comes back first (as after a compaction), then the event.
+ */
+async function afterMark<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>, then: (state: ConversationState<H>) => Promise<Step<H>>): Promise<Step<H>> {
+  const { mark, ...unmarked } = stored;
+  const history = await transcriptHistory(run, mark!.offset);
+  if (!history?.replaced) return then(unmarked);
+  const restored = await onCompact(run, unmarked, history.seen);
+  const next = await then(restored.state ?? unmarked);
+  return { text: [restored.text, next.text].filter((part) => part !== "").join("\n\n"), state: next.state ?? restored.state };
 }
 
 /** tool: the files newly applicable to the targets; a read of an instruction file admits it. */
@@ -285,8 +340,9 @@ async function onPrompt<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>
   });
 }
 
-/** precompact: path-layer files become unadmitted, so the next event there brings them again. */
+/** precompact: path-layer files become unadmitted, so the next event there brings them again (with a transcript: only a mark). */
 async function onPrecompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  if (run.profile.transcript) return onMark(run, stored);
   const open = { session: await reopen(run, stored), state: stored };
   return withSession(open, async () => {
     open.session.compacted();
@@ -294,14 +350,22 @@ async function onPrecompact<I, H, O>(run: Run<I, H, O>, stored: ConversationStat
   });
 }
 
+async function onCompactEvent<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  if (!run.profile.transcript) return onCompact(run, stored);
+  const history = await transcriptHistory(run, 0);
+  return onCompact(run, { ...stored, mark: undefined }, history?.seen);
+}
+
 function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
-  switch (run.event.kind) {
+  const kind = run.event.kind;
+  if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt")) return afterMark(run, stored, (state) => step(run, state));
+  switch (kind) {
     case "tool":
       return onTool(run, stored);
     case "resume":
       return stored ? onResume(run, stored) : onStart(run);
     case "compact":
-      return stored ? onCompact(run, stored) : onStart(run);
+      return stored ? onCompactEvent(run, stored) : onStart(run);
     case "prompt":
       return stored ? onPrompt(run, stored) : onStart(run);
     case "precompact":

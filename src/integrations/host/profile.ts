@@ -31,6 +31,8 @@ export interface HostEvent {
   read?: "whole" | "part" | undefined;
   /** `start`: a brand-new conversation (not a fork or an unknown source): old state files are collected. */
   fresh?: boolean | undefined;
+  /** `tool`: the tool's name as the host calls it (what the host itself loads can depend on it). */
+  tool?: string | undefined;
 }
 
 /**
@@ -53,6 +55,23 @@ export interface NativeContext<H> {
   env: Readonly<Record<string, string | undefined>>;
   /** The host's own fields of this conversation's state (decided at its start). */
   host: H;
+  /** The event being answered (absent while a conversation's host fields are decided). */
+  event?: HostEvent | undefined;
+}
+
+/**
+ * How to read what the model still sees from the host's own record of the conversation (its
+ * transcript), for hosts that drop earlier answers when they compact. With it, `compact` gives
+ * again only the files the model no longer sees, and `precompact` only marks the transcript: the
+ * next `tool` or `prompt` event checks it and gives back what a compaction took away.
+ */
+export interface HostTranscript<I> {
+  /** The transcript file of the conversation (absolute), if the event names one. */
+  path(input: I): string | undefined;
+  /** The history the model sees, from a piece of the transcript; `replaced`: the piece shows a compaction (or a reload). */
+  history(text: string): { replaced: boolean; text: string };
+  /** True when `history` (the text of what the model sees) still holds the file at `path`. */
+  sees(path: string, history: string): boolean;
 }
 
 export interface HostHeaders {
@@ -106,4 +125,6 @@ export interface HostProfile<I, H, O> {
   observe?(event: HostEvent, context: NativeContext<H>): Promise<void>;
   /** At a turn start: name changed files (`notice`), or give their new text (`redeliver`). @default "notice" */
   onPrompt?: "notice" | "redeliver";
+  /** The host's transcript, when what survives a compaction must be read from it. @default none */
+  transcript?: HostTranscript<I>;
 }

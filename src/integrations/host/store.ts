@@ -70,6 +70,11 @@ const LedgerShape = {
   notified: z.record(z.string(), z.number()),
   /** Versions named (too large to show) and not shown, so the list is not repeated. */
   named: z.record(z.string(), z.number()),
+  /**
+   * A possible compaction the host announced (its transcript's size then), to be checked against
+   * the transcript at the next event (hosts whose pre-compaction event fires before every model call).
+   */
+  mark: z.object({ offset: z.number().int().nonnegative() }).strict().optional(),
 };
 
 /**
@@ -94,6 +99,7 @@ export interface ConversationState<H> {
   version: 2;
   notified: Record<string, number>;
   named: Record<string, number>;
+  mark?: { offset: number } | undefined;
   host: H;
   session: SessionState;
 }

@@ -1,0 +1,169 @@
+/**
+ * The Gemini CLI host profile on the shared host layer: how Gemini CLI 0.61's hook events map to
+ * deliveries, what Gemini loads itself (its context file names: GEMINI.md plus `context.fileName`,
+ * at startup from the git root to cwd and just in time after its file tools inside cwd), the
+ * answer framing, and how a chat compression is found (PreCompress fires before every model call,
+ * so it only marks the transcript; the next AfterTool or BeforeAgent reads whether Gemini replaced
+ * the history, and gives back what the model no longer sees).
+ */
+import { z } from "zod";
+import { absolute, isInside, join, nameOf, parentOf } from "../../core/paths.js";
+import { quote } from "../../core/quote.js";
+import { readTextFile, type FileSystem } from "../../io/file-system.js";
+import { findProjectRoot } from "../../load/root.js";
+import { geminiDir, geminiNames } from "../../presets/gemini.js";
+import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
+import { toolTargets } from "../host/targets.js";
+import { GEMINI_JIT_TOOLS, GEMINI_TOOL_TARGETS, GeminiHookInputSchema, type GeminiHookInput, type GeminiHookOutput } from "./input.js";
+import { geminiHistory } from "./transcript.js";
+
+export const GEMINI_HOST = "gemini";
+
+/** Gemini CLI sets no limit on hook context; agentsmd keeps an answer under this many characters. */
+export const GEMINI_CONTEXT_LIMIT = 32_000;
+
+/** What the profile keeps per conversation: Gemini's own loading, decided at the start. */
+const GeminiStateSchema = z
+  .object({
+    /** Gemini's context file names (GEMINI.md and `context.fileName`). */
+    names: z.array(z.string()),
+    /** The nearest `.git` above cwd (Gemini's memory boundary), or null. */
+    gitRoot: z.string().nullable(),
+    /** The workspace Gemini loads for (its startup cwd). */
+    cwd: z.string(),
+  })
+  .strict();
+export type GeminiState = z.infer<typeof GeminiStateSchema>;
+
+/** `context.fileName` of a Gemini settings file (a string or a list), if set. */
+async function configuredNames(file: string): Promise<string[] | undefined> {
+  try {
+    const text = await readTextFile(file, 1024 * 1024);
+    if (text === null) return undefined;
+    const value = (JSON.parse(text) as { context?: { fileName?: unknown } } | null)?.context?.fileName;
+    if (typeof value === "string") return [value];
+    if (Array.isArray(value)) return value.filter((name): name is string => typeof name === "string" && name.length > 0);
+  } catch {
+    // an unreadable or broken settings file: Gemini falls back to its default names too
+  }
+  return undefined;
+}
+
+/**
+ * Gemini's loading for a conversation: names from the user and workspace settings (the workspace
+ * wins), and the nearest `.git`.
+ * @example await geminiState({ cwd: "/repo/pkg" }, { fs, home: "/home/me", env: {} }) // { names: ["GEMINI.md"], gitRoot: "/repo", cwd: "/repo/pkg" }
+ */
+export async function geminiState(input: Pick<GeminiHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<GeminiState> {
+  const cwd = absolute(input.cwd, "/");
+  const workspace = await configuredNames(join(join(cwd, ".gemini"), "settings.json"));
+  const user = await configuredNames(join(geminiDir(context.home, context.env), "settings.json"));
+  const root = await findProjectRoot({ cwd, markers: [".git"], stopAtFsRoot: true, home: context.home, fs: context.fs });
+  return { names: geminiNames(workspace ?? user), gitRoot: root.reason === "marker" ? root.root : null, cwd };
+}
+
+/** True when a file with one of Gemini's names in the same directory is this very file (a link). */
+async function sameAsGeminiFile(path: string, names: readonly string[], fs: FileSystem): Promise<boolean> {
+  const info = await fs.stat(path).catch(() => null);
+  if (!info) return false;
+  for (const name of names) {
+    if (name === nameOf(path) || name.includes("/")) continue;
+    const other = await fs.stat(join(parentOf(path), name)).catch(() => null);
+    if (other && other.kind === "file" && other.dev === info.dev && other.ino === info.ino) return true;
+  }
+  return false;
+}
+
+/**
+ * What Gemini CLI gives the model itself: files under its own names (or links to one) from the
+ * git root to cwd at startup (also after a compression, with the session context), and inside cwd
+ * after read_file, list_directory, write_file, replace and read_many_files (once; never again
+ * after a compression or an edit).
+ */
+export async function geminiNative(path: string, origin: NativeOrigin, context: NativeContext<GeminiState>): Promise<NativeAnswer> {
+  if (origin === "notice") return "no";
+  const { names, gitRoot, cwd } = context.host;
+  if (!names.includes(nameOf(path)) && !(await sameAsGeminiFile(path, names, context.fs))) return "no";
+  const dir = parentOf(path);
+  const atStartup = isInside(cwd, dir) && (gitRoot === null ? dir === cwd : isInside(dir, gitRoot));
+  if (atStartup) return "loaded";
+  if (origin === "initial" || origin === "restore") return "no";
+  const tool = context.event?.tool;
+  return tool !== undefined && GEMINI_JIT_TOOLS.has(tool) && isInside(dir, cwd) ? "loaded" : "no";
+}
+
+/**
+ * Gemini's events as deliveries: SessionStart startup/clear starts a conversation, resume
+ * continues it (Gemini replays the history), BeforeAgent is a turn start, AfterTool a tool,
+ * PreCompress a possible compression.
+ * @example geminiEvent({ session_id: "s", hook_event_name: "AfterTool", cwd: "/r", tool_name: "read_file", tool_input: { file_path: "a/b.ts" } }).targets // ["/r/a/b.ts"]
+ */
+export function geminiEvent(input: GeminiHookInput): HostEvent {
+  const cwd = absolute(input.cwd, "/");
+  const base = { conversation: { id: input.session_id }, cwd, targets: [] as string[] };
+  switch (input.hook_event_name) {
+    case "SessionStart":
+      if (input.source === "resume") return { ...base, kind: "resume" };
+      return { ...base, kind: "start", fresh: input.source === "startup" || input.source === "clear" };
+    case "BeforeAgent":
+      return { ...base, kind: "prompt" };
+    case "PreCompress":
+      return { ...base, kind: "precompact" };
+    case "AfterTool": {
+      const tool = input.tool_name ?? "";
+      const args = input.tool_input ?? {};
+      const targets = toolTargets(GEMINI_TOOL_TARGETS, { tool, input: args, cwd });
+      const partial = args.start_line !== undefined || args.end_line !== undefined || args.offset !== undefined || args.limit !== undefined;
+      return { ...base, kind: "tool", targets, tool, ...(tool === "read_file" ? { read: partial ? "part" : "whole" } : {}) };
+    }
+    default:
+      return { ...base, kind: "ignore" };
+  }
+}
+
+function answered(name: string): name is GeminiHookOutput["hookSpecificOutput"]["hookEventName"] {
+  return name === "SessionStart" || name === "BeforeAgent" || name === "AfterTool";
+}
+
+/**
+ * True when the model's history still holds the file: agentsmd's heading for it, or Gemini's own
+ * just-in-time framing of it.
+ * @example geminiSees("/r/AGENTS.md", "Contents of /r/AGENTS.md (AGENTS.md instructions…") // true
+ */
+export function geminiSees(path: string, history: string): boolean {
+  return history.includes(`Contents of ${quote(path)} (`) || history.includes(`--- Context from: ${path} ---`);
+}
+
+/**
+ * The Gemini CLI profile.
+ * @example await handleHostEvent(geminiProfile(), event)
+ */
+export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, GeminiHookOutput> {
+  return {
+    host: GEMINI_HOST,
+    displayName: "Gemini CLI",
+    input: GeminiHookInputSchema,
+    inputFix: "register `agentsmd hook gemini` as a Gemini CLI command hook (`agentsmd install gemini`)",
+    normalize: geminiEvent,
+    budget: { limit: GEMINI_CONTEXT_LIMIT, default: 16_000 },
+    headers: {
+      startup:
+        "agentsmd: the AGENTS.md files below apply to this project (Gemini CLI does not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
+      compact:
+        "agentsmd: AGENTS.md files that apply here whose current text is no longer in this conversation (it was compressed, resumed or the file was edited since; most specific first). A file governs its directory and everything below it.",
+      tool: (targets) => `agentsmd: ${targets} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
+      updated: "agentsmd: these AGENTS.md files were edited since they were shown in this conversation; their current text replaces the earlier one:",
+    },
+    frame: (text, input) => ({
+      hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "AfterTool", additionalContext: text },
+    }),
+    state: { schema: GeminiStateSchema, init: (input, context) => geminiState(input, context) },
+    native: geminiNative,
+    onPrompt: "redeliver",
+    transcript: {
+      path: (input) => (input.transcript_path ? absolute(input.transcript_path, absolute(input.cwd, "/")) : undefined),
+      history: geminiHistory,
+      sees: geminiSees,
+    },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * The Qwen Code host profile on the shared host layer. Qwen Code 0.24 loads QWEN.md and AGENTS.md
+ * only upward from cwd at startup (preset `qwen`) and nothing when a tool touches a path; agentsmd
+ * adds the nested files. Its SessionStart answer lives in the system prompt and is replaced by the
+ * next SessionStart answer, so a resumed or compacted session gets everything in force again that
+ * its transcript shows the model no longer has.
+ */
+import { z } from "zod";
+import { absolute, join } from "../../core/paths.js";
+import { quote } from "../../core/quote.js";
+import { readTextFile, type FileSystem } from "../../io/file-system.js";
+import { createSession } from "../../session/session.js";
+import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
+import { toolTargets } from "../host/targets.js";
+import { qwenDir } from "../../presets/qwen.js";
+import { QwenHookInputSchema, QWEN_TOOL_TARGETS, type QwenHookInput, type QwenHookOutput } from "./input.js";
+import { qwenHistory } from "./transcript.js";
+
+export const QWEN_HOST = "qwen";
+
+/** Qwen Code sets no documented limit on hook context; agentsmd keeps an answer under this many characters. */
+export const QWEN_CONTEXT_LIMIT = 32_000;
+
+/** What the profile keeps per conversation: the files Qwen loaded itself at startup (and their real paths). */
+const QwenStateSchema = z.object({ loaded: z.array(z.string()) }).strict();
+export type QwenState = z.infer<typeof QwenStateSchema>;
+
+/** `context.fileName` of a Qwen settings file, if set. */
+async function configuredNames(file: string): Promise<string[] | undefined> {
+  try {
+    const text = await readTextFile(file, 1024 * 1024);
+    if (text === null) return undefined;
+    const value = (JSON.parse(text) as { context?: { fileName?: unknown } } | null)?.context?.fileName;
+    if (typeof value === "string" && value.trim() !== "") return [value.trim()];
+    if (Array.isArray(value)) {
+      const names = value.filter((name): name is string => typeof name === "string" && name.trim() !== "").map((name) => name.trim());
+      return names.length > 0 ? names : undefined;
+    }
+  } catch {
+    // broken settings: Qwen keeps its default names too
+  }
+  return undefined;
+}
+
+async function withRealPaths(paths: readonly string[], fs: FileSystem): Promise<string[]> {
+  const out = new Set(paths);
+  for (const path of paths) out.add(await fs.realpath(path).catch(() => path));
+  return [...out];
+}
+
+/**
+ * The files Qwen Code loads at startup for this cwd (preset `qwen`, with `context.fileName` from
+ * the workspace or user settings).
+ * @example (await qwenState({ cwd: "/repo" }, { fs, home, env })).loaded // ["/repo/AGENTS.md"]
+ */
+export async function qwenState(input: Pick<QwenHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<QwenState> {
+  const cwd = absolute(input.cwd, "/");
+  const names =
+    (await configuredNames(join(join(cwd, ".qwen"), "settings.json"))) ?? (await configuredNames(join(qwenDir(context.home, context.env), "settings.json")));
+  const session = await createSession({
+    cwd,
+    preset: "qwen",
+    home: context.home,
+    env: context.env,
+    fs: context.fs,
+    ...(names ? { config: { files: { names: [...names, ".qwen/QWEN.local.md"] } } } : {}),
+  });
+  try {
+    return {
+      loaded: await withRealPaths(
+        session.initialFiles.map((file) => file.path),
+        context.fs,
+      ),
+    };
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * What Qwen Code gives the model itself: the files of its startup load, every time it builds its
+ * system prompt (also after a compaction or a resume); an edited one is not sent again.
+ */
+export async function qwenNative(path: string, origin: NativeOrigin, context: NativeContext<QwenState>): Promise<NativeAnswer> {
+  if (origin === "notice") return "no";
+  if (context.host.loaded.includes(path)) return "loaded";
+  const real = await context.fs.realpath(path).catch(() => path);
+  return context.host.loaded.includes(real) ? "loaded" : "no";
+}
+
+/**
+ * Qwen's events as deliveries: SessionStart startup/clear starts a conversation; resume and
+ * compact give back what the model does not see (its system prompt lost the earlier answer);
+ * PostToolUse is a tool; UserPromptSubmit a turn start (also before tool-result continuations).
+ * @example qwenEvent({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r", source: "compact" }).kind // "compact"
+ */
+export function qwenEvent(input: QwenHookInput): HostEvent {
+  const cwd = absolute(input.cwd, "/");
+  const base = { conversation: { id: input.session_id, agent: input.agent_id || undefined }, cwd, targets: [] as string[] };
+  switch (input.hook_event_name) {
+    case "SessionStart":
+      if (input.source === "resume" || input.source === "compact") return { ...base, kind: "compact" };
+      return { ...base, kind: "start", fresh: input.source === "startup" || input.source === "clear" };
+    case "UserPromptSubmit":
+      return { ...base, kind: "prompt" };
+    case "PostToolUse": {
+      const tool = input.tool_name ?? "";
+      const args = input.tool_input ?? {};
+      const targets = toolTargets(QWEN_TOOL_TARGETS, { tool, input: args, cwd });
+      const partial = args.offset !== undefined || args.limit !== undefined || args.pages !== undefined;
+      return { ...base, kind: "tool", targets, tool, ...(tool === "read_file" ? { read: partial ? "part" : "whole" } : {}) };
+    }
+    default:
+      return { ...base, kind: "ignore" };
+  }
+}
+
+function answered(name: string): name is QwenHookOutput["hookSpecificOutput"]["hookEventName"] {
+  return name === "SessionStart" || name === "PostToolUse" || name === "UserPromptSubmit";
+}
+
+/**
+ * The Qwen Code profile.
+ * @example await handleHostEvent(qwenProfile(), event)
+ */
+export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOutput> {
+  return {
+    host: QWEN_HOST,
+    displayName: "Qwen Code",
+    input: QwenHookInputSchema,
+    inputFix: "register `agentsmd hook qwen` as a Qwen Code command hook (`agentsmd install qwen`)",
+    normalize: qwenEvent,
+    budget: { limit: QWEN_CONTEXT_LIMIT, default: 16_000 },
+    headers: {
+      startup:
+        "agentsmd: the AGENTS.md files below apply to this project (Qwen Code does not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
+      compact:
+        "agentsmd: AGENTS.md files that apply here whose current text is no longer in this conversation (it was compressed, resumed or the file was edited since; most specific first). A file governs its directory and everything below it.",
+      tool: (targets) => `agentsmd: ${targets} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
+      updated: "agentsmd: these AGENTS.md files were edited since they were shown in this conversation; their current text replaces the earlier one:",
+    },
+    frame: (text, input) => ({
+      hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "PostToolUse", additionalContext: text },
+    }),
+    state: { schema: QwenStateSchema, init: (input, context) => qwenState(input, context) },
+    native: qwenNative,
+    onPrompt: "redeliver",
+    transcript: {
+      path: (input) => (input.transcript_path ? absolute(input.transcript_path, absolute(input.cwd, "/")) : undefined),
+      history: (text) => {
+        const history = qwenHistory(text);
+        return { replaced: history.compacted, text: history.text };
+      },
+      sees: (path, history) => history.includes(`Contents of ${quote(path)} (`),
+    },
+  };
+}
