@@ -88,6 +88,8 @@ export interface OpenAIChatServerOptions {
   classify?: (body: ChatRequestBody) => RequestKind;
   /** Text answer for side requests. Default: a fixed title / summary / "ok". */
   sideReply?: (kind: RequestKind, body: ChatRequestBody) => string;
+  /** Token usage reported for side requests (e.g. a compaction summary that must look smaller than what it replaced). Default: 100 prompt tokens. */
+  sideUsage?: (kind: RequestKind, body: ChatRequestBody) => ScriptedUsage | undefined;
   /** Text answered when the script is exhausted. Default: "(script exhausted)". */
   exhaustedText?: string;
   /** Model id echoed in responses. Default: the request's `model`. */
@@ -108,6 +110,8 @@ export interface OpenAIChatServer {
   readonly turnsUsed: number;
   /** Script turns not consumed. */
   readonly turnsLeft: number;
+  /** Replaces the script and restarts it at turn 0 (between runs of one session). */
+  setScript(script: ScriptStep[]): void;
   /** Errors thrown by script functions or the handler (they also fail the request with 500). */
   readonly errors: Error[];
   close(): Promise<void>;
@@ -204,6 +208,7 @@ export async function startOpenAIChatServer(options: OpenAIChatServerOptions): P
   const classify = options.classify ?? classifyChatRequest;
   const sideReply = options.sideReply ?? defaultSideReply;
   const exhaustedText = options.exhaustedText ?? "(script exhausted)";
+  let script = options.script;
   const requests: RecordedRequest[] = [];
   const errors: Error[] = [];
   let turnsUsed = 0;
@@ -232,7 +237,7 @@ export async function startOpenAIChatServer(options: OpenAIChatServerOptions): P
 
     let turn: ScriptTurn;
     if (kind === "main") {
-      const step = options.script[turnsUsed];
+      const step = script[turnsUsed];
       if (step === undefined) {
         turn = { text: exhaustedText };
       } else {
@@ -241,7 +246,8 @@ export async function startOpenAIChatServer(options: OpenAIChatServerOptions): P
         turn = typeof step === "function" ? await step({ request: record, requests }) : step;
       }
     } else {
-      turn = { text: sideReply(kind, body) };
+      const usage = options.sideUsage?.(kind, body);
+      turn = usage ? { text: sideReply(kind, body), usage } : { text: sideReply(kind, body) };
     }
     respond(res, body, turn);
   }
@@ -336,7 +342,11 @@ export async function startOpenAIChatServer(options: OpenAIChatServerOptions): P
       return turnsUsed;
     },
     get turnsLeft() {
-      return options.script.length - turnsUsed;
+      return script.length - turnsUsed;
+    },
+    setScript(next) {
+      script = next;
+      turnsUsed = 0;
     },
     errors,
     close() {

@@ -14,6 +14,7 @@ import { findProjectRoot } from "../../load/root.js";
 import { geminiDir, geminiNames } from "../../presets/gemini.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
+import { renderPiece } from "../host/pack.js";
 import { GEMINI_JIT_TOOLS, GEMINI_TOOL_TARGETS, GeminiHookInputSchema, type GeminiHookInput, type GeminiHookOutput } from "./input.js";
 import { geminiHistory } from "./transcript.js";
 
@@ -126,12 +127,12 @@ function answered(name: string): name is GeminiHookOutput["hookSpecificOutput"][
 }
 
 /**
- * True when the model's history still holds the file: agentsmd's heading for it, or Gemini's own
- * just-in-time framing of it.
- * @example geminiSees("/r/AGENTS.md", "Contents of /r/AGENTS.md (AGENTS.md instructions…") // true
+ * True when the model's history still holds this text of the file: as agentsmd framed it, or as
+ * Gemini's own just-in-time loader did.
+ * @example geminiSees({ path: "/r/AGENTS.md", content: "x\n" }, "…Contents of /r/AGENTS.md (AGENTS.md instructions for /r and everything below it):\n\nx…") // true
  */
-export function geminiSees(path: string, history: string): boolean {
-  return history.includes(`Contents of ${quote(path)} (`) || history.includes(`--- Context from: ${path} ---`);
+export function geminiSees(file: { path: string; content: string }, history: string): boolean {
+  return history.includes(renderPiece(file)) || history.includes(`--- Context from: ${quote(file.path)} ---\n${file.content.trim()}\n--- End of Context from:`);
 }
 
 /**

@@ -225,11 +225,8 @@ async function onResume<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>
  * restores itself), plus the path-layer files admitted before, which no host restores. `seen`:
  * what the host's transcript shows the model still has (those are not given again).
  */
-async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>, seen?: (path: string) => boolean): Promise<Step<H>> {
+async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>, still?: (piece: Piece) => boolean): Promise<Step<H>> {
   const open = await fresh(run);
-  // What the model still sees is the version it was given: a file edited since is not seen.
-  const given = new Map(stored.session.loaded.map((entry) => [entry.path, entry.mtimeMs]));
-  const still = seen ? (piece: Piece) => given.get(piece.path) === piece.mtimeMs && seen(piece.path) : undefined;
   return withSession(open, async () => {
     const earlier = stored.session.loaded.filter((entry) => entry.layer === "path").map((entry) => entry.path);
     const blocks = await open.session.touch(earlier, { admit: false });
@@ -244,7 +241,7 @@ export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
  * What the model sees now per the host's transcript, read from `offset` (at most the last
  * MAX_TRANSCRIPT_BYTES); null without a transcript or a readable file.
  */
-async function transcriptHistory<I, H, O>(run: Run<I, H, O>, offset: number): Promise<{ replaced: boolean; seen: (path: string) => boolean } | null> {
+async function transcriptHistory<I, H, O>(run: Run<I, H, O>, offset: number): Promise<{ replaced: boolean; seen: (piece: Piece) => boolean } | null> {
   const transcript = run.profile.transcript;
   const file = transcript?.path(run.input);
   if (!transcript || !file) return null;
@@ -253,7 +250,8 @@ async function transcriptHistory<I, H, O>(run: Run<I, H, O>, offset: number): Pr
   const read = await readTextRange(file, Math.max(offset, size - MAX_TRANSCRIPT_BYTES), MAX_TRANSCRIPT_BYTES).catch(() => null);
   if (!read) return null;
   const history = transcript.history(read.text);
-  return { replaced: history.replaced, seen: (path) => transcript.sees(path, history.text) };
+  // Seen means this very text (an edited file's old text does not count).
+  return { replaced: history.replaced, seen: (piece) => transcript.sees(piece, history.text) };
 }
 
 /** precompact with a transcript: remember where the transcript ends; the next event checks what happened after. */

@@ -70,8 +70,8 @@ export interface HostTranscript<I> {
   path(input: I): string | undefined;
   /** The history the model sees, from a piece of the transcript; `replaced`: the piece shows a compaction (or a reload). */
   history(text: string): { replaced: boolean; text: string };
-  /** True when `history` (the text of what the model sees) still holds the file at `path`. */
-  sees(path: string, history: string): boolean;
+  /** True when `history` (the text of what the model sees) still holds this text of the file (as agentsmd or the host framed it). */
+  sees(file: { path: string; content: string }, history: string): boolean;
 }
 
 export interface HostHeaders {

@@ -7,11 +7,11 @@
  */
 import { z } from "zod";
 import { absolute, join } from "../../core/paths.js";
-import { quote } from "../../core/quote.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { createSession } from "../../session/session.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
+import { renderPiece } from "../host/pack.js";
 import { qwenDir } from "../../presets/qwen.js";
 import { QwenHookInputSchema, QWEN_TOOL_TARGETS, type QwenHookInput, type QwenHookOutput } from "./input.js";
 import { qwenHistory } from "./transcript.js";
@@ -151,7 +151,7 @@ export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOut
         const history = qwenHistory(text);
         return { replaced: history.compacted, text: history.text };
       },
-      sees: (path, history) => history.includes(`Contents of ${quote(path)} (`),
+      sees: (file, history) => history.includes(renderPiece(file)),
     },
   };
 }
