@@ -17,14 +17,14 @@ import { readTextFile, removeEmptyDir, removeFile } from "../../io/file-system.j
 import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { geminiDir } from "../../presets/gemini.js";
 import {
-  hookGroups,
+  cliHookCommand,
+  hooksOnlyText,
   installSettingsHooks,
-  ownsHandler,
   uninstallSettingsHooks,
   type HookSpec,
   type SettingsInstallResult,
-  cliHookCommand,
-} from "../host/settings-hooks.js";
+} from "../host/install-hooks.js";
+import { commandHandlerOf } from "../host/hook-settings.js";
 import { GEMINI_AFTER_TOOL_MATCHER } from "./input.js";
 
 export type GeminiInstallScope = "user" | "project";
@@ -44,7 +44,7 @@ export const GEMINI_HOOK_SPECS: readonly HookSpec[] = [
 /** The extension's name (its folder under `extensions/`). */
 export const GEMINI_EXTENSION_NAME = "agentsmd";
 
-export const isGeminiHandler = ownsHandler("gemini");
+export const isGeminiHandler = commandHandlerOf("gemini");
 
 export interface GeminiInstallOptions {
   scope: GeminiInstallScope;
@@ -80,7 +80,7 @@ export function geminiExtensionFiles(command: string): { manifest: string; hooks
   };
   return {
     manifest: `${JSON.stringify(manifest, null, 2)}\n`,
-    hooks: `${JSON.stringify({ hooks: hookGroups(GEMINI_HOOK_SPECS, command) }, null, 2)}\n`,
+    hooks: hooksOnlyText(GEMINI_HOOK_SPECS, command, "gemini"),
   };
 }
 
@@ -92,7 +92,7 @@ export async function installGemini(options: GeminiInstallOptions): Promise<Sett
   const command = options.command ?? defaultGeminiCommand();
   if (options.scope === "project") {
     const file = join(join(options.projectDir, ".gemini"), "settings.json");
-    return installSettingsHooks({ file, specs: GEMINI_HOOK_SPECS, command, ours: isGeminiHandler, env: options.env, home: options.home });
+    return installSettingsHooks({ file, specs: GEMINI_HOOK_SPECS, command, host: "gemini", env: options.env, home: options.home });
   }
   const dir = geminiExtensionDir(options.home, options.env);
   const files = geminiExtensionFiles(command);
@@ -109,7 +109,7 @@ export async function installGemini(options: GeminiInstallOptions): Promise<Sett
 export async function uninstallGemini(options: Omit<GeminiInstallOptions, "command">): Promise<SettingsInstallResult> {
   if (options.scope === "project") {
     const file = join(join(options.projectDir, ".gemini"), "settings.json");
-    return uninstallSettingsHooks({ file, ours: isGeminiHandler, env: options.env, home: options.home });
+    return uninstallSettingsHooks({ file, host: "gemini", env: options.env, home: options.home });
   }
   const dir = geminiExtensionDir(options.home, options.env);
   let changed = false;

@@ -9,14 +9,8 @@
  */
 import { join } from "../../core/paths.js";
 import { qwenDir } from "../../presets/qwen.js";
-import {
-  cliHookCommand,
-  installSettingsHooks,
-  ownsHandler,
-  uninstallSettingsHooks,
-  type HookSpec,
-  type SettingsInstallResult,
-} from "../host/settings-hooks.js";
+import { cliHookCommand, installSettingsHooks, uninstallSettingsHooks, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
+import { commandHandlerOf } from "../host/hook-settings.js";
 import { QWEN_POST_TOOL_MATCHER } from "./input.js";
 
 export type QwenInstallScope = "user" | "project";
@@ -32,7 +26,7 @@ export const QWEN_HOOK_SPECS: readonly HookSpec[] = [
   { event: "UserPromptSubmit", timeout: QWEN_HOOK_TIMEOUT_SECONDS },
 ];
 
-export const isQwenHandler = ownsHandler("qwen");
+export const isQwenHandler = commandHandlerOf("qwen");
 
 export interface QwenInstallOptions {
   scope: QwenInstallScope;
@@ -68,7 +62,7 @@ export function installQwen(options: QwenInstallOptions): Promise<SettingsInstal
     file: qwenSettingsPath(options),
     specs: QWEN_HOOK_SPECS,
     command: options.command ?? defaultQwenCommand(),
-    ours: isQwenHandler,
+    host: "qwen",
     env: options.env,
     home: options.home,
   });
@@ -79,5 +73,5 @@ export function installQwen(options: QwenInstallOptions): Promise<SettingsInstal
  * @example await uninstallQwen({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export function uninstallQwen(options: Omit<QwenInstallOptions, "command">): Promise<SettingsInstallResult> {
-  return uninstallSettingsHooks({ file: qwenSettingsPath(options), ours: isQwenHandler, env: options.env, home: options.home });
+  return uninstallSettingsHooks({ file: qwenSettingsPath(options), host: "qwen", env: options.env, home: options.home });
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { createTree, runCli } from "../../helpers/tree.js";
-import { addHooks, ownsHandler, removeHooks } from "../../../src/integrations/host/settings-hooks.js";
-import { GEMINI_HOOK_SPECS, geminiExtensionDir } from "../../../src/integrations/gemini/install.js";
+import { geminiExtensionDir } from "../../../src/integrations/gemini/install.js";
 
 const exists = (path: string) =>
   stat(path).then(
@@ -70,39 +69,5 @@ describe("install gemini", () => {
     const result = await runCli(["install", "gemini", "--scope", "local"], { env: { HOME: tree.home } });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("no local scope");
-  });
-});
-
-describe("settings hooks merge", () => {
-  const ours = ownsHandler("gemini");
-  it("replaces a stale agentsmd command, keeps other handlers in the same group, removes exactly its own", () => {
-    const input = {
-      hooks: {
-        AfterTool: [
-          {
-            matcher: ".*",
-            hooks: [
-              { type: "command", command: "other" },
-              { type: "command", command: "old/agentsmd hook gemini" },
-            ],
-          },
-        ],
-        Stop: [{ hooks: [{ type: "command", command: "old/agentsmd hook gemini" }] }],
-      },
-    };
-    const { settings } = addHooks(input, GEMINI_HOOK_SPECS, "new/agentsmd hook gemini", ours);
-    const hooks = settings.hooks as any;
-    expect(hooks.AfterTool[0]).toEqual({ matcher: ".*", hooks: [{ type: "command", command: "other" }] });
-    expect(hooks.AfterTool[1].hooks[0].command).toBe("new/agentsmd hook gemini");
-    expect(hooks.Stop).toBeUndefined();
-    expect(addHooks(settings, GEMINI_HOOK_SPECS, "new/agentsmd hook gemini", ours).changed).toBe(false);
-    expect(removeHooks(settings, ours).settings).toEqual({ hooks: { AfterTool: [{ matcher: ".*", hooks: [{ type: "command", command: "other" }] }] } });
-    expect(ours({ type: "command", command: "agentsmd hook gemini-x" })).toBe(false);
-    expect(ownsHandler("qwen")({ type: "command", command: "agentsmd hook gemini" })).toBe(false);
-  });
-
-  it("names the file and the fix for settings that are not an object or hooks that are not arrays", () => {
-    expect(() => addHooks([], GEMINI_HOOK_SPECS, "x hook gemini", ours, "/s.json")).toThrow(/\/s\.json does not hold a JSON object/);
-    expect(() => addHooks({ hooks: { AfterTool: {} } }, GEMINI_HOOK_SPECS, "x hook gemini", ours, "/s.json")).toThrow(/hooks\.AfterTool is not an array/);
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * Installing agentsmd's hooks block into a host's JSON settings file (Gemini CLI's project
+ * settings, Qwen Code's settings): the block through host/hook-settings.ts, the file through
+ * host/user-file.ts, so uninstall gives the exact earlier bytes back when nothing else changed.
+ */
+import { fileURLToPath } from "node:url";
+import { addHookGroups, commandHandlerOf, parseSettingsText, removeHookGroups, settingsText, type HookGroup } from "./hook-settings.js";
+import { installEdit, uninstallEdit, type UserFileOptions } from "./user-file.js";
+
+/** One event agentsmd registers: its matcher (none: every source) and the timeout in the host's unit. */
+export interface HookSpec {
+  event: string;
+  matcher?: string;
+  timeout: number;
+}
+
+/** What install and uninstall report. */
+export interface SettingsInstallResult {
+  file: string;
+  changed: boolean;
+  command?: string;
+}
+
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command a host runs for `agentsmd hook <host>`: this very CLI by absolute path (works from
+ * any directory, whatever PATH the host gives its hooks).
+ * @example cliHookCommand("qwen") // "/usr/bin/node /…/agentsmd/dist/cli/bin.js hook qwen"
+ */
+export function cliHookCommand(host: string): string {
+  const bin = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
+  return `${shellWord(process.execPath)} ${shellWord(bin)} hook ${host}`;
+}
+
+/**
+ * The matcher groups of `specs`, each running `command`.
+ * @example hookGroupsOf([{ event: "SessionStart", timeout: 30 }], "agentsmd hook qwen")
+ */
+export function hookGroupsOf(specs: readonly HookSpec[], command: string): HookGroup[] {
+  return specs.map((spec) => ({
+    event: spec.event,
+    ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}),
+    handler: { type: "command", command, timeout: spec.timeout },
+  }));
+}
+
+/**
+ * The text of a settings document holding only agentsmd's hooks (a Gemini extension's hooks.json).
+ * @example hooksOnlyText([{ event: "AfterTool", matcher: "^read_file$", timeout: 30000 }], "agentsmd hook gemini")
+ */
+export function hooksOnlyText(specs: readonly HookSpec[], command: string, host: string): string {
+  return settingsText(addHookGroups({}, hookGroupsOf(specs, command), commandHandlerOf(host)).settings);
+}
+
+export interface SettingsInstallOptions extends UserFileOptions {
+  file: string;
+  /** `agentsmd hook <host>`: whose handlers are agentsmd's. */
+  host: string;
+}
+
+/**
+ * Merges agentsmd's hooks into a settings file (created when missing). Idempotent.
+ * @example await installSettingsHooks({ file, host: "qwen", specs, command: "agentsmd hook qwen", env, home })
+ */
+export async function installSettingsHooks(options: SettingsInstallOptions & { specs: readonly HookSpec[]; command: string }): Promise<SettingsInstallResult> {
+  const ours = commandHandlerOf(options.host);
+  const result = await installEdit(
+    options.file,
+    (text) => {
+      const current = parseSettingsText(text, options.file);
+      const { settings, changed } = addHookGroups(current, hookGroupsOf(options.specs, options.command), ours, options.file);
+      return changed || current === undefined ? settingsText(settings) : text!;
+    },
+    options,
+  );
+  return { file: options.file, changed: result.changed, command: options.command };
+}
+
+/**
+ * Takes agentsmd's hooks out of a settings file: the exact earlier bytes when it is unchanged
+ * since install (a file install created goes), else only agentsmd's handlers.
+ * @example await uninstallSettingsHooks({ file, host: "qwen", env, home })
+ */
+export async function uninstallSettingsHooks(options: SettingsInstallOptions): Promise<SettingsInstallResult> {
+  const ours = commandHandlerOf(options.host);
+  const result = await uninstallEdit(
+    options.file,
+    (text) => {
+      const { settings, changed } = removeHookGroups(parseSettingsText(text, options.file), ours, options.file);
+      return changed ? settingsText(settings) : text;
+    },
+    options,
+  );
+  return { file: options.file, changed: result.changed };
+}
