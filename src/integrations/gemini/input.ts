@@ -13,7 +13,7 @@
  * - PreCompress fires before every model call, before Gemini decides whether to compress: it marks
  *   a possible compression, not a compression.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Events agentsmd answers. */
 export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "PreCompress"] as const;

@@ -6,7 +6,7 @@
  * so it only marks the transcript; the next AfterTool or BeforeAgent reads whether Gemini replaced
  * the history, and gives back what the model no longer sees).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { absolute, isInside, join, nameOf, parentOf } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";

@@ -13,7 +13,7 @@
  *   to the tool result after a blank line; UserPromptSubmit text becomes a part of the user message;
  * - hook timeouts are seconds.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Events agentsmd answers. */
 export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;

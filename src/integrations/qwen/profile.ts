@@ -5,7 +5,7 @@
  * next SessionStart answer, so a resumed or compacted session gets everything in force again that
  * its transcript shows the model no longer has.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { absolute, join } from "../../core/paths.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { createSession } from "../../session/session.js";
