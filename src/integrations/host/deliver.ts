@@ -222,7 +222,7 @@ async function onResume<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>
 
 /**
  * compact: the conversation lost every earlier answer: the chain again (minus what the host
- * restores itself), plus the path-layer files admitted before, which no host restores. `seen`:
+ * restores itself), plus the path-layer files admitted before, which no host restores. `still`:
  * what the host's transcript shows the model still has (those are not given again).
  */
 async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>, still?: (piece: Piece) => boolean): Promise<Step<H>> {
