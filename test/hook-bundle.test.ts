@@ -52,14 +52,15 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod through its namespace export (tree-shaken), at most 100 modules and 320 KB", () => {
+  it("stays small: zod through its namespace export (tree-shaken), at most 104 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const zod = Object.entries(output.inputs)
       .filter(([input]) => input.includes("node_modules/zod/"))
       .reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
     // `import { z } from "zod"` keeps all of zod (about 450 KB minified); `import * as z` about 100 KB.
     expect(zod).toBeLessThan(160 * 1024);
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(100);
+    // 103 with the Gemini CLI and Qwen Code profiles (each host adds its profile and input modules).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(104);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

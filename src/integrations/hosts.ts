@@ -54,10 +54,10 @@ export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = {
   },
   gemini: {
     description: "Gemini CLI hook for SessionStart, BeforeAgent, AfterTool and PreCompress (install with `agentsmd install gemini`)",
-    load: () => import("./gemini/hook.js").then((module) => module.runGeminiHook),
+    load: () => import("./gemini/profile.js").then((module) => module.runGeminiHook),
   },
   qwen: {
     description: "Qwen Code hook for SessionStart, PostToolUse and UserPromptSubmit (install with `agentsmd install qwen`)",
-    load: () => import("./qwen/hook.js").then((module) => module.runQwenHook),
+    load: () => import("./qwen/profile.js").then((module) => module.runQwenHook),
   },
 };

@@ -12,6 +12,7 @@ import { quote } from "../../core/quote.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { findProjectRoot } from "../../load/root.js";
 import { geminiDir, geminiNames } from "../../presets/gemini.js";
+import { hookRunner } from "../host/deliver.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
 import { renderPiece } from "../host/pack.js";
@@ -168,3 +169,6 @@ export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, Gemin
     },
   };
 }
+
+/** The runner of `agentsmd hook gemini` (what HOOK_HOSTS loads). @example await runGeminiHook(stdinText, { flags: {}, deliver: print }) */
+export const runGeminiHook = hookRunner(() => geminiProfile());

@@ -9,6 +9,7 @@ import * as z from "zod";
 import { absolute, join } from "../../core/paths.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { createSession } from "../../session/session.js";
+import { hookRunner } from "../host/deliver.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
 import { renderPiece } from "../host/pack.js";
@@ -155,3 +156,6 @@ export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOut
     },
   };
 }
+
+/** The runner of `agentsmd hook qwen` (what HOOK_HOSTS loads). @example await runQwenHook(stdinText, { flags: {}, deliver: print }) */
+export const runQwenHook = hookRunner(() => qwenProfile());
