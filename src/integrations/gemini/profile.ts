@@ -13,7 +13,7 @@ import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { findProjectRoot } from "../../load/root.js";
 import { geminiDir, geminiNames } from "../../presets/gemini.js";
 import { hookRunner } from "../host/deliver.js";
-import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
+import { transcriptHeaders, type HostEvent, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
 import { renderPiece } from "../host/pack.js";
 import { GEMINI_JIT_TOOLS, GEMINI_TOOL_TARGETS, GeminiHookInputSchema, type GeminiHookInput, type GeminiHookOutput } from "./input.js";
@@ -148,14 +148,7 @@ export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, Gemin
     inputFix: "register `agentsmd hook gemini` as a Gemini CLI command hook (`agentsmd install gemini`)",
     normalize: geminiEvent,
     budget: { limit: GEMINI_CONTEXT_LIMIT, default: 16_000 },
-    headers: {
-      startup:
-        "agentsmd: the AGENTS.md files below apply to this project (Gemini CLI does not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
-      compact:
-        "agentsmd: AGENTS.md files that apply here whose current text is no longer in this conversation (it was compressed, resumed or the file was edited since; most specific first). A file governs its directory and everything below it.",
-      tool: (targets) => `agentsmd: ${targets} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
-      updated: "agentsmd: these AGENTS.md files were edited since they were shown in this conversation; their current text replaces the earlier one:",
-    },
+    headers: transcriptHeaders("Gemini CLI"),
     frame: (text, input) => ({
       hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "AfterTool", additionalContext: text },
     }),

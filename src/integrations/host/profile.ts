@@ -88,6 +88,21 @@ export interface HostHeaders {
 }
 
 /**
+ * The headers of a host that loads no AGENTS.md below its own chain and whose compaction drops
+ * what agentsmd gave (Gemini CLI, Qwen Code): one wording for every such host.
+ * @example transcriptHeaders("Qwen Code").startup // "agentsmd: the AGENTS.md files below apply to this project (Qwen Code does not load them itself). ..."
+ */
+export function transcriptHeaders(displayName: string): HostHeaders {
+  return {
+    startup: `agentsmd: the AGENTS.md files below apply to this project (${displayName} does not load them itself). A file governs its directory and everything below it; deeper files are more specific.`,
+    compact:
+      "agentsmd: AGENTS.md files that apply here whose current text is no longer in this conversation (it was compressed, resumed or the file was edited since; most specific first). A file governs its directory and everything below it.",
+    tool: (targets) => `agentsmd: ${targets} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
+    updated: "agentsmd: these AGENTS.md files were edited since they were shown in this conversation; their current text replaces the earlier one:",
+  };
+}
+
+/**
  * One host. `I` is its parsed event, `H` its own fields in the conversation state, `O` its answer.
  * @example see src/integrations/claude-code/index.ts (claudeCodeProfile)
  */

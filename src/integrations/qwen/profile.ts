@@ -10,7 +10,7 @@ import { absolute, join } from "../../core/paths.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { createSession } from "../../session/session.js";
 import { hookRunner } from "../host/deliver.js";
-import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
+import { transcriptHeaders, type HostEvent, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
 import { renderPiece } from "../host/pack.js";
 import { qwenDir } from "../../presets/qwen.js";
@@ -132,14 +132,7 @@ export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOut
     inputFix: "register `agentsmd hook qwen` as a Qwen Code command hook (`agentsmd install qwen`)",
     normalize: qwenEvent,
     budget: { limit: QWEN_CONTEXT_LIMIT, default: 16_000 },
-    headers: {
-      startup:
-        "agentsmd: the AGENTS.md files below apply to this project (Qwen Code does not load them itself). A file governs its directory and everything below it; deeper files are more specific.",
-      compact:
-        "agentsmd: AGENTS.md files that apply here whose current text is no longer in this conversation (it was compressed, resumed or the file was edited since; most specific first). A file governs its directory and everything below it.",
-      tool: (targets) => `agentsmd: ${targets} is governed by these AGENTS.md files, not shown before in this conversation (most specific first):`,
-      updated: "agentsmd: these AGENTS.md files were edited since they were shown in this conversation; their current text replaces the earlier one:",
-    },
+    headers: transcriptHeaders("Qwen Code"),
     frame: (text, input) => ({
       hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "PostToolUse", additionalContext: text },
     }),
