@@ -52,15 +52,16 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod through its namespace export (tree-shaken), at most 104 modules and 320 KB", () => {
+  it("stays small: zod through its namespace export (tree-shaken), at most 108 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const zod = Object.entries(output.inputs)
       .filter(([input]) => input.includes("node_modules/zod/"))
       .reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
     // `import { z } from "zod"` keeps all of zod (about 450 KB minified); `import * as z` about 100 KB.
     expect(zod).toBeLessThan(160 * 1024);
-    // 103 with the Gemini CLI and Qwen Code profiles (each host adds its profile and input modules).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(104);
+    // 103 with the Gemini CLI and Qwen Code profiles (each host adds its profile and input modules);
+    // 108 with the session split into its parts (scope, reads, refresh, snapshot: +4 modules over 104, +1.3 KB of 257 KB).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(108);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

@@ -108,3 +108,9 @@ export class AdmissionLedger {
     for (const dir of coveredDirs) this.#covered.add(dir);
   }
 }
+
+/** How a proposing call records what it returns. */
+export interface AdmitOptions {
+  /** false: propose only; the files are claimed until `admit()` or `release()`. @default true */
+  admit?: boolean;
+}

@@ -1,74 +1,37 @@
 export { parseSessionState } from "../core/session-state.js";
 
 /**
- * AgentsSession: the frozen initial bundle, the resolver (metadata), inline mode (bodies),
- * two-phase admission, snapshot/restore and the resume diff.
+ * AgentsSession: a small facade over the parts that do the work (one job each): the admission
+ * ledger (ledger.ts), scope rules (scope.ts), inline reads under caps (reads.ts), refresh and
+ * compaction reads (refresh.ts), state and the resume diff (snapshot.ts), scoped rules (rules.ts).
+ * No part imports this module.
  */
-import type { StatCache, DirProbe, Found } from "../io/cache.js";
+import type { StatCache } from "../io/cache.js";
 import type { ResolvedConfig } from "../load/config.js";
-import type { FileSystem } from "../io/file-system.js";
-import { AdmissionLedger } from "./ledger.js";
+import { AdmissionLedger, type AdmitOptions } from "./ledger.js";
 import type { SessionOptions } from "./options.js";
 import { buildParts, type Parts } from "./setup.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { Preset } from "../presets/preset.js";
-import { findProjectRoot, type RootReason } from "../load/root.js";
-import { initialDirs, loadInitial, reportReadError, type InitialLoad } from "../load/initial.js";
-import { DiagnosticSink, groupsFor, identityKey, selectFiles, type NameGroups } from "../load/discover.js";
-import { absolute, chain, isInside, nameOf, parentOf, pathInputProblem } from "../core/paths.js";
-import { quote } from "../core/quote.js";
+import type { RootReason } from "../load/root.js";
+import { loadInitial, type InitialLoad } from "../load/initial.js";
+import { groupsFor, type DiagnosticSink, type NameGroups } from "../load/discover.js";
+import { parentOf } from "../core/paths.js";
 import type { Renderer } from "../core/render.js";
 import { getRenderer } from "../presets/table.js";
-import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline, sessionResumeDiff } from "../core/reminders.js";
-import { buildCompactionContext, type CompactionContext, type CompactionContextOptions, type CompactionFile } from "./compaction.js";
-import type { WatchOptions } from "./watch.js";
-import { readInstruction } from "../load/read.js";
-import { importContextOf, readInstructionExpanded } from "../load/imports.js";
-import { isBlank } from "../core/budget.js";
+import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline } from "../core/reminders.js";
+import { buildCompactionContext, type CompactionContext, type CompactionContextOptions } from "./compaction.js";
 import { SessionRules } from "./rules.js";
-import { agentsScope, scopeMatches } from "../load/rules/agents-scope.js";
-import {
-  SESSION_STATE_VERSION,
-  type AgentsConfig,
-  type Diagnostic,
-  type InitialFile,
-  type InlineBlock,
-  type Layer,
-  type ResolvedAgents,
-  type ResolvedFile,
-  type SessionState,
-} from "../core/schema.js";
+import { SessionScope } from "./scope.js";
+import { InlineReads } from "./reads.js";
+import { compactionFiles, forgetPathLayer, refreshAdmitted, type RefreshOptions, type RefreshResult } from "./refresh.js";
+import { initialScopeChanges, restoreState, resumeDiff, sessionState, type StateParts } from "./snapshot.js";
+import type { AgentsConfig, Diagnostic, InitialFile, InlineBlock, Layer, ResolvedAgents, ResolvedFile, SessionState } from "../core/schema.js";
 
 export type { SessionOptions } from "./options.js";
-
-/** A changed admitted file found by `session.refresh()`. */
-export interface RefreshedFile {
-  path: string;
-  layer: Layer;
-  /** The version on disk now. */
-  mtimeMs: number;
-  sizeBytes: number;
-  /** The version the model has. */
-  previousMtimeMs: number;
-}
-
-export interface RefreshOptions extends AdmitOptions {
-  /** Also read the changed files' bodies (`blocks`), for an inline update notice. @default false */
-  inline?: boolean;
-}
-
-/** What `session.refresh()` found: admitted files that changed or disappeared since admission. */
-export interface RefreshResult {
-  changed: RefreshedFile[];
-  deleted: Array<{ path: string; layer: Layer; mtimeMs: number }>;
-  /** Bodies of the changed files (with `inline: true`), in the order of `changed`. */
-  blocks: InlineBlock[];
-}
-
-export interface AdmitOptions {
-  /** false: propose only; the files are claimed until `admit()` or `release()`. @default true */
-  admit?: boolean;
-}
+export type { AdmitOptions } from "./ledger.js";
+export type { RefreshedFile, RefreshOptions, RefreshResult } from "./refresh.js";
+export { resumeDiff } from "./snapshot.js";
 
 /** A file the session knows, at a version. */
 export interface FileVersion {
@@ -114,23 +77,15 @@ export class AgentsSession {
   readonly #sink: DiagnosticSink;
   readonly #cache: StatCache;
   /** Name groups for the initial scope and `resolve`, and for directories reached by `touch`. */
-  readonly #groups: NameGroups;
-  readonly #lazyGroups: NameGroups;
-  readonly #groupsReason: string | undefined;
+  readonly #groups: { initial: NameGroups; lazy: NameGroups; reason?: string };
   /** What the model has and what is proposed (two-phase admission). */
   readonly #ledger = new AdmissionLedger();
-  readonly #seen = new Set<string>();
-  /** Initial-scope files the budget left out, at the version seen then (never delivered: the resolver offers them). */
-  readonly #leftOut = new Map<string, number>();
-  readonly #chains = new Map<string, readonly string[]>();
-  /** path -> device:inode of loaded files (`files.dedupe: "identity"`). */
-  readonly #identities = new Map<string, string>();
-  /** Where imports of project files stay (load/imports.ts `importRootOf`). */
-  readonly #importRoot: string;
-  #lazy = { files: 0, bytes: 0, capped: false };
+  readonly #scope: SessionScope;
+  readonly #reads: InlineReads;
+  /** The mutable parts a snapshot records. */
+  readonly #state: StateParts;
   #closed: Promise<void> | undefined;
   readonly #closers: Array<() => Promise<void> | void> = [];
-  #scanListeners: Array<(dirs: readonly string[]) => void> | undefined;
   #initialLoad: InitialLoad | undefined;
 
   /** @internal use createSession / restoreSession */
@@ -142,22 +97,25 @@ export class AgentsSession {
     this.root = parts.root;
     this.rootReason = parts.rootReason;
     this.hasProject = parts.project;
-    this.#importRoot = parts.importRoot;
     this.preset = parts.preset;
     this.config = parts.config;
     this.rawConfig = parts.raw;
     this.#sink = parts.sink;
     this.#cache = parts.cache;
-    this.#groups = parts.prepared?.groups ?? groupsFor(parts.config.files.names, parts.config.files.select);
-    this.#lazyGroups = parts.prepared?.lazyGroups ?? parts.prepared?.groups ?? parts.preset.lazy.groups ?? this.#groups;
-    this.#groupsReason = parts.prepared?.reason;
+    const groups = parts.prepared?.groups ?? groupsFor(parts.config.files.names, parts.config.files.select);
+    const lazy = parts.prepared?.lazyGroups ?? parts.prepared?.groups ?? parts.preset.lazy.groups ?? groups;
+    this.#groups = { initial: groups, lazy, ...(parts.prepared?.reason ? { reason: parts.prepared.reason } : {}) };
     this.renderer = getRenderer(parts.preset.renderer);
     this.initialFiles = Object.freeze(initial.files.map((file) => Object.freeze({ ...file })));
     this.initialMessage = initial.message;
     this.#initialLoad = initial.load;
+    const common = { root: this.root, home: this.home, config: this.config, preset: this.preset, sink: this.#sink, ledger: this.#ledger };
+    this.#scope = new SessionScope({ ...common, cwd: this.cwd, hasProject: this.hasProject, cache: this.#cache, groups, lazyGroups: lazy });
+    this.#reads = new InlineReads({ ...common, importRoot: parts.importRoot, fs: this.#cache.fs, scope: this.#scope, rules });
+    this.#state = { ledger: this.#ledger, scope: this.#scope, reads: this.#reads, leftOut: new Map() };
     for (const file of this.initialFiles) this.#ledger.mark(file.path, file.mtimeMs, file.layer);
     for (const file of initial.load?.blank ?? []) this.#ledger.mark(file.path, file.mtimeMs, "project");
-    for (const file of initial.load?.leftOut ?? []) this.#leftOut.set(file.path, file.mtimeMs);
+    for (const file of initial.load?.leftOut ?? []) this.#state.leftOut.set(file.path, file.mtimeMs);
   }
 
   /** Non-fatal problems met so far (unreadable files, skipped FIFOs, truncations...). */
@@ -180,7 +138,7 @@ export class AgentsSession {
    * when the preset decided them for this session (`Preset.prepare`). For `explain`.
    */
   get nameGroups(): { initial: NameGroups; lazy: NameGroups; reason?: string } {
-    return { initial: this.#groups, lazy: this.#lazyGroups, ...(this.#groupsReason ? { reason: this.#groupsReason } : {}) };
+    return { ...this.#groups };
   }
 
   /** Directories whose instruction files are resolved (spec §5.3). */
@@ -201,15 +159,12 @@ export class AgentsSession {
 
   /** Absolute path of a target, relative paths against cwd. */
   absolute(target: string): string {
-    return absolute(target, this.cwd);
+    return this.#scope.absolute(target);
   }
 
   /** The directory a target governs from: itself when it is an existing directory, else its parent. */
-  async targetDir(target: string): Promise<string> {
-    const path = this.absolute(target);
-    if (pathInputProblem(path) !== null) return parentOf(path);
-    const entry = await this.#cache.statEntry(path);
-    return entry.info?.kind === "directory" ? path : parentOf(path);
+  targetDir(target: string): Promise<string> {
+    return this.#scope.targetDir(target);
   }
 
   /**
@@ -221,17 +176,17 @@ export class AgentsSession {
    */
   async resolve(target: string, options: AdmitOptions = {}): Promise<ResolvedAgents> {
     if (!this.config.enabled || !this.config.resolver.enabled) return { files: [] };
-    const candidates = await this.#applicable(target);
+    const candidates = await this.#scope.applicable(target);
     const out: ResolvedFile[] = [];
     for (const found of candidates) {
-      if (!this.#isNew(found.path, found.info.mtimeMs) || this.#isEmpty(found.info.size)) continue;
+      if (!this.#ledger.isNew(found.path, found.info.mtimeMs) || this.#scope.isEmpty(found.info.size)) continue;
       out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
       if (out.length >= this.config.resolver.maxFilesPerResolve) break;
     }
 
     // Selection above and marking below run without an await between: concurrent resolves
     // cannot both return a file.
-    this.#record(out, options, "path");
+    this.#ledger.record(out, options.admit !== false, "path");
     return { files: out };
   }
 
@@ -258,96 +213,8 @@ export class AgentsSession {
    * const blocks = await session.touch(["packages/api/src/index.ts"]);
    * const text = session.renderInline(blocks);
    */
-  async touch(paths: readonly string[], options: AdmitOptions = {}): Promise<InlineBlock[]> {
-    if (!this.config.enabled || this.#lazy.capped) return [];
-    const picked: Found[] = [];
-    const pickedPaths = new Set<string>();
-    for (const target of paths) {
-      const candidates = await this.#applicable(target, { lazy: true });
-      for (const found of deepestFirst(candidates)) {
-        if (pickedPaths.has(found.path) || !this.#isNew(found.path, found.info.mtimeMs)) continue;
-        pickedPaths.add(found.path);
-        picked.push(found);
-        // Claim at once (the next target is awaited) so a concurrent touch cannot pick it too.
-        this.#ledger.claim(found.path, found.info.mtimeMs);
-      }
-    }
-    const absoluteTargets = paths.filter((target) => pathInputProblem(target) === null).map((target) => this.absolute(target));
-    const ruleHits = this.rules.formats.length > 0 ? await this.rules.matching(absoluteTargets) : [];
-    const ruleBlocks: InlineBlock[] = [];
-    for (const hit of ruleHits) {
-      if (pickedPaths.has(hit.rule.path) || !this.#isNew(hit.rule.path, hit.rule.mtimeMs)) continue;
-      pickedPaths.add(hit.rule.path);
-      ruleBlocks.push(this.rules.block(hit, this.root, this.#ledger.version(hit.rule.path)?.layer ?? "path"));
-      this.#ledger.claim(hit.rule.path, hit.rule.mtimeMs);
-    }
-    const blocks: InlineBlock[] = [];
-    try {
-      for (const found of picked) {
-        if (this.#lazy.capped) break;
-        const room = this.config.lazy.maxBytes - this.#lazy.bytes;
-        if (this.#lazy.files + 1 > this.config.lazy.maxFiles || found.info.size > room) {
-          this.#cap(found.path);
-          break;
-        }
-        let text;
-        try {
-          text = await readInstructionExpanded(this.#cache.fs, found.path, room, "byte", this.#imports(), (diagnostic) => this.#sink.add(diagnostic));
-        } catch (error) {
-          reportReadError(this.#sink, found.path, error);
-          continue;
-        }
-        if (!text) continue;
-        if (text.truncated) {
-          // It grew past the cap while we looked: never deliver half a file.
-          this.#cap(found.path);
-          break;
-        }
-        // An AGENTS.md with `applyTo`/`globs` frontmatter applies only to matching paths: left
-        // unclaimed otherwise, so a later matching touch delivers it.
-        const scope = agentsScope(text.content);
-        if (scope && !absoluteTargets.some((target) => scopeMatches(scope, parentOf(found.path), target))) continue;
-        const blank = (this.preset.blank ?? isBlank)(text.content);
-        this.#lazy.files += blank ? 0 : 1;
-        this.#lazy.bytes += blank ? 0 : text.chargedBytes;
-        const block: InlineBlock = {
-          path: found.path,
-          layer: this.#ledger.version(found.path)?.layer ?? "path",
-          mtimeMs: text.mtimeMs,
-          sizeBytes: text.sizeBytes,
-          // Read with the byte cut (a file is never half-delivered), but a leading BOM is dropped
-          // as the preset's initial load drops it.
-          content: this.preset.initial.cut === "byte" ? text.content : text.content.replace(/^\uFEFF/, ""),
-          truncated: false,
-        };
-        if (blank) {
-          this.#record([{ path: block.path, mtimeMs: block.mtimeMs, sizeBytes: block.sizeBytes }], options, block.layer);
-          continue;
-        }
-        blocks.push(block);
-      }
-      // Scoped rules count against the same session caps; their text is already in memory.
-      for (const block of ruleBlocks) {
-        if (this.#lazy.capped) break;
-        const bytes = Buffer.byteLength(block.content);
-        if (this.#lazy.files + 1 > this.config.lazy.maxFiles || bytes > this.config.lazy.maxBytes - this.#lazy.bytes) {
-          this.#cap(block.path);
-          break;
-        }
-        this.#lazy.files += 1;
-        this.#lazy.bytes += bytes;
-        blocks.push(block);
-      }
-    } finally {
-      for (const found of picked) this.#ledger.unclaim(found.path, found.info.mtimeMs);
-      for (const block of ruleBlocks) this.#ledger.unclaim(block.path, block.mtimeMs);
-    }
-    this.#record(
-      blocks.map((block) => ({ path: block.path, mtimeMs: block.mtimeMs, sizeBytes: block.sizeBytes })),
-      options,
-      "path",
-    );
-    return blocks;
+  touch(paths: readonly string[], options: AdmitOptions = {}): Promise<InlineBlock[]> {
+    return this.#reads.touch(paths, options);
   }
 
   /** Renders inline blocks in the preset's format ("" for none). */
@@ -390,57 +257,9 @@ export class AgentsSession {
    * const result = await session.refresh();
    * const notice = session.refreshNotice(result); // "" or update/removal reminders
    */
-  async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
-    const fs = this.#cache.fs;
-    const result: RefreshResult = { changed: [], deleted: [], blocks: [] };
-    const entries = this.admitted();
-    const infos = await Promise.all(
-      entries.map((entry) =>
-        fs.stat(entry.path).catch((error: unknown) => {
-          reportReadError(this.#sink, entry.path, error);
-          return undefined;
-        }),
-      ),
-    );
-    entries.forEach((entry, index) => {
-      const info = infos[index];
-      if (info === undefined) return; // unreadable: neither changed nor deleted
-      this.#cache.invalidate(entry.path);
-      this.#cache.invalidateDir(parentOf(entry.path));
-      if (info === null || info.kind !== "file") result.deleted.push(entry);
-      else if (info.mtimeMs !== entry.mtimeMs && this.#ledger.claimed(entry.path) !== info.mtimeMs) {
-        result.changed.push({ path: entry.path, layer: entry.layer, mtimeMs: info.mtimeMs, sizeBytes: info.size, previousMtimeMs: entry.mtimeMs });
-      }
-    });
-    for (const file of result.changed) this.#ledger.claim(file.path, file.mtimeMs);
-    if (options.inline) {
-      for (const file of result.changed) {
-        if (this.rules.ruleAt(file.path)) {
-          const hit = (await this.rules.matching([file.path])).find((each) => each.rule.path === file.path);
-          if (hit && hit.rule.mtimeMs === file.mtimeMs) result.blocks.push(this.rules.block(hit, this.root, file.layer));
-          continue;
-        }
-        try {
-          const text = await readInstruction(fs, file.path, this.config.lazy.maxBytes, "utf8-with-note");
-          if (text)
-            result.blocks.push({
-              path: file.path,
-              layer: file.layer,
-              mtimeMs: text.mtimeMs,
-              sizeBytes: text.sizeBytes,
-              content: text.content,
-              truncated: text.truncated,
-            });
-        } catch (error) {
-          reportReadError(this.#sink, file.path, error);
-        }
-      }
-    }
-    if (options.admit !== false) {
-      this.admit(result.changed);
-      this.forget(result.deleted);
-    }
-    return result;
+  refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    const parts = { root: this.root, cache: this.#cache, sink: this.#sink, ledger: this.#ledger, rules: this.rules, maxBytes: this.config.lazy.maxBytes };
+    return refreshAdmitted(parts, options);
   }
 
   /** Renders a refresh result: the update notice (paths + mtime, or bodies when `blocks` are there) and the removal notice. "" when nothing changed. */
@@ -457,18 +276,7 @@ export class AgentsSession {
    * @example output.context.push((await session.compactionContext({ maxTokens: 1000 })).text);
    */
   async compactionContext(options: CompactionContextOptions = {}): Promise<CompactionContext> {
-    const fs = this.#cache.fs;
-    const files: CompactionFile[] = [];
-    for (const entry of this.admitted()) {
-      try {
-        const read = await fs.read(entry.path, COMPACTION_READ_BYTES);
-        const content = new TextDecoder("utf-8", { fatal: false }).decode(read.bytes);
-        if (!isBlank(content)) files.push({ path: entry.path, layer: entry.layer, content });
-      } catch (error) {
-        reportReadError(this.#sink, entry.path, error);
-      }
-    }
-    return buildCompactionContext(files, options);
+    return buildCompactionContext(await compactionFiles({ cache: this.#cache, sink: this.#sink, ledger: this.#ledger }), options);
   }
 
   /**
@@ -476,11 +284,7 @@ export class AgentsSession {
    * next resolve/touch presents them again. Returns the paths dropped.
    */
   compacted(): string[] {
-    const dropped = this.admitted()
-      .filter((entry) => entry.layer === "path")
-      .map((entry) => entry.path);
-    this.forget(dropped);
-    return dropped;
+    return forgetPathLayer(this.#ledger);
   }
 
   /**
@@ -488,11 +292,7 @@ export class AgentsSession {
    * @example const stop = session.onScan((dirs) => watcher.add(dirs));
    */
   onScan(listener: (dirs: readonly string[]) => void): () => void {
-    (this.#scanListeners ??= []).push(listener);
-    return () => {
-      this.#scanListeners = this.#scanListeners?.filter((each) => each !== listener);
-      if (this.#scanListeners?.length === 0) this.#scanListeners = undefined;
-    };
+    return this.#scope.onScan(listener);
   }
 
   /** Runs `fn` when the session closes (watchers register here). */
@@ -508,23 +308,8 @@ export class AgentsSession {
 
   /** A JSON-safe snapshot, valid against `SessionStateSchema`. Claims are not persisted. */
   snapshot(): SessionState {
-    return {
-      version: SESSION_STATE_VERSION,
-      preset: this.preset.name,
-      cwd: this.cwd,
-      root: this.root,
-      markers: [...this.config.root.markers],
-      config: this.rawConfig,
-      initialFiles: this.initialFiles.map((file) => ({ ...file })),
-      initialMessage: this.initialMessage,
-      coveredDirs: [...this.#ledger.coveredDirs],
-      seenDirs: [...this.#seen],
-      loaded: this.#ledger.entries(),
-      lazyLoadedFiles: this.#lazy.files,
-      lazyLoadedBytes: this.#lazy.bytes,
-      lazyCapped: this.#lazy.capped,
-      leftOut: [...this.#leftOut].map(([path, mtimeMs]) => ({ path, mtimeMs })),
-    };
+    const { preset, cwd, root, initialFiles, initialMessage } = this;
+    return sessionState({ preset, cwd, root, markers: this.config.root.markers, config: this.rawConfig, initialFiles, initialMessage }, this.#state);
   }
 
   /** Releases resources (watchers). Idempotent. */
@@ -538,207 +323,16 @@ export class AgentsSession {
 
   /** @internal restore the mutable state of a snapshot */
   restoreState(state: SessionState): void {
-    this.#ledger.restore(state.loaded, state.coveredDirs);
-    for (const dir of state.seenDirs) this.#seen.add(dir);
-    this.#lazy = { files: state.lazyLoadedFiles, bytes: state.lazyLoadedBytes, capped: state.lazyCapped };
-    for (const entry of state.leftOut ?? []) this.#leftOut.set(entry.path, entry.mtimeMs);
+    restoreState(state, this.#state);
   }
 
   /**
    * Files of the current initial scope (root -> cwd) that are new or changed: the model does not
    * have them at their current version, and they are not the unchanged files the budget left out.
    */
-  async initialScopeChanges(): Promise<ResolvedFile[]> {
-    const out: ResolvedFile[] = [];
-    for (const dir of initialDirs(this.hasProject ? this.root : null, this.cwd, this.preset.initial.dirs)) {
-      for (const found of selectFiles(await this.#cache.probeDir(dir), this.#groups, this.#sink)) {
-        if (!this.#isNew(found.path, found.info.mtimeMs) || this.#isEmpty(found.info.size) || this.#leftOut.get(found.path) === found.info.mtimeMs) continue;
-        out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
-      }
-    }
-    return out;
+  initialScopeChanges(): Promise<ResolvedFile[]> {
+    return initialScopeChanges(this.#state);
   }
-
-  /** Records delivered (or proposed) files. */
-  #record(files: readonly ResolvedFile[], options: AdmitOptions, layer: Layer): void {
-    this.#ledger.record(files, options.admit !== false, layer);
-  }
-
-  /** Import settings for inline reads (imports count against the lazy budget). */
-  #imports() {
-    return importContextOf(this.config, this.preset, this.#importRoot, this.home);
-  }
-
-  /** An empty file has nothing to apply: skipped like the initial load skips it (metadata only, no read). */
-  #isEmpty(sizeBytes: number): boolean {
-    return sizeBytes === 0 && this.preset.initial.skipBlank;
-  }
-
-  #isNew(path: string, mtimeMs: number): boolean {
-    return this.#ledger.isNew(path, mtimeMs);
-  }
-
-  #cap(path: string): void {
-    this.#lazy.capped = true;
-    this.#sink.add({
-      level: "warning",
-      code: "lazy-cap",
-      message: `inline loading stopped at ${path}: the session caps (lazy.maxFiles ${this.config.lazy.maxFiles}, lazy.maxBytes ${this.config.lazy.maxBytes}) are reached; no further files are loaded this session`,
-      path,
-    });
-  }
-
-  /** Every instruction file that applies to `target`, root first (the chain root -> target dir). */
-  async #applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
-    if (!this.hasProject) return [];
-    const path = this.#checkedPath(target);
-    if (path === null) return [];
-    // Gemini CLI: just-in-time files only for targets inside the workspace (cwd).
-    if (this.preset.lazy.scope === "inside-cwd" && !isInside(path, this.cwd)) return [];
-    const now = this.#cache.now();
-    // Fast path: when every cache entry is fresh, nothing below awaits the disk.
-    const known = this.#cache.peekPath(path, now) ?? (await this.#cache.statEntry(path));
-    let dir = known.info?.kind === "directory" ? path : parentOf(path);
-    // A directory already on a memoised chain existed when it was first resolved: no new stat.
-    if (!known.info && !this.#chains.has(dir)) dir = await this.#deepestExisting(dir, now);
-    let root = this.root;
-    if (!isInside(dir, root)) {
-      if (this.config.resolver.outsideRoot !== "own-root") return [];
-      root = (
-        await findProjectRoot({
-          cwd: dir,
-          markers: this.config.root.markers,
-          stopAtFsRoot: this.config.root.stopAtFsRoot,
-          home: this.home,
-          fs: this.#cache.fs,
-        })
-      ).root;
-    }
-    let dirs = this.#chainTo(root, dir);
-    if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs);
-    if (this.preset.lazy.scope === "below-cwd") {
-      // Only directories strictly below cwd; targets outside cwd get nothing.
-      if (dir === this.cwd || !isInside(dir, this.cwd)) return [];
-      dirs = dirs.slice(dirs.indexOf(this.cwd) + 1);
-    }
-    if (mode.lazy) {
-      dirs = this.#withoutExcluded(dirs, root);
-      for (const each of dirs) this.#seen.add(each);
-    }
-    const probes: DirProbe[] = new Array(dirs.length);
-    let pending: Array<Promise<unknown>> | undefined;
-    for (let index = 0; index < dirs.length; index++) {
-      const fresh = this.#cache.peekDir(dirs[index]!, now);
-      if (fresh) probes[index] = fresh;
-      // Unseen directories are probed in parallel: one round trip, not one per level.
-      else (pending ??= []).push(this.#cache.probeDir(dirs[index]!).then((probe) => (probes[index] = probe)));
-    }
-    if (pending) await Promise.all(pending);
-    const groups = mode.lazy ? this.#lazyGroups : this.#groups;
-    const out: Found[] = [];
-    for (const probe of probes) for (const found of selectFiles(probe, groups, this.#sink)) out.push(found);
-    return this.preset.files.dedupe === "identity" ? this.#withoutAliases(out) : out;
-  }
-
-  /**
-   * `files.dedupe: "identity"` (Gemini CLI): drops a file whose device + inode is already loaded
-   * under another path, or appears earlier in `found`.
-   */
-  async #withoutAliases(found: Found[]): Promise<Found[]> {
-    if (found.length === 0) return found;
-    const loaded = new Set<string>();
-    for (const path of this.#ledger.paths()) {
-      let key = this.#identities.get(path);
-      if (key === undefined) {
-        const entry = await this.#cache.statEntry(path);
-        key = entry.info ? identityKey(entry.info) : "";
-        this.#identities.set(path, key);
-      }
-      if (key !== "") loaded.add(key);
-    }
-    const seen = new Set<string>();
-    return found.filter((each) => {
-      const key = identityKey(each.info);
-      // A loaded identity is never offered again, edited or not (Gemini CLI keeps it until /memory reload).
-      const keep = !loaded.has(key) && !seen.has(key);
-      seen.add(key);
-      return keep;
-    });
-  }
-
-  /**
-   * An input path made absolute, or null (with a `path-rejected` warning) when it cannot be a path:
-   * too long, too deep, a NUL byte (core/paths.ts `pathInputProblem`). Checked before any work.
-   */
-  #checkedPath(target: string): string | null {
-    const problem = pathInputProblem(target) ?? pathInputProblem(this.absolute(target));
-    if (problem === null) return this.absolute(target);
-    this.#sink.add({
-      level: "warning",
-      code: "path-rejected",
-      message: `the path ${quote(target.length > 200 ? `${target.slice(0, 200)}...` : target)} ${problem}: nothing is resolved for it`,
-      fix: "pass the path of a file or directory that can exist",
-    });
-    return null;
-  }
-
-  /**
-   * `dir` when it exists as a directory, else its deepest ancestor that does. Existence is monotone
-   * along a path, so a binary search over the ancestors finds it in log2(depth) uncached stats: a
-   * made-up deep path costs memory and calls in proportion to the directories that exist, never
-   * to its length (issue 18 row 2: every ancestor used to be stored).
-   */
-  async #deepestExisting(dir: string, now: number): Promise<string> {
-    // Only a fresh positive cache entry is trusted; a miss asks the disk without caching, so a
-    // directory created later (watch mode trusts its cache) is seen at once.
-    if (this.#cache.peekPath(dir, now)?.info?.kind === "directory") return dir;
-    if ((await this.#cache.fs.stat(dir).catch(() => null))?.kind === "directory") return dir;
-    const cuts: number[] = [];
-    for (let index = dir.indexOf("/", 1); index !== -1; index = dir.indexOf("/", index + 1)) cuts.push(index);
-    let low = -1; // "/" exists
-    let high = cuts.length; // dir itself does not
-    while (high - low > 1) {
-      const middle = (low + high) >> 1;
-      const info = await this.#cache.fs.stat(dir.slice(0, cuts[middle])).catch(() => null);
-      if (info?.kind === "directory") low = middle;
-      else high = middle;
-    }
-    return low === -1 ? "/" : dir.slice(0, cuts[low]);
-  }
-
-  /** chain(root, dir), memoised for the session root (hot path: no string work on a warm resolve). */
-  #chainTo(root: string, dir: string): readonly string[] {
-    if (root !== this.root) return chain(root, dir);
-    let dirs = this.#chains.get(dir);
-    if (!dirs) {
-      dirs = chain(root, dir);
-      this.#chains.set(dir, dirs);
-    }
-    return dirs;
-  }
-
-  /** Cuts the chain at the first excluded directory name below the root. */
-  #withoutExcluded(dirs: readonly string[], root: string): readonly string[] {
-    const excluded = this.config.lazy.exclude;
-    if (excluded.length === 0) return dirs;
-    for (let index = 0; index < dirs.length; index++) {
-      const dir = dirs[index]!;
-      if (dir !== root && excluded.includes(nameOf(dir))) return dirs.slice(0, index);
-    }
-    return dirs;
-  }
-}
-
-/** Root-first candidates reordered deepest directory first, keeping name order within a directory. */
-function deepestFirst(candidates: readonly Found[]): Found[] {
-  const byDir = new Map<string, Found[]>();
-  for (const found of candidates) {
-    const dir = parentOf(found.path);
-    const list = byDir.get(dir);
-    if (list) list.push(found);
-    else byDir.set(dir, [found]);
-  }
-  return [...byDir.values()].reverse().flat();
 }
 
 /**
@@ -794,9 +388,6 @@ function rulesOf(parts: Parts): SessionRules {
   });
 }
 
-/** Largest instruction file read for a compaction context. */
-const COMPACTION_READ_BYTES = 1024 * 1024;
-
 async function startWatch(session: AgentsSession, watch: SessionOptions["watch"]): Promise<void> {
   if (!watch) return;
   const { watchSession } = await import("./watch.js");
@@ -835,22 +426,4 @@ export async function reopenSession(state: SessionState, options: Omit<RestoreOp
   session.restoreState(state);
   await startWatch(session, options.watch);
   return session;
-}
-
-/**
- * The spec §11.3 resume reminder of a reopened session against the snapshot it came from: cwd,
- * root and markers that moved, and the initial-scope files to re-check ("" when nothing changed).
- * With `admit` (default true) the files to re-check count as delivered.
- * @example const diff = await resumeDiff(session, stored.session);
- */
-export async function resumeDiff(session: AgentsSession, before: SessionState, options: { admit?: boolean } = {}): Promise<string> {
-  const recheck = await session.initialScopeChanges();
-  const diff = sessionResumeDiff({
-    cwd: { before: before.cwd, after: session.cwd },
-    root: { before: before.root, after: session.root },
-    markers: { before: before.markers, after: session.config.root.markers },
-    recheck,
-  });
-  if (options.admit !== false) session.admit(recheck);
-  return diff;
 }

@@ -103,6 +103,11 @@ describe("source layers", () => {
     expect(cyclesOf(edges)).toEqual([...KNOWN.cycles].sort());
   });
 
+  it("the session facade sits on its parts: no module of session/ imports session/session.ts", () => {
+    const parts = [...edges].filter(([from, targets]) => from.startsWith("session/") && targets.includes("session/session.ts")).map(([from]) => from);
+    expect(parts).toEqual([]);
+  });
+
   it("the checks see violations (a synthetic upward edge and cycle are reported)", () => {
     const synthetic = new Map([
       ["core/a.ts", ["core/b.ts"]],

@@ -1,0 +1,247 @@
+/**
+ * The session's scope rules: which directories and instruction files apply to a target (the chain
+ * root -> target dir, the preset's scope, `lazy.exclude`, identity dedupe), and which files of the
+ * initial scope exist now. One job: finding candidates. It reads metadata only and admits nothing;
+ * the ledger it is given answers which files the model has.
+ */
+import type { StatCache, DirProbe, Found } from "../io/cache.js";
+import type { ResolvedConfig } from "../load/config.js";
+import type { Preset } from "../presets/preset.js";
+import { findProjectRoot } from "../load/root.js";
+import { initialDirs } from "../load/initial.js";
+import { identityKey, selectFiles, type DiagnosticSink, type NameGroups } from "../load/discover.js";
+import { absolute, chain, isInside, nameOf, parentOf, pathInputProblem } from "../core/paths.js";
+import { quote } from "../core/quote.js";
+import type { AdmissionLedger } from "./ledger.js";
+
+/** What the scope is decided from (set once, when the session is built). */
+export interface ScopeInit {
+  cwd: string;
+  root: string;
+  home: string;
+  /** false when the preset found no project: nothing applies but user layers. */
+  hasProject: boolean;
+  config: ResolvedConfig;
+  preset: Preset;
+  cache: StatCache;
+  sink: DiagnosticSink;
+  /** Admitted paths (identity dedupe compares with them). */
+  ledger: Pick<AdmissionLedger, "paths">;
+  /** Name groups for the initial scope and `resolve`. */
+  groups: NameGroups;
+  /** Name groups for directories reached by `touch`. */
+  lazyGroups: NameGroups;
+}
+
+/**
+ * Candidates for a target, root side first.
+ * @example
+ * const scope = new SessionScope({ cwd, root, home, hasProject: true, config, preset, cache, sink, ledger, groups, lazyGroups: groups });
+ * const found = await scope.applicable("src/index.ts"); // AGENTS.md files from root to src/
+ */
+export class SessionScope {
+  readonly #init: ScopeInit;
+  readonly #chains = new Map<string, readonly string[]>();
+  /** path -> device:inode of loaded files (`files.dedupe: "identity"`). */
+  readonly #identities = new Map<string, string>();
+  /** Directories a `touch` reached (a snapshot records them). */
+  readonly #seen = new Set<string>();
+  #scanListeners: Array<(dirs: readonly string[]) => void> | undefined;
+
+  constructor(init: ScopeInit) {
+    this.#init = init;
+  }
+
+  /** Directories reached by inline loading so far. */
+  get seenDirs(): ReadonlySet<string> {
+    return this.#seen;
+  }
+
+  /** Records directories reached before (a restored snapshot). */
+  markSeen(dirs: Iterable<string>): void {
+    for (const dir of dirs) this.#seen.add(dir);
+  }
+
+  /** Absolute path of a target, relative paths against cwd. */
+  absolute(target: string): string {
+    return absolute(target, this.#init.cwd);
+  }
+
+  /** The directory a target governs from: itself when it is an existing directory, else its parent. */
+  async targetDir(target: string): Promise<string> {
+    const path = this.absolute(target);
+    if (pathInputProblem(path) !== null) return parentOf(path);
+    const entry = await this.#init.cache.statEntry(path);
+    return entry.info?.kind === "directory" ? path : parentOf(path);
+  }
+
+  /** An empty file has nothing to apply: skipped like the initial load skips it (metadata only, no read). */
+  isEmpty(sizeBytes: number): boolean {
+    return sizeBytes === 0 && this.#init.preset.initial.skipBlank;
+  }
+
+  /** Subscribes to the directory chains scanned from now on. Returns the unsubscribe function. */
+  onScan(listener: (dirs: readonly string[]) => void): () => void {
+    (this.#scanListeners ??= []).push(listener);
+    return () => {
+      this.#scanListeners = this.#scanListeners?.filter((each) => each !== listener);
+      if (this.#scanListeners?.length === 0) this.#scanListeners = undefined;
+    };
+  }
+
+  /** The instruction files of the initial scope (root -> cwd) as they are on disk now. */
+  async initialFiles(): Promise<Found[]> {
+    const { hasProject, root, cwd, preset, cache, groups, sink } = this.#init;
+    const out: Found[] = [];
+    for (const dir of initialDirs(hasProject ? root : null, cwd, preset.initial.dirs)) {
+      for (const found of selectFiles(await cache.probeDir(dir), groups, sink)) out.push(found);
+    }
+    return out;
+  }
+
+  /**
+   * Every instruction file that applies to `target`, root first (the chain root -> target dir).
+   * With `lazy` (inline loading) the chain stops at excluded directories, the directories are
+   * recorded as seen, and the lazy name groups select.
+   */
+  async applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
+    const { cache, config, preset, cwd } = this.#init;
+    if (!this.#init.hasProject) return [];
+    const path = this.#checkedPath(target);
+    if (path === null) return [];
+    // Gemini CLI: just-in-time files only for targets inside the workspace (cwd).
+    if (preset.lazy.scope === "inside-cwd" && !isInside(path, cwd)) return [];
+    const now = cache.now();
+    // Fast path: when every cache entry is fresh, nothing below awaits the disk.
+    const known = cache.peekPath(path, now) ?? (await cache.statEntry(path));
+    let dir = known.info?.kind === "directory" ? path : parentOf(path);
+    // A directory already on a memoised chain existed when it was first resolved: no new stat.
+    if (!known.info && !this.#chains.has(dir)) dir = await this.#deepestExisting(dir, now);
+    let root = this.#init.root;
+    if (!isInside(dir, root)) {
+      if (config.resolver.outsideRoot !== "own-root") return [];
+      root = (
+        await findProjectRoot({
+          cwd: dir,
+          markers: config.root.markers,
+          stopAtFsRoot: config.root.stopAtFsRoot,
+          home: this.#init.home,
+          fs: cache.fs,
+        })
+      ).root;
+    }
+    let dirs = this.#chainTo(root, dir);
+    if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs);
+    if (preset.lazy.scope === "below-cwd") {
+      // Only directories strictly below cwd; targets outside cwd get nothing.
+      if (dir === cwd || !isInside(dir, cwd)) return [];
+      dirs = dirs.slice(dirs.indexOf(cwd) + 1);
+    }
+    if (mode.lazy) {
+      dirs = this.#withoutExcluded(dirs, root);
+      for (const each of dirs) this.#seen.add(each);
+    }
+    const probes: DirProbe[] = new Array(dirs.length);
+    let pending: Array<Promise<unknown>> | undefined;
+    for (let index = 0; index < dirs.length; index++) {
+      const fresh = cache.peekDir(dirs[index]!, now);
+      if (fresh) probes[index] = fresh;
+      // Unseen directories are probed in parallel: one round trip, not one per level.
+      else (pending ??= []).push(cache.probeDir(dirs[index]!).then((probe) => (probes[index] = probe)));
+    }
+    if (pending) await Promise.all(pending);
+    const groups = mode.lazy ? this.#init.lazyGroups : this.#init.groups;
+    const out: Found[] = [];
+    for (const probe of probes) for (const found of selectFiles(probe, groups, this.#init.sink)) out.push(found);
+    return preset.files.dedupe === "identity" ? this.#withoutAliases(out) : out;
+  }
+
+  /**
+   * `files.dedupe: "identity"` (Gemini CLI): drops a file whose device + inode is already loaded
+   * under another path, or appears earlier in `found`.
+   */
+  async #withoutAliases(found: Found[]): Promise<Found[]> {
+    if (found.length === 0) return found;
+    const loaded = new Set<string>();
+    for (const path of this.#init.ledger.paths()) {
+      let key = this.#identities.get(path);
+      if (key === undefined) {
+        const entry = await this.#init.cache.statEntry(path);
+        key = entry.info ? identityKey(entry.info) : "";
+        this.#identities.set(path, key);
+      }
+      if (key !== "") loaded.add(key);
+    }
+    const seen = new Set<string>();
+    return found.filter((each) => {
+      const key = identityKey(each.info);
+      // A loaded identity is never offered again, edited or not (Gemini CLI keeps it until /memory reload).
+      const keep = !loaded.has(key) && !seen.has(key);
+      seen.add(key);
+      return keep;
+    });
+  }
+
+  /**
+   * An input path made absolute, or null (with a `path-rejected` warning) when it cannot be a path:
+   * too long, too deep, a NUL byte (core/paths.ts `pathInputProblem`). Checked before any work.
+   */
+  #checkedPath(target: string): string | null {
+    const problem = pathInputProblem(target) ?? pathInputProblem(this.absolute(target));
+    if (problem === null) return this.absolute(target);
+    this.#init.sink.add({
+      level: "warning",
+      code: "path-rejected",
+      message: `the path ${quote(target.length > 200 ? `${target.slice(0, 200)}...` : target)} ${problem}: nothing is resolved for it`,
+      fix: "pass the path of a file or directory that can exist",
+    });
+    return null;
+  }
+
+  /**
+   * `dir` when it exists as a directory, else its deepest ancestor that does. Existence is monotone
+   * along a path, so a binary search over the ancestors finds it in log2(depth) uncached stats: a
+   * made-up deep path costs memory and calls in proportion to the directories that exist, never
+   * to its length (issue 18 row 2: every ancestor used to be stored).
+   */
+  async #deepestExisting(dir: string, now: number): Promise<string> {
+    const { cache } = this.#init;
+    // Only a fresh positive cache entry is trusted; a miss asks the disk without caching, so a
+    // directory created later (watch mode trusts its cache) is seen at once.
+    if (cache.peekPath(dir, now)?.info?.kind === "directory") return dir;
+    if ((await cache.fs.stat(dir).catch(() => null))?.kind === "directory") return dir;
+    const cuts: number[] = [];
+    for (let index = dir.indexOf("/", 1); index !== -1; index = dir.indexOf("/", index + 1)) cuts.push(index);
+    let low = -1; // "/" exists
+    let high = cuts.length; // dir itself does not
+    while (high - low > 1) {
+      const middle = (low + high) >> 1;
+      const info = await cache.fs.stat(dir.slice(0, cuts[middle])).catch(() => null);
+      if (info?.kind === "directory") low = middle;
+      else high = middle;
+    }
+    return low === -1 ? "/" : dir.slice(0, cuts[low]);
+  }
+
+  /** chain(root, dir), memoised for the session root (hot path: no string work on a warm resolve). */
+  #chainTo(root: string, dir: string): readonly string[] {
+    if (root !== this.#init.root) return chain(root, dir);
+    let dirs = this.#chains.get(dir);
+    if (!dirs) {
+      dirs = chain(root, dir);
+      this.#chains.set(dir, dirs);
+    }
+    return dirs;
+  }
+
+  /** Cuts the chain at the first excluded directory name below the root. */
+  #withoutExcluded(dirs: readonly string[], root: string): readonly string[] {
+    const excluded = this.#init.config.lazy.exclude;
+    if (excluded.length === 0) return dirs;
+    for (let index = 0; index < dirs.length; index++) {
+      const dir = dirs[index]!;
+      if (dir !== root && excluded.includes(nameOf(dir))) return dirs.slice(0, index);
+    }
+    return dirs;
+  }
+}
