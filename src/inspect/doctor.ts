@@ -642,7 +642,7 @@ async function checkBudgets(
           severity: "warning",
           path: file.path,
           agents: [name],
-          message: `${name} cuts ${file.path} to ${file.includedBytes} of ${file.sizeBytes} bytes (its budget: ${kib(config.initial.maxBytes)} for the whole chain, ${getPreset(name)!.initial.keep}) in sessions started in ${dir}${dir === parentOf(file.path) ? "" : " or below"}`,
+          message: `${name} cuts ${file.path} to ${file.includedBytes} of ${file.sizeBytes} bytes (its budget: ${kib(config.initial.maxBytes)} for the whole chain, ${getPreset(name)!.startup.keep}) in sessions started in ${dir}${dir === parentOf(file.path) ? "" : " or below"}`,
           fix: "shorten the files on this chain, or move detail into files deeper in the tree",
         });
       }
@@ -656,7 +656,7 @@ async function checkBudgets(
           severity: "warning",
           path: file.path,
           agents: [name],
-          message: `${name} leaves ${file.path} out entirely in sessions started in ${dir}: its budget (${file.reason === "max-files" ? `${config.initial.maxFiles} files` : kib(config.initial.maxBytes)}) is spent on ${getPreset(name)!.initial.keep === "root-first" ? "files nearer the root" : "files nearer cwd"}`,
+          message: `${name} leaves ${file.path} out entirely in sessions started in ${dir}: its budget (${file.reason === "max-files" ? `${config.initial.maxFiles} files` : kib(config.initial.maxBytes)}) is spent on ${getPreset(name)!.startup.keep === "root-first" ? "files nearer the root" : "files nearer cwd"}`,
           fix: "shorten the files on this chain",
         });
       }

@@ -205,7 +205,7 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
   }
 
   // 2. The startup chain.
-  const startDirs = session.hasProject ? initialDirs(session.root, session.cwd, session.preset.initial.dirs) : [];
+  const startDirs = session.hasProject ? initialDirs(session.root, session.cwd, session.preset.startup.dirs) : [];
   const initialByPath = new Map(session.initialFiles.map((file) => [file.path, file]));
   const startEntries: ExplainEntry[] = [];
   for (const dir of startDirs) {
@@ -279,7 +279,7 @@ function startupEntry(
   if (file) {
     const imports = load?.imports.get(found.path) ?? [];
     const importedBytes = imports.reduce((sum, record) => sum + record.bytes, 0);
-    const budget = `initial.maxBytes ${config.initial.maxBytes}, ${session.preset.initial.keep}`;
+    const budget = `initial.maxBytes ${config.initial.maxBytes}, ${session.preset.startup.keep}`;
     const fate = file.truncated
       ? `cut at ${bytes(file.includedBytes)} of ${file.sizeBytes}${importedBytes > 0 ? " (imports included)" : ""} (${budget})`
       : `whole (${bytes(file.sizeBytes)}${importedBytes > 0 ? ` + ${bytes(importedBytes)} imported` : ""})`;
@@ -295,7 +295,7 @@ function startupEntry(
       leftOut.reason === "max-files"
         ? `left out: initial.maxFiles (${config.initial.maxFiles}) reached`
         : leftOut.reason === "max-bytes"
-          ? `left out: the ${bytes(config.initial.maxBytes)} budget was spent on files ${session.preset.initial.keep === "root-first" ? "nearer the root" : "nearer cwd"}`
+          ? `left out: the ${bytes(config.initial.maxBytes)} budget was spent on files ${session.preset.startup.keep === "root-first" ? "nearer the root" : "nearer cwd"}`
           : "left out: project files are disabled (enabled: false or initial.maxBytes 0)";
     return entry(found, dir, "project", "left-out", fate, `${why}; offered later by resolve/touch`);
   }
@@ -353,7 +353,7 @@ function notDeliveredReason(session: AgentsSession, found: Found, dir: string): 
   if (session.loadedVersion(found.path)) return "it is already in context";
   const excluded = chain(session.root, dir).find((each) => each !== session.root && session.config.lazy.exclude.includes(nameOf(each)));
   if (excluded) return `it lies under ${excluded}, an excluded directory (lazy.exclude)`;
-  if (session.preset.lazy.scope === "below-cwd" && !isInside(dir, session.cwd)) return `preset ${session.preset.name} loads nested files only below cwd`;
+  if (session.preset.scope.nested === "below-cwd" && !isInside(dir, session.cwd)) return `preset ${session.preset.name} loads nested files only below cwd`;
   if (!session.config.enabled) return "agentsmd is disabled (enabled: false)";
   return "the session's inline caps (lazy.maxFiles / lazy.maxBytes) stop it";
 }

@@ -3,11 +3,11 @@
  */
 import type { StatCache } from "../io/cache.js";
 import type { ResolvedConfig } from "./config.js";
-import type { Preset } from "../presets/preset.js";
+import { keepsBom, type Preset } from "../presets/preset.js";
 import type { Diagnostic, InitialFile } from "../core/schema.js";
 import type { RenderBlock } from "../core/render.js";
 import { chain, isInside } from "../core/paths.js";
-import { claimOrder, isBlank, trimText } from "../core/budget.js";
+import { claimOrder, trimText } from "../core/budget.js";
 import {
   reportReadError,
   blockingError,
@@ -42,7 +42,7 @@ export interface InitialLoad {
   candidates: CandidateFile[];
   /** The `@path` imports expanded into each loaded file that had some (for `explain`). */
   imports: Map<string, ImportRecord[]>;
-  /** Files skipped as the same file (device + inode) as an earlier candidate (`files.dedupe: "identity"`). */
+  /** Files skipped as the same file (device + inode) as an earlier candidate (`dedupe: "identity"`). */
   duplicates: Array<CandidateFile & { sameAs: string }>;
 }
 
@@ -52,7 +52,7 @@ export interface InitialContext {
   groups?: import("./discover.js").NameGroups | undefined;
   config: ResolvedConfig;
   preset: Preset;
-  /** null: no project (a preset with `root.noMarker: "none"` found no marker). */
+  /** null: no project (a preset with `scope.noMarker: "none"` found no marker). */
   root: string | null;
   /** Where imports of project files stay (`importRootOf`). @default the root, else cwd */
   importRoot?: string;
@@ -78,9 +78,9 @@ export function initialDirs(root: string | null, cwd: string, scope: "chain" | "
 export async function loadInitial(context: InitialContext): Promise<InitialLoad> {
   const { cache, config, preset, sink } = context;
   const fs = cache.fs;
-  const keepBom = preset.initial.cut === "byte";
-  const blank = preset.blank ?? isBlank;
-  const identity = preset.files.dedupe === "identity";
+  const keepBom = keepsBom(preset);
+  const blank = preset.text.blank;
+  const identity = preset.dedupe === "identity";
   let user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env, names: config.files.names }), sink, keepBom, blank);
   // device:inode -> path of the user files kept (identity dedupe: a hard link loads once).
   const userIdentities = new Map<string, string>();
@@ -97,7 +97,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
     }
   }
   const readText = async (path: string, budget: number): Promise<InstructionText | null> => {
-    const text = await readInstructionExpanded(fs, path, budget, preset.initial.cut, imports, report);
+    const text = await readInstructionExpanded(fs, path, budget, preset.text.cut, imports, report);
     if (text && text.imports.length > 0) expanded.set(path, text.imports);
     return text;
   };
@@ -111,11 +111,11 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   }));
   const blocks: RenderBlock[] = user.map((file) => ({ path: file.path, layer: "user", content: file.content }));
 
-  const dirs = initialDirs(context.root, context.cwd, preset.initial.dirs);
+  const dirs = initialDirs(context.root, context.cwd, preset.startup.dirs);
   const groups = context.groups ?? groupsFor(config.files.names, config.files.select);
   const probes = await Promise.all(dirs.map((dir) => cache.probeDir(dir)));
   let perDir = probes.map((probe) => selectFiles(probe, groups, sink));
-  if (preset.initial.probeErrors === "drop-project") {
+  if (preset.startup.probeErrors === "drop-project") {
     const index = probes.findIndex((probe, at) => blockingError(probe, dirs[at]!, config.files.names));
     if (index >= 0) {
       const error = blockingError(probes[index]!, dirs[index]!, config.files.names)!;
@@ -164,9 +164,9 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   let remaining = config.initial.maxBytes;
   let count = 0;
   const prefetched = prefetch(context, candidates, readText);
-  for (const index of claimOrder(candidates.length, preset.initial.keep)) {
+  for (const index of claimOrder(candidates.length, preset.startup.keep)) {
     const candidate = candidates[index]!;
-    if (candidate.sizeBytes === 0 && preset.initial.skipBlank) {
+    if (candidate.sizeBytes === 0 && preset.text.skipBlank) {
       result.blank.push(candidate);
       continue;
     }
@@ -189,8 +189,8 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
       continue;
     }
     const current = { ...candidate, mtimeMs: text.mtimeMs, sizeBytes: text.sizeBytes };
-    if (preset.initial.trim) text.content = trimText(text.content);
-    if (preset.initial.skipBlank && blank(text.content)) {
+    if (preset.text.trim) text.content = trimText(text.content);
+    if (preset.text.skipBlank && blank(text.content)) {
       result.blank.push(current);
       continue;
     }
@@ -211,7 +211,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   }
   // Render root-first whatever order the budget was claimed in.
   const byPath = (a: number, b: number) => (candidates[a]!.path < candidates[b]!.path ? -1 : candidates[a]!.path > candidates[b]!.path ? 1 : 0);
-  for (const index of [...kept.keys()].sort(preset.initial.order === "path" ? byPath : (a, b) => a - b)) {
+  for (const index of [...kept.keys()].sort(preset.startup.order === "path" ? byPath : (a, b) => a - b)) {
     const { file, content } = kept.get(index)!;
     files.push(file);
     blocks.push({ path: file.path, layer: "project", content });
@@ -252,7 +252,7 @@ function prefetch(
   }
   if (candidates.length < 2 || total > config.initial.maxBytes || count > config.initial.maxFiles) return undefined;
   return candidates.map((candidate) =>
-    candidate.sizeBytes === 0 && preset.initial.skipBlank
+    candidate.sizeBytes === 0 && preset.text.skipBlank
       ? Promise.resolve(null)
       : // Read what stat saw (imports may add more): a file that grew since comes back truncated and
         // is read again within what is left, so files growing meanwhile cannot multiply the reads.

@@ -14,7 +14,7 @@
  * `@path` imports expand (imports.ts; on by default, `imports.enabled` switches them).
  * Not modelled: `.claude/rules/`, auto memory, the 4 MiB skip, managed-only mode.
  */
-import { type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
+import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
 import { trimEndText } from "../core/budget.js";
@@ -232,10 +232,14 @@ export const claudePreset: Preset = {
   // Claude Code has no project root: every ancestor up to / counts (`adapt` sets the root to /).
   root: { markers: [], stopAtFsRoot: true },
   files: { names: [...CLAUDE_MD_NAMES, ...CLAUDE_AGENTS_NAMES], select: "all" },
-  initial: { maxFiles: BIG, maxBytes: BIG, keep: "root-first", cut: "utf8-with-note", skipBlank: true },
+  initial: { maxFiles: BIG, maxBytes: BIG },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: { maxFiles: BIG, maxBytes: BIG, exclude: [], groups: [CLAUDE_MD_NAMES, ["AGENTS.md"]] },
-  renderer: "claude",
+  scope: SPEC_SCOPE,
+  startup: { ...SPEC_STARTUP, keep: "root-first" },
+  text: SPEC_TEXT,
+  dedupe: "path",
+  renderer: claudeRenderer,
   imports: { enabled: true },
   userLayers: ({ home, env }) => [
     { candidates: [join(managedDir(), "CLAUDE.md")], select: "all", trim: false },

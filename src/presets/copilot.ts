@@ -17,7 +17,7 @@
  * as a table), `~/.copilot/instructions/`, `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`, names in other
  * letter cases (Copilot matches `agents.md` too), `@` imports (Copilot expands them since 1.0.66).
  */
-import { type Preset } from "./preset.js";
+import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { isInside, join, parentOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
@@ -120,9 +120,13 @@ export const copilotPreset: Preset = {
   description: "GitHub Copilot CLI: .github/copilot-instructions.md, AGENTS.md, CLAUDE.md, GEMINI.md from the git root to cwd; nested files after view",
   root: { markers: [".git"], stopAtFsRoot: true },
   files: { names: COPILOT_NAMES, select: "all" },
-  initial: { maxFiles: UNLIMITED, maxBytes: 4 * 1024 * 1024, keep: "nearest-first", cut: "utf8-with-note", skipBlank: false },
+  initial: { maxFiles: UNLIMITED, maxBytes: 4 * 1024 * 1024 },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
-  lazy: { maxFiles: UNLIMITED, maxBytes: 4 * 1024 * 1024, exclude: [], scope: "root" },
-  renderer: "copilot",
+  lazy: { maxFiles: UNLIMITED, maxBytes: 4 * 1024 * 1024, exclude: [] },
+  scope: SPEC_SCOPE,
+  startup: SPEC_STARTUP,
+  text: { ...SPEC_TEXT, skipBlank: false },
+  dedupe: "path",
+  renderer: copilotRenderer,
   userLayers: ({ home, env }) => [{ candidates: [join(copilotHome(home, env), "copilot-instructions.md")], select: "all", trim: false }],
 };

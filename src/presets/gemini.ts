@@ -20,7 +20,7 @@
  * "flat"`; a loaded file replaced by a new inode (an editor's rename) is not offered again.
  */
 import { readGeminiSettings } from "./agent-config.js";
-import { type Preset } from "./preset.js";
+import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { join, parentOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
@@ -129,20 +129,16 @@ export const geminiPreset: Preset = {
   name: "gemini",
   description: "Gemini CLI: GEMINI.md (+ configured names) from the git root to cwd, ~/.gemini globals, JIT files on touch, no budget",
   root: { markers: [".git"], stopAtFsRoot: true },
-  files: { names: [GEMINI_MD], select: "all", dedupe: "identity" },
-  // Text stays as read: the renderer trims it (JavaScript trim), after imports are expanded.
-  initial: {
-    maxFiles: UNLIMITED,
-    maxBytes: UNLIMITED,
-    keep: "root-first",
-    cut: "utf8-with-note",
-    skipBlank: true,
-    order: "path",
-  },
-  blank: geminiBlank,
+  files: { names: [GEMINI_MD], select: "all" },
+  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
-  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [], scope: "inside-cwd" },
-  renderer: "gemini",
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [] },
+  scope: { ...SPEC_SCOPE, nested: "inside-cwd" },
+  startup: { ...SPEC_STARTUP, keep: "root-first", order: "path" },
+  // Text stays as read: the renderer trims it (JavaScript trim), after imports are expanded.
+  text: { ...SPEC_TEXT, blank: geminiBlank },
+  dedupe: "identity",
+  renderer: geminiRenderer,
   imports: { enabled: true, marker: "gemini" },
   userLayers: ({ home, env, names }) => [{ candidates: geminiNames(names).map((name) => join(geminiDir(home, env), name)), select: "all", trim: false }],
   agentConfig: (context) => readGeminiSettings(context, geminiDir(context.home, context.env)),

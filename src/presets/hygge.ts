@@ -2,7 +2,7 @@
  * Preset `hygge` (cfbender/hygge, peers §5): user layers, all root files, subdirectories only
  * through touch, its own framing and source tokens.
  */
-import { DEFAULT_EXCLUDES, type Preset } from "./preset.js";
+import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { isInside, join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
@@ -45,17 +45,9 @@ export const hyggeRenderer: Renderer = {
 export const hyggePreset: Preset = {
   name: "hygge",
   description: "hygge: user layers + every root file at startup, subdirectories only on touch (50 files / 256 KiB per session)",
-  root: { markers: ["AGENTS.md", "CLAUDE.md", ".git", ".agents", ".hygge"], stopAtFsRoot: false, noMarker: "none" },
+  root: { markers: ["AGENTS.md", "CLAUDE.md", ".git", ".agents", ".hygge"], stopAtFsRoot: false },
   files: { names: ROOT_NAMES, select: "all" },
-  initial: {
-    maxFiles: Number.MAX_SAFE_INTEGER,
-    maxBytes: Number.MAX_SAFE_INTEGER,
-    keep: "root-first",
-    cut: "utf8-with-note",
-    skipBlank: false,
-    dirs: "root",
-    trim: true,
-  },
+  initial: { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: {
     maxFiles: 50,
@@ -63,7 +55,11 @@ export const hyggePreset: Preset = {
     exclude: [...new Set([...DEFAULT_EXCLUDES, ".agents", ".hygge"])],
     groups: [["AGENTS.md"], ["CLAUDE.md", "CLAUDE.local.md"]],
   },
-  renderer: "hygge",
+  scope: { ...SPEC_SCOPE, noMarker: "none" },
+  startup: { ...SPEC_STARTUP, dirs: "root", keep: "root-first" },
+  text: { ...SPEC_TEXT, skipBlank: false, trim: true },
+  dedupe: "path",
+  renderer: hyggeRenderer,
   formatList(rows, { root }) {
     if (rows.length === 0) return "No project context files found.";
     const table = [["SOURCE", "PATH", "BYTES", "LINES"]];

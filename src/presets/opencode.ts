@@ -18,7 +18,7 @@
  * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
  * (see src/integrations/opencode.ts).
  */
-import { DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
+import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset, type PresetEnv } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import type { FileSystem } from "../io/file-system.js";
 import { chain, isInside, join } from "../core/paths.js";
@@ -137,12 +137,16 @@ const UNLIMITED = Number.MAX_SAFE_INTEGER;
 export const opencodePreset: Preset = {
   name: "opencode",
   description: "OpenCode 1.x (V1): global file + first name type with any match from cwd up to the worktree; nested files on read below cwd",
-  root: { markers: [".git"], stopAtFsRoot: true, noMarker: "fs-root" },
+  root: { markers: [".git"], stopAtFsRoot: true },
   files: { names: OPENCODE_NAMES, select: "first" },
-  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, keep: "root-first", cut: "utf8-with-note", skipBlank: false },
+  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED },
   resolver: { enabled: true, maxFilesPerResolve: UNLIMITED },
-  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [], scope: "below-cwd" },
-  renderer: "opencode",
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [] },
+  scope: { ...SPEC_SCOPE, noMarker: "fs-root", nested: "below-cwd" },
+  startup: { ...SPEC_STARTUP, keep: "root-first" },
+  text: { ...SPEC_TEXT, skipBlank: false },
+  dedupe: "path",
+  renderer: opencodeRenderer,
   // The first candidate that exists at all is the global file (OpenCode's existsSafe): an empty file
   // or a directory there yields nothing, and ~/.claude/CLAUDE.md is not tried.
   userLayers: (context) => [{ candidates: opencodeGlobalCandidates(context), select: "first-non-empty", trim: false, keepEmpty: true, firstExisting: true }],
@@ -165,6 +169,7 @@ export const opencodePluginPreset: Preset = {
   name: "opencode-plugin",
   description: "agentsmd/opencode: AGENTS.override.md, AGENTS.md, CLAUDE.md, CONTEXT.md per directory, root to any touched path",
   files: { names: ["AGENTS.override.md", ...OPENCODE_NAMES], select: "first" },
-  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: DEFAULT_EXCLUDES, scope: "root" },
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: DEFAULT_EXCLUDES },
+  scope: { ...opencodePreset.scope, nested: "root" },
   prepare: undefined,
 };

@@ -16,7 +16,7 @@
  *
  * Proven against pi's own `loadProjectContextFiles` by e2e/pi/preset.e2e.test.ts.
  */
-import { DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
+import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset, type PresetEnv } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
@@ -64,12 +64,16 @@ const UNLIMITED = Number.MAX_SAFE_INTEGER;
 export const piPreset: Preset = {
   name: "pi",
   description: "pi: global file in ~/.pi/agent + one of AGENTS.override.md, AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD per directory from / to cwd",
-  root: { markers: [], stopAtFsRoot: true, noMarker: "fs-root" },
+  root: { markers: [], stopAtFsRoot: true },
   files: { names: PI_NAMES, select: "first" },
-  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, keep: "root-first", cut: "utf8-with-note", skipBlank: false },
+  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED },
   resolver: { enabled: true, maxFilesPerResolve: UNLIMITED },
-  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: DEFAULT_EXCLUDES, scope: "root" },
-  renderer: "pi",
+  lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: DEFAULT_EXCLUDES },
+  scope: { ...SPEC_SCOPE, noMarker: "fs-root" },
+  startup: { ...SPEC_STARTUP, keep: "root-first" },
+  text: { ...SPEC_TEXT, skipBlank: false },
+  dedupe: "path",
+  renderer: piRenderer,
   userLayers: (context) => [
     {
       candidates: PI_NAMES.map((name) => join(piAgentDir(context), name)),

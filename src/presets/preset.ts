@@ -4,8 +4,8 @@
 import { readCodexConfig, type AgentConfigContext, type AgentConfigLayer } from "./agent-config.js";
 import type { Diagnostic } from "../core/schema.js";
 import { join } from "../core/paths.js";
-
-export type RendererName = "codelia" | "codex" | "claude" | "opencode" | "gemini" | "hygge";
+import { isBlank } from "../core/budget.js";
+import { codeliaRenderer, codexRenderer, type Renderer } from "../core/render.js";
 
 /** How a file that does not fit the budget is cut. */
 export type CutMode =
@@ -36,6 +36,50 @@ export interface PresetEnv {
   names?: readonly string[];
 }
 
+/**
+ * Where a project lies and which directories later touches reach. Agents differ here; the spec's
+ * answers are {@link SPEC_SCOPE}.
+ */
+export interface ScopeSlot {
+  /** Without a marker: the root is cwd (spec), the file-system root, or there is no project at all (hygge). */
+  noMarker: "cwd" | "none" | "fs-root";
+  /** The root is the directory holding the marker, or the one above it (Qwen Code). */
+  rootAt: "marker" | "above-marker";
+  /**
+   * Which directories of the chain root -> target `touch` and `resolve` consider: all of them; only
+   * those strictly below cwd, with nothing for targets outside cwd (OpenCode's nested files); or
+   * all of them but only for targets inside cwd (Gemini CLI: JIT only inside the workspace).
+   */
+  nested: "root" | "below-cwd" | "inside-cwd";
+}
+
+/** How the startup bundle is assembled from the files found. The spec's answers are {@link SPEC_STARTUP}. */
+export interface StartupSlot {
+  /** Which directories load at startup: the root -> cwd chain (spec), or the root only (hygge). */
+  dirs: "chain" | "root";
+  /** Which files the budget keeps when it cannot hold all: the most specific, or the root side (Codex). */
+  keep: "nearest-first" | "root-first";
+  /** Project files in chain order (root first), or sorted as plain strings (Gemini CLI). */
+  order: "chain" | "path";
+  /**
+   * A candidate that cannot be probed (EACCES, ELOOP...) before any file is chosen in its
+   * directory: skip it with a diagnostic, or drop every project file (Codex).
+   */
+  probeErrors: "skip" | "drop-project";
+}
+
+/** How the agent treats one file's text (startup, user layers, `touch`). The spec's answers are {@link SPEC_TEXT}. */
+export interface TextSlot {
+  /** How a file that does not fit the budget is cut (a byte cut also keeps a leading BOM, as Codex does). */
+  cut: CutMode;
+  /** Skip files that are empty after trimming (they cost nothing). */
+  skipBlank: boolean;
+  /** Trim each project file's text at startup (hygge trims). */
+  trim: boolean;
+  /** True when a file's text counts as blank: Unicode White_Space only in the spec ({@link isBlank}); Gemini CLI uses JavaScript's `trim()`. */
+  blank(text: string): boolean;
+}
+
 export interface Preset {
   name: string;
   description: string;
@@ -45,48 +89,22 @@ export interface Preset {
    * @default none
    */
   fileLimit?: { agent: string; bytes: number; effect: string };
+  // The defaults of the config keys of the same names (load/config.ts layers settings on top).
   root: {
     markers: readonly string[];
     /** false: stop the upward walk at the home directory (home itself not searched). */
     stopAtFsRoot: boolean;
-    /** Without a marker: the root is cwd (spec), or there is no project at all (hygge). @default "cwd" */
-    noMarker?: "cwd" | "none" | "fs-root";
-    /** The chain starts one directory above the one holding the marker (Qwen Code). @default false */
-    aboveMarker?: boolean;
   };
   files: {
     /** Instruction file names tried in each directory, in order. */
     names: readonly string[];
     /** `first`: first candidate that is a regular file wins; `all`: every candidate present. */
     select: "first" | "all";
-    /**
-     * Files are one file when their path is (`path`), or when their device + inode are (`identity`:
-     * hard links, case-insensitive file systems; Gemini CLI). With `identity` a user file and a
-     * project file can be one file (the user file wins), and a loaded identity is not offered
-     * again when its file is edited. @default "path"
-     */
-    dedupe?: "path" | "identity";
   };
   initial: {
     maxFiles: number;
     /** 0 disables project files (Codex's `project_doc_max_bytes = 0`). */
     maxBytes: number;
-    /** Which files the budget keeps when it cannot hold all: the most specific, or the root side (Codex). */
-    keep: "nearest-first" | "root-first";
-    cut: CutMode;
-    /** Skip files that are empty after trimming (they cost nothing). */
-    skipBlank: boolean;
-    /** Which directories load at startup: the root -> cwd chain (spec), or the root only (hygge). @default "chain" */
-    dirs?: "chain" | "root";
-    /** Trim each file's text (hygge trims). @default false */
-    trim?: boolean;
-    /** Project files in chain order (root first), or sorted as plain strings (Gemini CLI). @default "chain" */
-    order?: "chain" | "path";
-    /**
-     * A candidate that cannot be probed (EACCES, ELOOP...) before any file is chosen in its
-     * directory: skip it with a diagnostic, or drop every project file (Codex). @default "skip"
-     */
-    probeErrors?: "skip" | "drop-project";
   };
   resolver: { enabled: boolean; maxFilesPerResolve: number };
   lazy: {
@@ -99,21 +117,20 @@ export interface Preset {
      * or one group of all names ("all")
      */
     groups?: ReadonlyArray<readonly string[]>;
-    /**
-     * Which directories of the chain root -> target `touch` and `resolve` consider: all of them; only
-     * those strictly below cwd, with nothing for targets outside cwd (OpenCode's nested files); or
-     * all of them but only for targets inside cwd (Gemini CLI: JIT only inside the workspace).
-     * @default "root"
-     */
-    scope?: "root" | "below-cwd" | "inside-cwd";
   };
+  // What differs between agents, in named slots (each whole: the spec's answers are SPEC_*).
+  scope: ScopeSlot;
+  startup: StartupSlot;
+  text: TextSlot;
   /**
-   * True when a file's text counts as blank (`initial.skipBlank`, user layers, `touch`).
-   * @default Unicode White_Space only ({@link isBlank} in budget.ts); Gemini CLI uses JavaScript's `trim()`
+   * Files are one file when their path is (`path`), or when their device + inode are (`identity`:
+   * hard links, case-insensitive file systems; Gemini CLI). With `identity` a user file and a
+   * project file can be one file (the user file wins), and a loaded identity is not offered
+   * again when its file is edited.
    */
-  blank?(text: string): boolean;
-  /** Name of a renderer in render.ts. */
-  renderer: RendererName | (string & {});
+  dedupe: "path" | "identity";
+  /** How the bundle is framed for the model (core/render.ts, or the preset's own). */
+  renderer: Renderer;
   /** A preset-specific `agentsmd list` text (hygge prints its own table). */
   formatList?(
     rows: ReadonlyArray<{ path: string; layer: import("../core/schema.js").Layer; sizeBytes: number; content: string }>,
@@ -137,6 +154,24 @@ export interface Preset {
    * @default off, switchable with `imports.enabled`, marker "agentsmd", depth 5
    */
   imports?: { enabled: boolean; locked?: boolean; marker?: import("../core/schema.js").ImportMarker; maxDepth?: number };
+}
+
+/** The spec's scope (seed 000): the root is the marker's directory, or cwd without one; touches reach the whole chain. */
+export const SPEC_SCOPE: ScopeSlot = { noMarker: "cwd", rootAt: "marker", nested: "root" };
+
+/** The spec's startup bundle: the chain root -> cwd, nearest files kept first, rendered root first, unprobeable candidates skipped. */
+export const SPEC_STARTUP: StartupSlot = { dirs: "chain", keep: "nearest-first", order: "chain", probeErrors: "skip" };
+
+/** The spec's text rules: UTF-8 cut with a note, blank files skipped, text as read, Unicode White_Space blank. */
+export const SPEC_TEXT: TextSlot = { cut: "utf8-with-note", skipBlank: true, trim: false, blank: isBlank };
+
+/**
+ * True when the preset keeps a leading BOM: a byte cut reads raw bytes (Codex), the others drop it
+ * as the agents' decoders do.
+ * @example keepsBom(codexPreset) // true
+ */
+export function keepsBom(preset: Pick<Preset, "text">): boolean {
+  return preset.text.cut === "byte";
 }
 
 export interface PrepareContext extends PresetEnv {
@@ -183,10 +218,14 @@ export const codeliaPreset: Preset = {
   description: "AGENTS Hierarchy Loading Spec (seed 000): AGENTS.md root -> cwd, resolver reminders",
   root: { markers: [".codelia", ".git", ".jj"], stopAtFsRoot: true },
   files: { names: ["AGENTS.md"], select: "first" },
-  initial: { maxFiles: 16, maxBytes: 256 * 1024, keep: "nearest-first", cut: "utf8-with-note", skipBlank: true },
+  initial: { maxFiles: 16, maxBytes: 256 * 1024 },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: LAZY_DEFAULTS,
-  renderer: "codelia",
+  scope: SPEC_SCOPE,
+  startup: SPEC_STARTUP,
+  text: SPEC_TEXT,
+  dedupe: "path",
+  renderer: codeliaRenderer,
   userLayers: () => [],
 };
 
@@ -203,10 +242,14 @@ export const codexPreset: Preset = {
   description: "Codex CLI: AGENTS.override.md / AGENTS.md per dir from the git root to cwd, 32 KiB root-first",
   root: { markers: [".git"], stopAtFsRoot: true },
   files: { names: CODEX_BUILTIN_NAMES, select: "first" },
-  initial: { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: 32 * 1024, keep: "root-first", cut: "byte", skipBlank: true, probeErrors: "drop-project" },
+  initial: { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: 32 * 1024 },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: LAZY_DEFAULTS,
-  renderer: "codex",
+  scope: SPEC_SCOPE,
+  startup: { ...SPEC_STARTUP, keep: "root-first", probeErrors: "drop-project" },
+  text: { ...SPEC_TEXT, cut: "byte" },
+  dedupe: "path",
+  renderer: codexRenderer,
   imports: { enabled: false, locked: true },
   userLayers: ({ home, env }) => {
     const codexHome = env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");

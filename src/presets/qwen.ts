@@ -24,7 +24,7 @@
  * directory other than the root.
  */
 import { relative } from "node:path";
-import type { Preset } from "./preset.js";
+import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } from "./preset.js";
 import type { RenderBlock, Renderer } from "../core/render.js";
 import { join, nameOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
@@ -102,13 +102,16 @@ const LOCAL = `.qwen/${QWEN_LOCAL_MD}`;
 export const qwenPreset: Preset = {
   name: "qwen",
   description: "Qwen Code: QWEN.md + AGENTS.md from the git root to cwd per name, ~/.qwen globals, .qwen/QWEN.local.md, nothing on touch",
-  root: { markers: [".git"], stopAtFsRoot: true, noMarker: "fs-root", aboveMarker: true },
-  files: { names: [...QWEN_DEFAULT_NAMES, LOCAL], select: "all", dedupe: "identity" },
-  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, keep: "root-first", cut: "utf8-with-note", skipBlank: true },
-  blank: qwenBlank,
+  root: { markers: [".git"], stopAtFsRoot: true },
+  files: { names: [...QWEN_DEFAULT_NAMES, LOCAL], select: "all" },
+  initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: { maxFiles: 50, maxBytes: 256 * 1024, exclude: [], groups: [[...QWEN_DEFAULT_NAMES]] },
-  renderer: "qwen",
+  scope: { ...SPEC_SCOPE, noMarker: "fs-root", rootAt: "above-marker" },
+  startup: { ...SPEC_STARTUP, keep: "root-first" },
+  text: { ...SPEC_TEXT, blank: qwenBlank },
+  dedupe: "identity",
+  renderer: qwenRenderer,
   userLayers: ({ home, env, names }) => [
     {
       candidates: (names ?? QWEN_DEFAULT_NAMES).filter((name) => !name.includes("/")).map((name) => join(qwenDir(home, env), name)),

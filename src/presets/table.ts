@@ -1,18 +1,19 @@
 /**
- * The presets and their renderers, in one explicit table: plain data imported by name, no module
- * registers anything as a side effect. `registerPreset` adds a caller's own preset to a separate
- * map (tests, embedders); the built-in table never changes.
+ * The presets in one explicit table: plain data imported by name (each carries its renderer as a
+ * value), no module registers anything as a side effect. `registerPreset` adds a caller's own
+ * preset, with its own renderer or a built-in one, to a separate map (tests, embedders); the
+ * built-in table never changes.
  */
 import { ConfigError } from "../core/errors.js";
-import { codeliaRenderer, codexRenderer, type Renderer } from "../core/render.js";
+import type { Renderer } from "../core/render.js";
 import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
-import { claudePreset, claudeRenderer } from "./claude.js";
-import { copilotPreset, copilotRenderer } from "./copilot.js";
-import { geminiPreset, geminiRenderer } from "./gemini.js";
-import { hyggePreset, hyggeRenderer } from "./hygge.js";
-import { opencodePluginPreset, opencodePreset, opencodeRenderer } from "./opencode.js";
-import { piPreset, piRenderer } from "./pi.js";
-import { qwenPreset, qwenRenderer } from "./qwen.js";
+import { claudePreset } from "./claude.js";
+import { copilotPreset } from "./copilot.js";
+import { geminiPreset } from "./gemini.js";
+import { hyggePreset } from "./hygge.js";
+import { opencodePluginPreset, opencodePreset } from "./opencode.js";
+import { piPreset } from "./pi.js";
+import { qwenPreset } from "./qwen.js";
 
 /** Every built-in preset, by name, in the order the CLI lists them. */
 export const PRESETS: ReadonlyMap<string, Preset> = new Map(
@@ -21,23 +22,11 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
   ),
 );
 
-/** Every renderer a preset names (`Preset.renderer`), by name. */
-export const RENDERERS: ReadonlyMap<string, Renderer> = new Map([
-  ["codelia", codeliaRenderer],
-  ["codex", codexRenderer],
-  ["hygge", hyggeRenderer],
-  ["gemini", geminiRenderer],
-  ["opencode", opencodeRenderer],
-  ["claude", claudeRenderer],
-  ["copilot", copilotRenderer],
-  ["pi", piRenderer],
-  ["qwen", qwenRenderer],
-]);
-
 const added = new Map<string, Preset>();
 
 /**
- * Adds a caller's own preset (it may name a built-in renderer). A built-in name cannot be replaced.
+ * Adds a caller's own preset (its renderer a value: its own, or a built-in one such as
+ * `getRenderer("codex")`). A built-in name cannot be replaced.
  * @example registerPreset({ ...codeliaPreset, name: "mine", files: { names: ["NOTES.md"], select: "first" } });
  */
 export function registerPreset(preset: Preset): void {
@@ -62,11 +51,11 @@ export function presetNames(): string[] {
 }
 
 /**
- * The renderer named `name` (a preset's `renderer`). Throws ConfigError naming the known ones.
+ * The renderer of the preset named `name` (renderers by name). Throws ConfigError naming the presets.
  * @example getRenderer("codex").initial({ cwd, root, blocks })
  */
 export function getRenderer(name: string): Renderer {
-  const renderer = RENDERERS.get(name);
-  if (!renderer) throw new ConfigError(`no renderer named "${name}"`, { fix: `a preset's renderer must be one of: ${[...RENDERERS.keys()].join(", ")}` });
-  return renderer;
+  const preset = getPreset(name);
+  if (!preset) throw new ConfigError(`no renderer named "${name}"`, { fix: `name a preset's renderer: one of ${presetNames().join(", ")}` });
+  return preset.renderer;
 }

@@ -6,11 +6,10 @@
 import type { Found } from "../io/cache.js";
 import type { FileSystem } from "../io/file-system.js";
 import type { ResolvedConfig } from "../load/config.js";
-import type { Preset } from "../presets/preset.js";
+import { keepsBom, type Preset } from "../presets/preset.js";
 import { reportReadError, type DiagnosticSink } from "../load/discover.js";
 import { importContextOf, readInstructionExpanded } from "../load/imports.js";
 import { agentsScope, scopeMatches } from "../load/rules/agents-scope.js";
-import { isBlank } from "../core/budget.js";
 import { parentOf, pathInputProblem } from "../core/paths.js";
 import type { InlineBlock } from "../core/schema.js";
 import type { AdmissionLedger, AdmitOptions } from "./ledger.js";
@@ -111,7 +110,7 @@ export class InlineReads {
         // unclaimed otherwise, so a later matching touch delivers it.
         const fileScope = agentsScope(text.content);
         if (fileScope && !absoluteTargets.some((target) => scopeMatches(fileScope, parentOf(found.path), target))) continue;
-        const blank = (preset.blank ?? isBlank)(text.content);
+        const blank = preset.text.blank(text.content);
         this.#lazy.files += blank ? 0 : 1;
         this.#lazy.bytes += blank ? 0 : text.chargedBytes;
         const block: InlineBlock = {
@@ -121,7 +120,7 @@ export class InlineReads {
           sizeBytes: text.sizeBytes,
           // Read with the byte cut (a file is never half-delivered), but a leading BOM is dropped
           // as the preset's initial load drops it.
-          content: preset.initial.cut === "byte" ? text.content : text.content.replace(/^\uFEFF/, ""),
+          content: keepsBom(preset) ? text.content : text.content.replace(/^\uFEFF/, ""),
           truncated: false,
         };
         if (blank) {

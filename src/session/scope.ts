@@ -42,7 +42,7 @@ export interface ScopeInit {
 export class SessionScope {
   readonly #init: ScopeInit;
   readonly #chains = new Map<string, readonly string[]>();
-  /** path -> device:inode of loaded files (`files.dedupe: "identity"`). */
+  /** path -> device:inode of loaded files (`dedupe: "identity"`). */
   readonly #identities = new Map<string, string>();
   /** Directories a `touch` reached (a snapshot records them). */
   readonly #seen = new Set<string>();
@@ -77,7 +77,7 @@ export class SessionScope {
 
   /** An empty file has nothing to apply: skipped like the initial load skips it (metadata only, no read). */
   isEmpty(sizeBytes: number): boolean {
-    return sizeBytes === 0 && this.#init.preset.initial.skipBlank;
+    return sizeBytes === 0 && this.#init.preset.text.skipBlank;
   }
 
   /** Subscribes to the directory chains scanned from now on. Returns the unsubscribe function. */
@@ -93,7 +93,7 @@ export class SessionScope {
   async initialFiles(): Promise<Found[]> {
     const { hasProject, root, cwd, preset, cache, groups, sink } = this.#init;
     const out: Found[] = [];
-    for (const dir of initialDirs(hasProject ? root : null, cwd, preset.initial.dirs)) {
+    for (const dir of initialDirs(hasProject ? root : null, cwd, preset.startup.dirs)) {
       for (const found of selectFiles(await cache.probeDir(dir), groups, sink)) out.push(found);
     }
     return out;
@@ -110,7 +110,7 @@ export class SessionScope {
     const path = this.#checkedPath(target);
     if (path === null) return [];
     // Gemini CLI: just-in-time files only for targets inside the workspace (cwd).
-    if (preset.lazy.scope === "inside-cwd" && !isInside(path, cwd)) return [];
+    if (preset.scope.nested === "inside-cwd" && !isInside(path, cwd)) return [];
     const now = cache.now();
     // Fast path: when every cache entry is fresh, nothing below awaits the disk.
     const known = cache.peekPath(path, now) ?? (await cache.statEntry(path));
@@ -132,7 +132,7 @@ export class SessionScope {
     }
     let dirs = this.#chainTo(root, dir);
     if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs);
-    if (preset.lazy.scope === "below-cwd") {
+    if (preset.scope.nested === "below-cwd") {
       // Only directories strictly below cwd; targets outside cwd get nothing.
       if (dir === cwd || !isInside(dir, cwd)) return [];
       dirs = dirs.slice(dirs.indexOf(cwd) + 1);
@@ -153,11 +153,11 @@ export class SessionScope {
     const groups = mode.lazy ? this.#init.lazyGroups : this.#init.groups;
     const out: Found[] = [];
     for (const probe of probes) for (const found of selectFiles(probe, groups, this.#init.sink)) out.push(found);
-    return preset.files.dedupe === "identity" ? this.#withoutAliases(out) : out;
+    return preset.dedupe === "identity" ? this.#withoutAliases(out) : out;
   }
 
   /**
-   * `files.dedupe: "identity"` (Gemini CLI): drops a file whose device + inode is already loaded
+   * `dedupe: "identity"` (Gemini CLI): drops a file whose device + inode is already loaded
    * under another path, or appears earlier in `found`.
    */
   async #withoutAliases(found: Found[]): Promise<Found[]> {

@@ -18,7 +18,6 @@ import { loadInitial, type InitialLoad } from "../load/initial.js";
 import { groupsFor, type DiagnosticSink, type NameGroups } from "../load/discover.js";
 import { parentOf } from "../core/paths.js";
 import type { Renderer } from "../core/render.js";
-import { getRenderer } from "../presets/table.js";
 import { agentsRemoved, agentsResolvePaths, agentsUpdated, agentsUpdatedInline } from "../core/reminders.js";
 import { buildCompactionContext, type CompactionContext, type CompactionContextOptions } from "./compaction.js";
 import { SessionRules } from "./rules.js";
@@ -105,7 +104,7 @@ export class AgentsSession {
     const groups = parts.prepared?.groups ?? groupsFor(parts.config.files.names, parts.config.files.select);
     const lazy = parts.prepared?.lazyGroups ?? parts.prepared?.groups ?? parts.preset.lazy.groups ?? groups;
     this.#groups = { initial: groups, lazy, ...(parts.prepared?.reason ? { reason: parts.prepared.reason } : {}) };
-    this.renderer = getRenderer(parts.preset.renderer);
+    this.renderer = parts.preset.renderer;
     this.initialFiles = Object.freeze(initial.files.map((file) => Object.freeze({ ...file })));
     this.initialMessage = initial.message;
     this.#initialLoad = initial.load;
@@ -370,7 +369,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
       });
     }
   }
-  const message = getRenderer(parts.preset.renderer).initial({ cwd: parts.options.cwd, root: parts.root, blocks: load.blocks });
+  const message = parts.preset.renderer.initial({ cwd: parts.options.cwd, root: parts.root, blocks: load.blocks });
   const session = new AgentsSession(parts, { files: load.files, message, load }, rules);
   await startWatch(session, options.watch);
   return session;

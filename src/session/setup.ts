@@ -24,7 +24,7 @@ export interface Parts {
   preset: Preset;
   root: string;
   rootReason: RootReason;
-  /** false: the preset found no project (no marker and `root.noMarker: "none"`). */
+  /** false: the preset found no project (no marker and `scope.noMarker: "none"`). */
   project: boolean;
   /** Where imports of project files stay (load/imports.ts `importRootOf`). */
   importRoot: string;
@@ -71,10 +71,11 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     fs,
   });
   sink.addAll(rootResult.diagnostics);
-  if (rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "fs-root") rootResult.root = fsRootOf(cwd);
+  const { scope } = resolved.preset;
+  if (rootResult.reason === "no-marker" && scope.noMarker === "fs-root") rootResult.root = fsRootOf(cwd);
   // Qwen Code walks up to the directory above the marker's.
-  if (rootResult.reason === "marker" && resolved.preset.root.aboveMarker) rootResult.root = parentOf(rootResult.root);
-  const project = !(rootResult.reason === "no-marker" && resolved.preset.root.noMarker === "none");
+  if (rootResult.reason === "marker" && scope.rootAt === "above-marker") rootResult.root = parentOf(rootResult.root);
+  const project = !(rootResult.reason === "no-marker" && scope.noMarker === "none");
   // Probe the union of every name the session may select, so one probe per directory serves all.
   const prepared =
     resolved.raw.files?.names === undefined && resolved.preset.prepare

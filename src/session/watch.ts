@@ -58,7 +58,7 @@ export interface WatchedSession {
   readonly hasProject: boolean;
   readonly root: string;
   readonly cwd: string;
-  readonly preset: { readonly initial: { readonly dirs?: Parameters<typeof initialDirs>[2] } };
+  readonly preset: { readonly startup: { readonly dirs: Parameters<typeof initialDirs>[2] } };
   readonly coveredDirs: ReadonlySet<string>;
   admitted(): ReadonlyArray<{ path: string }>;
   onScan(listener: (dirs: readonly string[]) => void): () => void;
@@ -224,7 +224,7 @@ export async function watchSession(session: WatchedSession, options: WatchOption
 
   const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
   learn(
-    [...initialDirs(session.hasProject ? session.root : null, session.cwd, session.preset.initial.dirs), ...session.coveredDirs],
+    [...initialDirs(session.hasProject ? session.root : null, session.cwd, session.preset.startup.dirs), ...session.coveredDirs],
     session.admitted().map((entry) => entry.path),
   );
   const stopScan = session.onScan((dirs) => {

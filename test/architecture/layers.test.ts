@@ -108,6 +108,16 @@ describe("source layers", () => {
     expect(parts).toEqual([]);
   });
 
+  it("below presets/, no module branches on a preset's name: what differs between agents is a named slot of the preset", () => {
+    const byName = /preset\??\.name\s*[!=]==|[!=]==\s*\w*\??\.?preset\??\.name|\bpreset\s*[!=]==\s*["']/;
+    const offenders = [...edges.keys()]
+      .filter((module) => ["core", "io", "load", "session"].includes(module.split("/")[0]!))
+      .filter((module) => byName.test(readFileSync(join(SRC, module), "utf8")));
+    expect(offenders).toEqual([]);
+    expect(byName.test('if (session.preset.name === "gemini") x();')).toBe(true);
+    expect(byName.test('if (preset === "qwen") x();')).toBe(true);
+  });
+
   it("the checks see violations (a synthetic upward edge and cycle are reported)", () => {
     const synthetic = new Map([
       ["core/a.ts", ["core/b.ts"]],

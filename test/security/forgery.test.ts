@@ -8,7 +8,7 @@ import { describe, expect, it, beforeAll } from "vitest";
 import fc from "fast-check";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { buildCompactionContext, getPreset, getRenderer, presetNames, type RenderBlock } from "../../src/index.js";
+import { buildCompactionContext, getRenderer, presetNames, type RenderBlock } from "../../src/index.js";
 import { quote } from "../../src/core/quote.js";
 import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { BIN, ensureBuilt } from "../helpers/bin.js";
@@ -44,7 +44,7 @@ describe("every renderer quotes hostile names", () => {
 
   for (const name of presetNames()) {
     it(`preset ${name}: initial and inline`, () => {
-      const renderer = getRenderer(getPreset(name)!.renderer);
+      const renderer = getRenderer(name);
       const dir = `/r/${EVIL}`;
       expectClean(renderer.initial({ cwd: dir, root: dir, blocks: blocks(dir) }), `${name} initial`);
       expectClean(renderer.inline(blocks(dir), { cwd: dir, root: dir }), `${name} inline`);
@@ -59,7 +59,7 @@ describe("every renderer quotes hostile names", () => {
     });
     fc.assert(
       fc.property(fc.constantFrom(...presetNames()), segment, (name, evil) => {
-        const renderer = getRenderer(getPreset(name)!.renderer);
+        const renderer = getRenderer(name);
         const dir = `/r/${evil.replace(/\//g, "_")}`;
         const text = renderer.initial({ cwd: dir, root: "/r", blocks: [{ path: `${dir}/AGENTS.md`, layer: "project", content: "B" }] });
         const inline = renderer.inline([{ path: `${dir}/AGENTS.md`, layer: "path", content: "B" }], { cwd: dir, root: "/r" });
