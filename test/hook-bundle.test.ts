@@ -52,7 +52,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod through its namespace export (tree-shaken), at most 108 modules and 320 KB", () => {
+  it("stays small: zod through its namespace export (tree-shaken), at most 109 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const zod = Object.entries(output.inputs)
       .filter(([input]) => input.includes("node_modules/zod/"))
@@ -61,7 +61,8 @@ describe("hook bundle", () => {
     expect(zod).toBeLessThan(160 * 1024);
     // 103 with the Gemini CLI and Qwen Code profiles (each host adds its profile and input modules);
     // 108 with the session split into its parts (scope, reads, refresh, snapshot: +4 modules over 104, +1.3 KB of 257 KB).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(108);
+    // 109 with OpenCode's config instructions (presets/opencode-instructions.ts).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(109);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

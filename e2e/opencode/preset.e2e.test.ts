@@ -3,44 +3,17 @@
  * system prompt the real OpenCode 1.18.33 sends (pinned in package.json here; scripted model on
  * 127.0.0.1, see harness.ts).
  *
- * The instruction part. OpenCode builds its system prompt as one string,
- * `[providerPrompt, ...environment, ...instructions, ...skills].join("\n")`, so the instruction
- * entries (`Instructions from: <abs path>\n<content>`, global first, then the project nearest
- * first) sit between the environment entry, which ends with `</env>`, and the skills entry, which
- * starts with `Skills provide specialized instructions`, each joined by one `\n`:
- *   `…</env>\n` + INSTRUCTIONS + `\nSkills provide specialized instructions…`
- * {@link instructionPart} cuts exactly that (and asserts each marker occurs once); with no
- * instruction file the two entries are adjacent and the part is "".
- *
- * OpenCode recomputes the instruction list from disk on every loop step, so one run covers several
+ * The instruction part is cut out of the system prompt by system-prompt.ts. OpenCode recomputes the instruction list from disk on every loop step, so one run covers several
  * trees: the scripted model answers each step with a `read` of a plain file in cwd, and before
  * answering it runs `agentsmd show` on the tree as it is (what that step's system prompt was built
  * from) and then rewrites the tree for the next step. Each step is one fixture.
  *
  * Run: npm run build && npm ci --prefix e2e/opencode && npx vitest run -c vitest.e2e.config.ts e2e/opencode/preset
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
-import { cleanEnv } from "../lib/exec.js";
-import { systemTexts, type ScriptStep } from "../lib/openai-chat-server.js";
+import { afterEach, beforeAll, describe, it } from "vitest";
+import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { createOpenCodeFixture, requireOpenCodeBinary, OPENCODE_VERSION, type OpenCodeFixture } from "./harness.js";
-
-const ENV_END = "</env>\n";
-const SKILLS_START = "\nSkills provide specialized instructions";
-
-/** The instruction entries of an OpenCode system prompt (see the module comment). */
-function instructionPart(system: string): string {
-  const envEnd = system.indexOf(ENV_END);
-  expect(envEnd, "system prompt without </env>").toBeGreaterThan(0);
-  expect(system.indexOf(ENV_END, envEnd + 1), "</env> twice").toBe(-1);
-  const start = envEnd + ENV_END.length;
-  const end = system.indexOf(SKILLS_START, start - 1);
-  expect(end, "system prompt without the skills entry after </env>").toBeGreaterThanOrEqual(start - 1);
-  expect(system.indexOf(SKILLS_START, end + 1), "skills entry twice").toBe(-1);
-  return end < start ? "" : system.slice(start, end);
-}
+import { check, runStates, type State } from "./system-prompt.js";
 
 let fixture: OpenCodeFixture | undefined;
 afterEach(async () => {
@@ -52,79 +25,6 @@ beforeAll(async () => {
   await assertAgentsmdBuilt();
   await requireOpenCodeBinary();
 }, 15 * 60_000);
-
-interface State {
-  name: string;
-  /** Files to write (text) or remove (null), paths relative to the fixture base (`repo/…`, `home/…`). */
-  files: Record<string, string | Uint8Array | null | { dir: true }>;
-  /** Substrings the instruction part must hold, and must not hold. */
-  has?: string[];
-  hasNot?: string[];
-}
-
-async function apply(base: string, files: State["files"]): Promise<void> {
-  for (const [rel, content] of Object.entries(files)) {
-    const file = path.join(base, rel);
-    await rm(file, { recursive: true, force: true });
-    if (content === null) continue;
-    const isFile = typeof content === "string" || content instanceof Uint8Array;
-    await mkdir(isFile ? path.dirname(file) : file, { recursive: true });
-    if (isFile) await writeFile(file, content);
-  }
-}
-
-/**
- * One `opencode run` in `cwd` (relative to the repo) going through `states`: per step, agentsmd
- * show on the current tree, then the next state. Returns [instruction part, agentsmd show] pairs.
- */
-async function runStates(
-  fx: OpenCodeFixture,
-  cwd: string,
-  states: State[],
-  env: Record<string, string>,
-): Promise<Array<{ state: State; sent: string; shown: string }>> {
-  const shown: string[] = [];
-  const notes = fx.path(path.join(cwd, "notes.txt"));
-  await writeFile(notes, "notes\n");
-  const agentsmdEnv = cleanEnv({
-    HOME: fx.home,
-    XDG_CONFIG_HOME: fx.xdg.config,
-    OPENCODE_DISABLE_CLAUDE_CODE: env.OPENCODE_DISABLE_CLAUDE_CODE ?? "1",
-    OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: undefined,
-    OPENCODE_DISABLE_PROJECT_CONFIG: undefined,
-  });
-  const show = async () => {
-    const r = await runAgentsmd(["show", "--preset", "opencode", "--cwd", fx.path(cwd), "--home", fx.home], { env: agentsmdEnv });
-    expect(r.code, r.stderr.toString()).toBe(0);
-    return r.stdout.toString("utf8");
-  };
-  await apply(fx.base, states[0]!.files);
-  const script: ScriptStep[] = states.map((_, index) => async () => {
-    shown.push(await show());
-    const next = states[index + 1];
-    if (!next) return { text: "done" };
-    await apply(fx.base, next.files);
-    return { toolCalls: [{ tool: "read", args: { filePath: notes } }] };
-  });
-  const run = await fx.run({ prompt: "go", cwd, script, env, timeoutMs: 120_000 });
-  expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
-  expect(run.serverErrors).toEqual([]);
-  expect(run.turnsLeft).toBe(0);
-  expect(run.mainRequests).toHaveLength(states.length);
-  return states.map((state, index) => {
-    const systems = systemTexts(run.mainRequests[index]!.body!);
-    expect(systems, `${state.name}: one system message`).toHaveLength(1);
-    return { state, sent: instructionPart(systems[0]!), shown: shown[index]! };
-  });
-}
-
-function check(results: Array<{ state: State; sent: string; shown: string }>): void {
-  for (const { state, sent, shown } of results) {
-    for (const token of state.has ?? []) expect(sent, `${state.name}: OpenCode sent ${token}`).toContain(token);
-    for (const token of state.hasNot ?? []) expect(sent, `${state.name}: OpenCode did not send ${token}`).not.toContain(token);
-    expect(shown, `${state.name}: agentsmd show = OpenCode's instruction part`).toBe(sent);
-  }
-}
 
 describe(`preset opencode is byte-identical with the instructions in OpenCode ${OPENCODE_VERSION}'s system prompt`, () => {
   it("in a git repository, Claude Code compatibility on: the project name rule and both global files", async () => {

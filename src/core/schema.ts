@@ -153,6 +153,17 @@ const AgentsConfigKeys = z
       })
       .strict()
       .optional(),
+    /**
+     * OpenCode settings, same names as its `opencode.json` (preset `opencode`): `instructions`, files
+     * and globs loaded after the AGENTS.md chain. Set here, it replaces the list OpenCode's own
+     * configuration gives.
+     */
+    opencode: z
+      .object({
+        instructions: z.array(z.string()).optional(),
+      })
+      .strict()
+      .optional(),
     /** Codex CLI settings, same names as `~/.codex/config.toml` (preset `codex`). */
     codex: z
       .object({
@@ -172,7 +183,7 @@ export const AgentsConfigSchema = AgentsConfigKeys.extend({
    * meant for one agent never changes what another preset shows.
    */
   presets: z.record(z.string(), AgentsConfigKeys.omit({ preset: true })).optional(),
-  /** Read each agent's own configuration (Codex config.toml, Gemini settings.json). @default true */
+  /** Read each agent's own configuration (Codex config.toml, Gemini settings.json, OpenCode opencode.json). @default true */
   agentConfig: z.boolean().optional(),
 }).strict();
 
@@ -208,7 +219,8 @@ export const SystemReminderTypeSchema = z.enum([
 
 export type SystemReminderType = z.infer<typeof SystemReminderTypeSchema>;
 
-export const LayerSchema = z.enum(["user", "project", "path"]);
+/** user: home-level files; project: the chain; path: delivered on touch; config: listed by the agent's configuration (OpenCode's `instructions`). */
+export const LayerSchema = z.enum(["user", "project", "path", "config"]);
 export type Layer = z.infer<typeof LayerSchema>;
 
 /** One file of the initial bundle, as `agentsmd list --json` prints it. */

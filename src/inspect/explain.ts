@@ -225,6 +225,24 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
   startEntries.sort((a, b) => position.get(a.path)! - position.get(b.path)!);
   seen.push(...startEntries);
 
+  // 2b. Files the agent's own configuration lists (OpenCode's instructions): in context for every path.
+  for (const file of session.initialFiles) {
+    if (file.layer !== "config") continue;
+    seen.push({
+      path: file.path,
+      order: null,
+      layer: "config",
+      scope: "(everywhere)",
+      status: file.truncated ? "cut" : "loaded",
+      sizeBytes: file.sizeBytes,
+      includedBytes: file.includedBytes,
+      importedBytes: 0,
+      imports: [],
+      fate: file.truncated ? `cut at ${bytes(file.includedBytes)} of ${file.sizeBytes}` : `whole (${bytes(file.sizeBytes)})`,
+      reason: `${session.listed.get(file.path) ?? "listed by the agent's configuration"}; loaded at startup after the chain`,
+    });
+  }
+
   // 3. Directories below the startup chain, on the way to PATH: delivered by touch.
   if (session.hasProject && isInside(targetDir, session.root)) {
     const pathDirs = chain(session.root, targetDir).filter((dir) => !startDirs.includes(dir));

@@ -50,6 +50,11 @@ export interface FileSystem {
   read(path: string, maxBytes: number): Promise<ReadResult>;
   /** Names in a directory (for `doctor` and `tree`). */
   readdir(path: string): Promise<Array<{ name: string; kind: FileKind | "symlink" }>>;
+  /**
+   * Names in a directory in the order the file system lists them (Node's readdir sorts them), for
+   * reproducing a program that walks in that order (OpenCode's glob).
+   */
+  readdirUnsorted(path: string): Promise<Array<{ name: string; kind: FileKind | "symlink" }>>;
   realpath(path: string): Promise<string>;
   /** Replaces a file atomically (temp file beside it, fsync, rename): a crash leaves the old file intact. */
   writeAtomic(path: string, data: string): Promise<void>;
@@ -75,6 +80,13 @@ function kindOf(stats: Stats): FileKind {
   if (stats.isFile()) return "file";
   if (stats.isDirectory()) return "directory";
   return "other";
+}
+
+function entryOf(entry: Dirent): { name: string; kind: FileKind | "symlink" } {
+  return {
+    name: entry.name,
+    kind: entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other",
+  };
 }
 
 function infoOf(stats: Stats): FileInfo {
@@ -164,10 +176,18 @@ export const asyncFileSystem: FileSystem = {
       const entries = await new Promise<Dirent[]>((resolve, reject) =>
         readdirCb(path, { withFileTypes: true }, (error, list) => (error ? reject(error) : resolve(list))),
       );
-      return entries.map((entry) => ({
-        name: entry.name,
-        kind: entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other",
-      }));
+      return entries.map(entryOf);
+    } catch (error) {
+      throw wrap(error, path, "list");
+    }
+  },
+
+  async readdirUnsorted(path) {
+    try {
+      // opendir reads the directory as the kernel lists it; readdir's scandir sorts.
+      const out: Array<{ name: string; kind: FileKind | "symlink" }> = [];
+      for await (const entry of await fsp.opendir(path, { bufferSize: 256 })) out.push(entryOf(entry));
+      return out;
     } catch (error) {
       throw wrap(error, path, "list");
     }
@@ -294,6 +314,7 @@ export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: Fi
       return result;
     },
     readdir: (path) => (counters.readdir++, inner.readdir(path)),
+    readdirUnsorted: (path) => (counters.readdir++, inner.readdirUnsorted(path)),
     realpath: (path) => (counters.realpath++, inner.realpath(path)),
     writeAtomic: (path, data) => (counters.write++, inner.writeAtomic(path, data)),
     mkdir: (path) => inner.mkdir(path),

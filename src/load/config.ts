@@ -40,6 +40,8 @@ export interface ConfigResult {
   preset: Preset;
   /** The merged raw config (what a state file records). */
   raw: AgentsConfig;
+  /** Whether the agent's own configuration is read (false with `agentConfig: false`). */
+  agentConfig: boolean;
   diagnostics: Diagnostic[];
 }
 
@@ -226,7 +228,8 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
   }
   const diagnostics: Diagnostic[] = [];
   // Lowest first: the agent's own configuration, agentsmd's file, its section for this preset, env, options.
-  const useAgentConfig = (explicit?.agentConfig ?? envConfig.agentConfig ?? fileConfig?.agentConfig ?? true) && input.home !== undefined;
+  const agentConfigOn = explicit?.agentConfig ?? envConfig.agentConfig ?? fileConfig?.agentConfig ?? true;
+  const useAgentConfig = agentConfigOn && input.home !== undefined;
   const agent =
     useAgentConfig && preset.agentConfig ? await preset.agentConfig({ cwd: input.cwd, home: input.home!, env, fs: input.fs ?? nodeFileSystem }) : undefined;
   if (agent) {
@@ -287,5 +290,5 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
   const override = raw.root?.projectRootOverride;
   if (override !== undefined) config.root.projectRootOverride = isAbsolute(override) ? resolve(override) : resolve(input.cwd, override);
   preset.adapt?.(config, raw, diagnostics);
-  return { config: freeze(config), preset, raw, diagnostics };
+  return { config: freeze(config), preset, raw, agentConfig: agentConfigOn, diagnostics };
 }

@@ -50,6 +50,8 @@ export interface InitialContext {
   cache: StatCache;
   /** Name groups decided by the preset for this session (`Preset.prepare`). */
   groups?: import("./discover.js").NameGroups | undefined;
+  /** Files the agent's configuration lists (`Preset.listed`), loaded after the chain, layer `config`. */
+  listed?: readonly string[] | undefined;
   config: ResolvedConfig;
   preset: Preset;
   /** null: no project (a preset with `scope.noMarker: "none"` found no marker). */
@@ -216,9 +218,43 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
     files.push(file);
     blocks.push({ path: file.path, layer: "project", content });
   }
+  await loadListed(context, result, readText, remaining);
   const position = new Map(candidates.map((candidate, index) => [candidate.path, index]));
   result.leftOut.sort((a, b) => position.get(a.path)! - position.get(b.path)!);
   return result;
+}
+
+/**
+ * Files the agent's configuration lists, after the chain and in the agent's order; one already
+ * loaded (a home file, a chain file) keeps its place. Under the same budget as the chain.
+ */
+async function loadListed(
+  context: InitialContext,
+  result: InitialLoad,
+  readText: (path: string, budget: number) => Promise<InstructionText | null>,
+  budget: number,
+): Promise<void> {
+  let remaining = budget;
+  const loaded = new Set([...result.files.map((file) => file.path), ...result.candidates.map((file) => file.path)]);
+  for (const path of context.listed ?? []) {
+    if (loaded.has(path)) continue;
+    loaded.add(path);
+    let text: InstructionText | null;
+    try {
+      text = await readText(path, remaining);
+    } catch (error) {
+      reportReadError(context.sink, path, error);
+      continue;
+    }
+    const info = { path, mtimeMs: text?.mtimeMs ?? 0, sizeBytes: text?.sizeBytes ?? 0 };
+    if (!text) {
+      result.leftOut.push({ ...info, reason: "max-bytes" });
+      continue;
+    }
+    remaining -= text.chargedBytes;
+    result.files.push({ ...info, layer: "config", includedBytes: text.includedBytes, truncated: text.truncated });
+    result.blocks.push({ path, layer: "config", content: text.content });
+  }
 }
 
 /** Keeps the first of user files that are one file (device + inode), recording the kept identities. */

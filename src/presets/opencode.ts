@@ -9,6 +9,11 @@
  * - Nested on read (`touch`): from the file's directory up to but not including cwd, the first
  *   existing of AGENTS.md, CLAUDE.md, CONTEXT.md per directory, deepest first, inside a
  *   `<system-reminder>`; nothing for files outside cwd; no size limit.
+ * - Config `instructions` (opencode-instructions.ts): the files and globs OpenCode's own config
+ *   lists, after the project files in its order, each file once (`--no-agent-config`: only
+ *   agentsmd's `opencode.instructions`). URLs are fetched by OpenCode and skipped here.
+ * - `$OPENCODE_CONFIG_DIR` replaces the global config dir for the global AGENTS.md (not for
+ *   the global config files).
  * - `OPENCODE_DISABLE_CLAUDE_CODE` / `OPENCODE_DISABLE_CLAUDE_CODE_PROMPT` ("true", "yes", "on",
  *   "1" or "y") drop every CLAUDE.md; `OPENCODE_DISABLE_PROJECT_CONFIG` ("true" or "1") drops the
  *   project files.
@@ -18,7 +23,8 @@
  * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
  * (see src/integrations/opencode.ts).
  */
-import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset, type PresetEnv } from "./preset.js";
+import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type ListedContext, type ListedFiles, type Preset, type PresetEnv } from "./preset.js";
+import { listOpenCodeInstructions, opencodeXdgConfigDir, readOpenCodeInstructions, type InstructionSource } from "./opencode-instructions.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import type { FileSystem } from "../io/file-system.js";
 import { chain, isInside, join } from "../core/paths.js";
@@ -53,10 +59,13 @@ export function opencodeNames(env: PresetEnv["env"]): string[] {
   return OPENCODE_NAMES.filter((name) => name !== "CLAUDE.md" || !claudeDisabled(env));
 }
 
-/** OpenCode's global config directory (`Global.Path.config`). */
+/**
+ * The directory of OpenCode's global AGENTS.md: `$OPENCODE_CONFIG_DIR` when set, else the global
+ * config dir (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`).
+ */
 export function opencodeConfigDir({ home, env }: PresetEnv): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  return xdg && xdg.length > 0 ? join(xdg, "opencode") : join(join(home, ".config"), "opencode");
+  const dir = env.OPENCODE_CONFIG_DIR;
+  return dir && dir.length > 0 ? dir : opencodeXdgConfigDir(home, env);
 }
 
 /** Candidates of the global layer, in order (the first existing one is used). */
@@ -110,6 +119,37 @@ export async function opencodeSystemPaths(input: { cwd: string; worktree: string
   return out;
 }
 
+/**
+ * OpenCode's config `instructions` as files (see opencode-instructions.ts): the agent's own list,
+ * or agentsmd's `opencode.instructions` when set.
+ * @example (await opencodeListed({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
+ */
+export async function opencodeListed(context: ListedContext): Promise<ListedFiles> {
+  const where = { cwd: context.cwd, worktree: context.root, home: context.home, env: context.env, fs: context.fs };
+  const own = context.raw.opencode?.instructions;
+  const agent = context.agentConfig && own === undefined ? await readOpenCodeInstructions(where) : { entries: [], sources: [], diagnostics: [] };
+  const sources: InstructionSource[] = own !== undefined ? [{ file: "agentsmd's config (opencode.instructions)", entries: own }] : agent.sources;
+  const listed = await listOpenCodeInstructions(where, own ?? agent.entries, sources);
+  const diagnostics = [...agent.diagnostics, ...listed.diagnostics];
+  for (const source of agent.sources)
+    diagnostics.push({
+      level: "info",
+      code: "agent-config",
+      message: `instructions ${source.entries.map((entry) => quote(entry)).join(", ")} from ${quote(source.file)} (the agent's own configuration)`,
+      path: source.file,
+    });
+  for (const url of listed.urls)
+    diagnostics.push({
+      level: "info",
+      code: "agent-config",
+      message: `instructions entry ${quote(url)} is a URL: OpenCode fetches it on every step, agentsmd reads files only, so it is skipped`,
+    });
+  const reasons = new Map<string, string>();
+  for (const [path, origin] of listed.origin)
+    reasons.set(path, `listed by the instructions entry ${quote(origin.entry)} of ${own !== undefined ? origin.file : quote(origin.file)}`);
+  return { paths: listed.paths, reasons, diagnostics };
+}
+
 function instructionsFrom(blocks: readonly RenderBlock[]): string[] {
   // OpenCode drops files whose text is empty (whitespace-only text is kept).
   return blocks.filter((block) => block.content !== "").map((block) => `Instructions from: ${quote(block.path)}\n${block.content}`);
@@ -117,13 +157,15 @@ function instructionsFrom(blocks: readonly RenderBlock[]): string[] {
 
 /**
  * OpenCode's framing: the system-prompt entries joined by a newline (global first, then the
- * project nearest first), and the `<system-reminder>` a read gets for nested files.
+ * project nearest first, then the files config `instructions` lists), and the `<system-reminder>`
+ * a read gets for nested files.
  */
 export const opencodeRenderer: Renderer = {
   initial({ blocks }) {
     const user = blocks.filter((block) => block.layer === "user");
-    const project = blocks.filter((block) => block.layer !== "user").reverse();
-    return instructionsFrom([...user, ...project]).join("\n");
+    const project = blocks.filter((block) => block.layer !== "user" && block.layer !== "config").reverse();
+    const listed = blocks.filter((block) => block.layer === "config");
+    return instructionsFrom([...user, ...project, ...listed]).join("\n");
   },
   inline(blocks) {
     const entries = instructionsFrom(blocks);
@@ -150,6 +192,7 @@ export const opencodePreset: Preset = {
   // The first candidate that exists at all is the global file (OpenCode's existsSafe): an empty file
   // or a directory there yields nothing, and ~/.claude/CLAUDE.md is not tried.
   userLayers: (context) => [{ candidates: opencodeGlobalCandidates(context), select: "first-non-empty", trim: false, keepEmpty: true, firstExisting: true }],
+  listed: opencodeListed,
   async prepare({ cwd, root, env, fs }) {
     const names = opencodeNames(env);
     const lazyGroups = names.map((name) => [name]);
@@ -172,4 +215,6 @@ export const opencodePluginPreset: Preset = {
   lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: DEFAULT_EXCLUDES },
   scope: { ...opencodePreset.scope, nested: "root" },
   prepare: undefined,
+  // OpenCode loads its config instructions itself.
+  listed: undefined,
 };

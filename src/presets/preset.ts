@@ -146,6 +146,11 @@ export interface Preset {
   prepare?(context: PrepareContext): Promise<PreparedGroups | undefined>;
   /** Preset-specific config keys, applied after the generic merge (e.g. Codex's own setting names). */
   adapt?(config: import("../core/schema.js").MutableConfig, raw: import("../core/schema.js").AgentsConfig, diagnostics: Diagnostic[]): void;
+  /**
+   * Files the agent loads at startup because its configuration lists them (OpenCode's
+   * `instructions`), loaded after the chain in this order, layer `config`. Run once the root is known.
+   */
+  listed?(context: ListedContext): Promise<ListedFiles>;
   /** Reads the agent's own configuration (Codex config.toml, Gemini settings.json): applied under agentsmd's config. */
   agentConfig?(context: AgentConfigContext): Promise<AgentConfigLayer>;
   /**
@@ -178,6 +183,21 @@ export interface PrepareContext extends PresetEnv {
   cwd: string;
   root: string;
   fs: import("../io/file-system.js").FileSystem;
+}
+
+export interface ListedContext extends PrepareContext {
+  /** false with `--no-agent-config`: only agentsmd's own config counts. */
+  agentConfig: boolean;
+  raw: import("../core/schema.js").AgentsConfig;
+}
+
+/** Files an agent's configuration lists beside the chain (see `Preset.listed`). */
+export interface ListedFiles {
+  /** Absolute paths in the agent's order; files already loaded are dropped by the loader. */
+  paths: string[];
+  /** Why each path is listed, in words (for `explain`). */
+  reasons: Map<string, string>;
+  diagnostics: Diagnostic[];
 }
 
 /** Name groups decided for one session (see `Preset.prepare`). */

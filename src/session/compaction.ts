@@ -39,7 +39,7 @@ export interface CompactionContextOptions {
   maxTokens?: number;
   /** Token counter. @default {@link estimateTokens} (ceil(bytes / 4)) */
   countTokens?: TokenCounter;
-  /** Layers to include. @default ["user", "project", "path"] */
+  /** Layers to include. @default ["user", "project", "path", "config"] */
   layers?: readonly Layer[];
   /** Paths to leave out (the host keeps them in context itself). @default none */
   exclude?: readonly string[];
@@ -102,7 +102,7 @@ function render(shown: ReadonlyArray<{ file: CompactionFile; content: string }>,
 export function buildCompactionContext(files: readonly CompactionFile[], options: CompactionContextOptions = {}): CompactionContext {
   const maxTokens = options.maxTokens ?? DEFAULT_COMPACTION_TOKENS;
   const count = options.countTokens ?? estimateTokens;
-  const layers = new Set(options.layers ?? ["user", "project", "path"]);
+  const layers = new Set(options.layers ?? ["user", "project", "path", "config"]);
   const excluded = new Set(options.exclude ?? []);
   const inForce = files.filter((file) => layers.has(file.layer) && !excluded.has(file.path));
   if (inForce.length === 0) return { text: "", tokens: 0, included: [], omitted: [] };

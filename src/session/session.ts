@@ -72,6 +72,8 @@ export class AgentsSession {
   readonly renderer: Renderer;
   /** Scoped rules (`.github/instructions`, `.cursor/rules`, ...) delivered like nested AGENTS.md files. */
   readonly rules: SessionRules;
+  /** Files the agent's configuration lists (layer `config`), each with why, in words. */
+  readonly listed: ReadonlyMap<string, string>;
 
   readonly #sink: DiagnosticSink;
   readonly #cache: StatCache;
@@ -90,6 +92,7 @@ export class AgentsSession {
   /** @internal use createSession / restoreSession */
   constructor(parts: Parts, initial: { files: readonly InitialFile[]; message: string; load?: InitialLoad }, rules: SessionRules = rulesOf(parts)) {
     this.rules = rules;
+    this.listed = parts.listed?.reasons ?? new Map();
     this.cwd = parts.options.cwd;
     this.home = parts.options.home;
     this.env = parts.options.env;
@@ -345,6 +348,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
   const load = await loadInitial({
     cache: parts.cache,
     groups: parts.prepared?.groups,
+    listed: parts.listed?.paths,
     config: parts.config,
     preset: parts.preset,
     root: parts.project ? parts.root : null,

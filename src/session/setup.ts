@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { StatCache } from "../io/cache.js";
 import { resolveConfig, type ResolvedConfig } from "../load/config.js";
 import { nodeFileSystem } from "../io/file-system.js";
-import type { Preset, PreparedGroups } from "../presets/preset.js";
+import type { ListedFiles, Preset, PreparedGroups } from "../presets/preset.js";
 import { findProjectRoot, type RootReason } from "../load/root.js";
 import { DiagnosticSink } from "../load/discover.js";
 import { importRootOf } from "../load/imports.js";
@@ -32,6 +32,8 @@ export interface Parts {
   cache: StatCache;
   /** Name groups the preset decided for this session (`Preset.prepare`). */
   prepared?: PreparedGroups | undefined;
+  /** Files the agent's configuration lists beside the chain (`Preset.listed`). */
+  listed?: ListedFiles | undefined;
   /** The integration consuming the session (decides the default scoped-rule formats). */
   host?: string | undefined;
 }
@@ -81,6 +83,10 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     resolved.raw.files?.names === undefined && resolved.preset.prepare
       ? await resolved.preset.prepare({ cwd, root: rootResult.root, home, env, fs })
       : undefined;
+  const listed = resolved.preset.listed
+    ? await resolved.preset.listed({ cwd, root: rootResult.root, home, env, fs, agentConfig: resolved.agentConfig, raw: resolved.raw })
+    : undefined;
+  if (listed) sink.addAll(listed.diagnostics);
   const names = [
     ...new Set([
       ...resolved.config.files.names,
@@ -109,6 +115,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     sink,
     cache,
     prepared,
+    listed,
     host: options.host,
   };
 }

@@ -29,6 +29,7 @@ export function injectFs(hooks: Hooks, inner: FileSystem = nodeFileSystem): File
     lstat: wrap("lstat"),
     read: wrap("read"),
     readdir: wrap("readdir"),
+    readdirUnsorted: wrap("readdirUnsorted"),
     realpath: wrap("realpath"),
     writeAtomic: wrap("writeAtomic"),
     mkdir: wrap("mkdir"),

@@ -1,0 +1,148 @@
+/**
+ * The instruction part of OpenCode's system prompt, and runs that compare it with
+ * `agentsmd show --preset opencode` step by step (used by preset.e2e.test.ts, instructions.e2e.test.ts
+ * and the corpus suite).
+ *
+ * OpenCode builds its system prompt as one string,
+ * `[providerPrompt, ...environment, ...instructions, ...skills].join("\n")`, so the instruction
+ * entries (`Instructions from: <abs path>\n<content>`: global first, the project nearest first,
+ * then the files config `instructions` lists) sit between the environment entry, which ends with
+ * `</env>`, and the skills entry, which starts with `Skills provide specialized instructions`,
+ * each joined by one `\n`:
+ *   `…</env>\n` + INSTRUCTIONS + `\nSkills provide specialized instructions…`
+ * {@link instructionPart} cuts exactly that (and asserts each marker occurs once); with no
+ * instruction file the two entries are adjacent and the part is "".
+ *
+ * OpenCode recomputes the instruction list from disk on every loop step (config instructions and
+ * their globs included; the config itself is read once per run), so one run covers several trees:
+ * the scripted model answers each step with a `read` of a plain file in cwd, and before answering
+ * it runs `agentsmd show` on the tree as it is and then rewrites the tree for the next step.
+ */
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { expect } from "vitest";
+import { runAgentsmd } from "../lib/agentsmd.js";
+import { cleanEnv } from "../lib/exec.js";
+import { systemTexts, type ScriptStep } from "../lib/openai-chat-server.js";
+import type { OpenCodeFixture } from "./harness.js";
+
+const ENV_END = "</env>\n";
+const SKILLS_START = "\nSkills provide specialized instructions";
+
+/** The instruction entries of an OpenCode system prompt (see the module comment). */
+export function instructionPart(system: string): string {
+  const envEnd = system.indexOf(ENV_END);
+  expect(envEnd, "system prompt without </env>").toBeGreaterThan(0);
+  expect(system.indexOf(ENV_END, envEnd + 1), "</env> twice").toBe(-1);
+  const start = envEnd + ENV_END.length;
+  const end = system.indexOf(SKILLS_START, start - 1);
+  expect(end, "system prompt without the skills entry after </env>").toBeGreaterThanOrEqual(start - 1);
+  expect(system.indexOf(SKILLS_START, end + 1), "skills entry twice").toBe(-1);
+  return end < start ? "" : system.slice(start, end);
+}
+
+export interface State {
+  name: string;
+  /** Files to write (text) or remove (null), paths relative to the fixture base (`repo/…`, `home/…`). */
+  files: Record<string, string | Uint8Array | null | { dir: true }>;
+  /** Substrings the instruction part must hold, and must not hold. */
+  has?: string[];
+  hasNot?: string[];
+}
+
+export async function apply(base: string, files: State["files"]): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = path.join(base, rel);
+    await rm(file, { recursive: true, force: true });
+    if (content === null) continue;
+    const isFile = typeof content === "string" || content instanceof Uint8Array;
+    await mkdir(isFile ? path.dirname(file) : file, { recursive: true });
+    if (isFile) await writeFile(file, content);
+  }
+}
+
+/** Removes every path any state writes (to replay the states from the start). */
+export async function reset(base: string, states: readonly State[]): Promise<void> {
+  for (const state of states) for (const rel of Object.keys(state.files)) await rm(path.join(base, rel), { recursive: true, force: true });
+}
+
+export interface StepResult {
+  state: State;
+  /** The instruction part OpenCode sent. */
+  sent: string;
+  /** `agentsmd show --preset opencode` on the same tree. */
+  shown: string;
+  /** The same with `--no-agent-config` (when asked for). */
+  shownWithout?: string;
+}
+
+export interface RunStatesOptions {
+  /** Also run `agentsmd show --no-agent-config` at each step. */
+  withoutAgentConfig?: boolean;
+}
+
+/**
+ * One `opencode run` in `cwd` (relative to the repo) going through `states`: per step, agentsmd
+ * show on the current tree, then the next state. `env` goes to both programs.
+ */
+export async function runStates(
+  fx: OpenCodeFixture,
+  cwd: string,
+  states: State[],
+  env: Record<string, string>,
+  options: RunStatesOptions = {},
+): Promise<StepResult[]> {
+  const shown: string[] = [];
+  const without: string[] = [];
+  const notes = fx.path(path.join(cwd, "notes.txt"));
+  await mkdir(path.dirname(notes), { recursive: true });
+  await writeFile(notes, "notes\n");
+  const agentsmdEnv = cleanEnv({
+    HOME: fx.home,
+    XDG_CONFIG_HOME: fx.xdg.config,
+    OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: undefined,
+    OPENCODE_DISABLE_PROJECT_CONFIG: undefined,
+    OPENCODE_CONFIG: undefined,
+    OPENCODE_CONFIG_DIR: undefined,
+    OPENCODE_CONFIG_CONTENT: undefined,
+    ...env,
+  });
+  const show = async (extra: string[]) => {
+    const r = await runAgentsmd(["show", "--preset", "opencode", "--cwd", fx.path(cwd), "--home", fx.home, ...extra], { env: agentsmdEnv });
+    expect(r.code, r.stderr.toString()).toBe(0);
+    return r.stdout.toString("utf8");
+  };
+  await apply(fx.base, states[0]!.files);
+  const script: ScriptStep[] = states.map((_, index) => async () => {
+    shown.push(await show([]));
+    if (options.withoutAgentConfig) without.push(await show(["--no-agent-config"]));
+    const next = states[index + 1];
+    if (!next) return { text: "done" };
+    await apply(fx.base, next.files);
+    return { toolCalls: [{ tool: "read", args: { filePath: notes } }] };
+  });
+  const run = await fx.run({ prompt: "go", cwd, script, env, timeoutMs: 120_000 });
+  expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
+  expect(run.serverErrors).toEqual([]);
+  expect(run.turnsLeft).toBe(0);
+  expect(run.mainRequests).toHaveLength(states.length);
+  return states.map((state, index) => {
+    const systems = systemTexts(run.mainRequests[index]!.body!);
+    expect(systems, `${state.name}: one system message`).toHaveLength(1);
+    return {
+      state,
+      sent: instructionPart(systems[0]!),
+      shown: shown[index]!,
+      ...(options.withoutAgentConfig ? { shownWithout: without[index]! } : {}),
+    };
+  });
+}
+
+export function check(results: StepResult[]): void {
+  for (const { state, sent, shown } of results) {
+    for (const token of state.has ?? []) expect(sent, `${state.name}: OpenCode sent ${token}`).toContain(token);
+    for (const token of state.hasNot ?? []) expect(sent, `${state.name}: OpenCode did not send ${token}`).not.toContain(token);
+    expect(shown, `${state.name}: agentsmd show = OpenCode's instruction part`).toBe(sent);
+  }
+}
