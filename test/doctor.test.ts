@@ -1,6 +1,6 @@
 import { link } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { doctor, firstInvalidUtf8, formatReport, type DoctorReport } from "../src/inspect/doctor.js";
+import { ADVISORY_CODES, doctor, firstInvalidUtf8, formatReport, type DoctorReport } from "../src/inspect/doctor.js";
 import { createTree, makeSymlink, runCli, type Tree } from "./helpers/tree.js";
 
 const run = (tree: Tree, presets?: string[], root = tree.root) => doctor({ root, session: { home: tree.home, env: {} }, ...(presets ? { presets } : {}) });
@@ -133,6 +133,73 @@ describe("doctor findings", () => {
     const report = await run(tree, ["codelia"]);
     expect(codes(report)).toEqual([]);
     expect(report.scanned.ignoredDirs).toBe(1);
+  });
+
+  it("issue 14: every CLAUDE.md a symlink to the AGENTS.md beside it is no claude-ignores-agents, and OpenCode is not said to read it", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "root rules", "pkg/AGENTS.md": "pkg rules", "pkg/sub/AGENTS.md": "sub rules" });
+    for (const dir of ["", "pkg/", "pkg/sub/"]) await makeSymlink(tree, `${dir}CLAUDE.md`, "AGENTS.md");
+    const report = await run(tree);
+    expect(find(report, "claude-ignores-agents")).toEqual([]);
+    const disagree = find(report, "agents-disagree");
+    // One finding for the text: AGENTS.md files, never gemini; no CLAUDE.md is named as a file OpenCode reads.
+    expect(disagree.map((finding) => [finding.paths, finding.agents])).toEqual([
+      [[tree.path("AGENTS.md"), tree.path("pkg/AGENTS.md"), tree.path("pkg/sub/AGENTS.md")], ["gemini"]],
+    ]);
+    expect(disagree[0]!.readBy).toContain("opencode");
+    expect(report.findings.some((finding) => finding.path.endsWith("CLAUDE.md"))).toBe(false);
+  });
+
+  it("issue 14: a CLAUDE.md linked to the root AGENTS.md reports only the AGENTS.md files no CLAUDE file carries, with a fix for their directories", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "root rules", "lib/AGENTS.md": "lib rules", "pkg/AGENTS.md": "pkg rules" });
+    await makeSymlink(tree, "CLAUDE.md", "AGENTS.md");
+    await makeSymlink(tree, "pkg/CLAUDE.md", "AGENTS.md");
+    const [finding, ...rest] = find(await run(tree, ["claude"]), "claude-ignores-agents");
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ path: tree.path("CLAUDE.md"), paths: [tree.path("CLAUDE.md"), tree.path("lib/AGENTS.md")] });
+    expect(finding!.message).toContain("1 AGENTS.md file below it never loads there");
+    expect(finding!.fix).toContain(`give ${tree.path("lib")} a CLAUDE.md holding "@AGENTS.md"`);
+    expect(finding!.fix).not.toContain("add a line");
+  });
+
+  it("issue 14: hygge's .agents/AGENTS.md is not an excluded-dir finding; a file inside an excluded directory still is", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "root", ".agents/AGENTS.md": "hygge's own", "node_modules/AGENTS.md": "vendored" });
+    const report = await run(tree);
+    expect(find(report, "excluded-dir").map((finding) => finding.path)).toEqual([tree.path("node_modules/AGENTS.md")]);
+  });
+
+  it("issue 14: an AGENTS.override.md hiding a bigger AGENTS.md from Codex is reported with a fix (kanbus: 606 bytes over 16.5 KB)", async () => {
+    const tree = await createTree({
+      ".git/": null,
+      "AGENTS.override.md": "o".repeat(606),
+      "AGENTS.md": "a".repeat(16_896),
+      "pkg/AGENTS.override.md": "big override ".repeat(100),
+      "pkg/AGENTS.md": "small",
+    });
+    const report = await run(tree);
+    const findings = find(report, "override-hides-bigger-file");
+    expect(findings).toEqual([
+      expect.objectContaining({ severity: "warning", path: tree.path("AGENTS.override.md"), paths: [tree.path("AGENTS.override.md"), tree.path("AGENTS.md")] }),
+    ]);
+    expect(findings[0]!.agents).toContain("codex");
+    expect(findings[0]!.message).toContain("(606 bytes) replaces");
+    expect(findings[0]!.message).toContain("(16896 bytes)");
+    expect(findings[0]!.fix).toContain("move its text into AGENTS.md");
+  });
+
+  it("advisory findings are info unless the repository has a file or settings of one of their agents (here .github/copilot-instructions.md, .gemini/)", async () => {
+    const plain = await createTree({ ".git/": null, "AGENTS.md": "a", "dist/AGENTS.md": "built" });
+    const before = await run(plain);
+    const advisory = before.findings.filter((finding) => ADVISORY_CODES.has(finding.code));
+    expect(new Set(advisory.map((finding) => finding.code))).toEqual(new Set(["agents-disagree", "excluded-dir"]));
+    expect(new Set(advisory.map((finding) => finding.severity))).toEqual(new Set(["info"]));
+    const gemini = await createTree({ ".git/": null, "AGENTS.md": "a", ".gemini/": null });
+    expect(find(await run(gemini), "agents-disagree").map((finding) => finding.severity)).toEqual(["warning"]);
+    // AGENTS.override.md is never read by Copilot CLI: info, until the repository shows it uses Copilot.
+    const override = { ".git/": null, "AGENTS.md": "rules", "AGENTS.override.md": "override" };
+    const noCopilot = find(await run(await createTree(override), ["codex", "copilot"]), "agents-disagree");
+    expect(noCopilot.map((finding) => [finding.agents, finding.severity])).toEqual([[["copilot"], "info"]]);
+    const withCopilot = find(await run(await createTree({ ...override, ".github/copilot-instructions.md": "co" }), ["codex", "copilot"]), "agents-disagree");
+    expect(withCopilot.filter((finding) => finding.path.endsWith("AGENTS.override.md")).map((finding) => finding.severity)).toEqual(["warning"]);
   });
 
   it("finds nothing in a clean tree", async () => {

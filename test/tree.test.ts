@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildScopeTree, estimateTokens, renderScopeTree, type ScopeTree } from "../src/inspect/tree.js";
 import { useColor } from "../src/cli/commands/tree.js";
+import { doctor, formatReport } from "../src/inspect/doctor.js";
 import { createTree, runCli } from "./helpers/tree.js";
 
 describe("buildScopeTree", () => {
@@ -18,6 +19,29 @@ describe("buildScopeTree", () => {
       [tree.path("tools/release/AGENTS.md"), 1, 1, ["codelia"]],
       [tree.path("tools/release/AGENTS.override.md"), 1, 1, ["codex"]],
     ]);
+  });
+
+  it("counts the directories doctor counts (one scan for both: hygge's .agents and .hygge excluded alike), in singular for one", async () => {
+    const tree = await createTree({
+      ".git/": null,
+      "AGENTS.md": "root",
+      ".agents/AGENTS.md": "hygge",
+      ".agents/deep/more/x.md": "x",
+      ".hygge/a/b/c.md": "c",
+      "node_modules/pkg/AGENTS.md": "dep",
+      "src/lib/AGENTS.md": "lib",
+    });
+    const session = { home: tree.home, env: {} };
+    const scope = await buildScopeTree({ root: tree.root, session });
+    const report = await doctor({ root: tree.root, session });
+    expect(scope.dirs).toBe(report.scanned.dirs);
+    expect(scope.files.length).toBe(report.scanned.files);
+    expect(scope.files.map((file) => file.path)).toContain(tree.path(".agents/AGENTS.md"));
+    const single = await createTree({ "AGENTS.md": "x" });
+    const one = await buildScopeTree({ root: single.path(".test-home"), session: { home: single.home, env: {} } });
+    expect(renderScopeTree(one, { color: false })).toContain("0 instruction files, 0 bytes (~0 tokens), 1 directory scanned");
+    const report1 = await doctor({ root: single.path(".test-home"), session: { home: single.home, env: {} } });
+    expect(formatReport(report1)).toContain("in 0 instruction files (1 directory scanned");
   });
 
   it("estimates a token per four bytes, rounding up", () => {

@@ -6,9 +6,10 @@
  * |---|---|---|
  * | `truncated` / `left-out` | warning | an agent's budget cuts or drops the file (Codex 32 KiB...), or a per-file limit skips it (Claude Code 4 MiB) |
  * | `empty-override` | error | an empty file wins its directory and hides a sibling with text (Codex: empty `AGENTS.override.md`) |
- * | `claude-ignores-agents` | warning | a CLAUDE file turns Claude Code's own AGENTS.md loading off beside and below it |
- * | `agents-disagree` | warning | files some presets read and others never will (a name they do not read) |
- * | `excluded-dir` | warning | an instruction file under an excluded directory: inline loading never delivers it |
+ * | `override-hides-bigger-file` | warning | an `AGENTS.override.md` replaces a bigger `AGENTS.md` beside it (Codex reads one file per directory) |
+ * | `claude-ignores-agents` | warning | a CLAUDE file turns Claude Code's own AGENTS.md loading off beside and below it, and no file Claude Code loads carries that text |
+ * | `agents-disagree` | warning / info | files some presets deliver and others never can (a name they do not read, under no other name) |
+ * | `excluded-dir` | warning / info | an instruction file below an excluded directory: inline loading never delivers it |
  * | `symlink-outside-root` / `symlink-broken` | error / warning | a symlinked instruction file leaving the tree, or dangling |
  * | `import-*` | error (missing, cycle) / warning | `@path` imports that cannot be expanded |
  * | `invalid-utf8` | error | bytes that are not UTF-8 (agents see U+FFFD) |
@@ -22,23 +23,26 @@
  * | `rule-unseen` | warning | a scoped rule no host agentsmd serves will ever see (manual, agent-requested, or its format left out of `rules.formats`) |
  * | `rule-duplicate` | warning | the same rule kept in two files (two formats): copies drift, a host getting both sees it twice |
  *
- * Budgets come from real sessions (one per preset and directory whose chain could exceed it), so
- * each preset's own rules decide; name rules come from each preset's resolved config.
+ * Advisory findings (`ADVISORY_CODES`) are info when the repository shows no sign of using any of
+ * the agents they name. What a preset reads comes from real sessions, the ones `explain` runs (a
+ * session at the root: startup, and a touch of every scanned directory; sessions in a directory
+ * where a claim depends on it), so no finding says what `explain` contradicts
+ * (test/property/doctor-explain.property.test.ts); budgets likewise (one session per preset and
+ * directory whose chain could exceed it).
  */
-import { homedir } from "node:os";
 import { createHash } from "node:crypto";
 import type { FileSystem, FileInfo } from "../io/file-system.js";
 import { nodeFileSystem } from "../io/file-system.js";
-import { resolveConfig, type ResolvedConfig } from "../load/config.js";
-import { DEFAULT_EXCLUDES } from "../presets/preset.js";
+import type { ResolvedConfig } from "../load/config.js";
 import { getPreset, presetNames } from "../presets/table.js";
 import { chooseFiles, groupsFor, identityKey, type NameGroups } from "../load/discover.js";
 import type { Found } from "../io/cache.js";
 import { expandImports, findImports, resolveImportPath } from "../load/imports.js";
 import { isBlank } from "../core/budget.js";
-import { ancestors, isInside, join, nameOf, parentOf } from "../core/paths.js";
-import { scanTree, type ScannedFile } from "./scan.js";
-import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
+import { ancestors, chain, isInside, join, nameOf, parentOf } from "../core/paths.js";
+import type { ScannedFile } from "./scan.js";
+import { memoFileSystem, presetConfigs, presetReach, scanInstructionTree, startupLoads, type PresetReach } from "./survey.js";
+import { countOf } from "../core/words.js";
 import type { SessionOptions } from "../session/session.js";
 import { FsError } from "../core/errors.js";
 import { CLAUDE_AGENTS_NAMES, CLAUDE_MD_NAMES } from "../presets/claude.js";
@@ -46,7 +50,7 @@ import { quote, quoteControls } from "../core/quote.js";
 import { checkHookEntries } from "./hook-entries.js";
 import { findRules } from "../load/rules/find.js";
 import { relativeBelow } from "../load/rules/apply.js";
-import { RULE_FORMATS, type AgentsConfig } from "../core/schema.js";
+import { RULE_FORMATS } from "../core/schema.js";
 import { globCoverage, ruleFindings } from "./rules.js";
 
 export type Severity = "error" | "warning" | "info";
@@ -60,6 +64,8 @@ export interface Finding {
   paths?: string[];
   /** The presets (agents) concerned. */
   agents?: string[];
+  /** The presets that do deliver the file (agents-disagree: the others are `agents`). */
+  readBy?: string[];
   message: string;
   fix: string;
 }
@@ -112,8 +118,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const lossyUtf8 = new TextDecoder("utf-8");
 
 function kib(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
-  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+  if (bytes > 0 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  return bytes > 0 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : countOf(bytes, "byte");
 }
 
 /**
@@ -127,34 +133,19 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const sessionBase: SessionOptions = { ...(options.session ?? {}), fs };
   const env = sessionBase.env ?? {};
   // Each preset's resolved config (names, budget, excludes) under the user's settings.
-  const configs = new Map<string, ResolvedConfig>();
-  let raw: AgentsConfig | undefined;
-  for (const name of presets) {
-    const resolved = await resolveConfig({
-      cwd: options.root,
-      env,
-      fs,
-      home: sessionBase.home ?? (env.HOME || homedir()),
-      preset: name,
-      ...(sessionBase.config ? { config: sessionBase.config } : {}),
-      ...(sessionBase.configFile ? { configFile: sessionBase.configFile } : {}),
-    });
-    configs.set(name, resolved.config);
-    raw ??= resolved.raw;
-  }
+  const { configs, raw } = await presetConfigs({ root: options.root, fs, session: options.session ?? {}, presets });
   const rules = await findRules({ root: options.root, fs, formats: RULE_FORMATS });
   const coverage = globCoverage(rules.rules);
-  const allNames = knownInstructionNames([...configs.values()].flatMap((config) => config.files.names));
-  const excludes = [...new Set([...DEFAULT_EXCLUDES, ...[...configs.values()].flatMap((config) => config.lazy.exclude)])];
-  const scan = await scanTree({
+  const rootEntries = new Set<string>();
+  const scan = await scanInstructionTree({
     fs,
     root: options.root,
-    names: allNames,
-    exclude: excludes,
+    configs: configs.values(),
     ...(options.gitignore !== undefined ? { gitignore: options.gitignore } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     onEntries: (dir, entries) => {
       for (const entry of entries) {
+        if (dir === options.root) rootEntries.add(entry.name);
         if (entry.kind === "directory") continue;
         const relative = relativeBelow(join(dir, entry.name), options.root);
         if (relative !== null) coverage.add(relative);
@@ -191,11 +182,17 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     if (!byScope.has(file.scanned.scope)) byScope.set(file.scanned.scope, []);
     byScope.get(file.scanned.scope)!.push(file);
   }
+  // What each preset really delivers, from the sessions explain runs (startup at the root, touch below).
+  const tree = { bytes: data.reduce((sum, file) => sum + (file.info?.size ?? 0), 0), files: data.length };
+  const reach = data.length > 0 ? await presetReach(sessionBase, presets, options.root, [...byScope.keys()], tree) : new Map<string, PresetReach>();
+  const reads = new Map(presets.map((name) => [name, new Set(presetGroups(name, configs.get(name)!).flatMap((groups) => groups.flat()))]));
 
-  checkEmptyOverrides(byScope, presets, configs, allNames, add);
-  checkClaude(data, byScope, presets, home, add);
-  checkNames(data, presets, configs, add);
-  checkExcluded(data, presets, configs, add);
+  const identities = new Map(data.map((file) => [file.scanned.path, file.identity]));
+  const identityOf = (path: string) => identities.get(path) ?? path;
+  const shadowSessions = await checkShadowing(byScope, presets, configs, reach, sessionBase, identityOf, add);
+  await checkClaude(data, byScope, presets, sessionBase, tree, home, add);
+  checkNames(data, presets, reads, reach, add);
+  checkExcluded(data, presets, configs, reads, reach, options.root, add);
   await checkImports(
     fs,
     data,
@@ -206,9 +203,12 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   );
   checkCopies(data, add);
   checkFileLimits(data, presets, add);
-  const sessions = await checkBudgets(byScope, presets, configs, sessionBase, options.root, add);
+  const sessions = (await checkBudgets(byScope, presets, configs, sessionBase, options.root, add)) + reach.size + shadowSessions;
   await checkHookEntries(fs, options.root, home, env, add);
 
+  // Advice about agents the repository shows no sign of using is information, not a warning.
+  const used = usedAgents(data, rootEntries);
+  for (const finding of findings) finding.severity = severityFor(finding, used);
   findings.sort(
     (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.code < b.code ? -1 : 1),
   );
@@ -341,69 +341,147 @@ function asProbe(files: readonly FileData[], order: readonly string[]) {
   return { files: found, irregular: [], errors: [] };
 }
 
-function checkEmptyOverrides(
+/**
+ * A directory's winner hides a sibling with text: an empty winner (`empty-override`, the
+ * directory contributes nothing), or `AGENTS.override.md` hiding a bigger `AGENTS.md`
+ * (`override-hides-bigger-file`: the override replaces it, it does not add to it). The hidden
+ * file must be one the preset's sessions never deliver.
+ */
+async function checkShadowing(
   byScope: ReadonlyMap<string, FileData[]>,
   presets: readonly string[],
   configs: ReadonlyMap<string, ResolvedConfig>,
-  order: readonly string[],
+  reach: ReadonlyMap<string, PresetReach>,
+  base: SessionOptions,
+  identityOf: (path: string) => string,
   add: (finding: Finding) => void,
-): void {
-  for (const [, files] of byScope) {
-    if (!files.some((file) => file.blank) || files.length < 2) continue;
-    const probe = asProbe(files, order);
-    const hidden = new Map<string, { winner: string; hidden: string; agents: Set<string> }>();
+): Promise<number> {
+  let sessions = 0;
+  for (const [scope, files] of byScope) {
+    if (files.length < 2) continue;
+    const file = (path: string) => files.find((each) => each.scanned.path === path)!;
+    const hidden = new Map<string, { winner: FileData; hidden: FileData; agents: Set<string> }>();
     for (const name of presets) {
-      for (const groups of presetGroups(name, configs.get(name)!)) {
-        const choice = chooseFiles(probe, groups);
-        const blankWinner = choice.selected.length > 0 && choice.selected.every((found) => files.find((file) => file.scanned.path === found.path)!.blank);
-        if (!blankWinner) continue;
+      const config = configs.get(name)!;
+      for (const groups of presetGroups(name, config)) {
+        const choice = chooseFiles(asProbe(files, groups.flat()), groups);
+        if (choice.selected.length === 0) continue;
+        const winners = choice.selected.map((found) => file(found.path));
+        const blankWinner = winners.every((each) => each.blank);
+        const override = winners.length === 1 && winners[0]!.scanned.name === "AGENTS.override.md" ? winners[0]! : undefined;
+        if (!blankWinner && !override) continue;
         for (const { found } of choice.shadowed) {
-          if (files.find((file) => file.scanned.path === found.path)!.blank) continue;
-          const key = `${choice.selected[0]!.path}\0${found.path}`;
-          if (!hidden.has(key)) hidden.set(key, { winner: choice.selected[0]!.path, hidden: found.path, agents: new Set() });
+          const shadowed = file(found.path);
+          if (shadowed.blank) continue;
+          if (!blankWinner && (shadowed.info?.size ?? 0) <= (override!.info?.size ?? 0)) continue;
+          const key = `${winners[0]!.scanned.path}\0${shadowed.scanned.path}`;
+          if (!hidden.has(key)) hidden.set(key, { winner: winners[0]!, hidden: shadowed, agents: new Set() });
           hidden.get(key)!.agents.add(name);
+        }
+      }
+    }
+    // A session started in this directory must hide it too (hygge makes it the root and loads every
+    // root name), and its text must not reach the agent through another name (a symlink).
+    const candidates = [...new Set([...hidden.values()].flatMap((entry) => [...entry.agents]))];
+    if (candidates.length > 0) {
+      const loads = await startupLoads(base, candidates, [scope]);
+      sessions += candidates.length;
+      for (const entry of hidden.values()) {
+        for (const agent of entry.agents) {
+          const delivered = [
+            ...(reach.get(agent)?.delivered ?? []),
+            ...loads
+              .get(agent)!
+              .get(scope)!
+              .files.map((loaded) => loaded.path),
+          ];
+          if (delivered.some((path) => identityOf(path) === entry.hidden.identity)) entry.agents.delete(agent);
         }
       }
     }
     for (const entry of hidden.values()) {
       const agents = [...entry.agents];
+      if (agents.length === 0) continue;
+      const winner = entry.winner.scanned.path;
+      const lost = entry.hidden.scanned.path;
+      const picks = `${agents.join(", ")} pick${agents.length === 1 ? "s" : ""} it over ${nameOf(lost)} in this directory`;
+      if (entry.winner.blank) {
+        add({
+          code: "empty-override",
+          severity: "error",
+          path: winner,
+          paths: [winner, lost],
+          agents,
+          message: `${winner} is empty, yet ${picks}: ${lost} never loads there`,
+          fix: `delete the empty ${nameOf(winner)} (or give it the text it should have)`,
+        });
+        continue;
+      }
+      const size = (data: FileData) => countOf(data.info?.size ?? 0, "byte");
       add({
-        code: "empty-override",
-        severity: "error",
-        path: entry.winner,
-        paths: [entry.winner, entry.hidden],
+        code: "override-hides-bigger-file",
+        severity: "warning",
+        path: winner,
+        paths: [winner, lost],
         agents,
-        message: `${entry.winner} is empty, yet ${agents.join(", ")} pick${agents.length === 1 ? "s" : ""} it over ${nameOf(entry.hidden)} in this directory: ${entry.hidden} never loads there`,
-        fix: `delete the empty ${nameOf(entry.winner)} (or give it the text it should have)`,
+        message: `${winner} (${size(entry.winner)}) replaces ${lost} (${size(entry.hidden)}): ${picks}, so the bigger file never loads there (an override replaces, it does not add)`,
+        fix: `if ${nameOf(winner)} is meant to add to ${nameOf(lost)}, move its text into ${nameOf(lost)} and delete it; if it is meant to replace it, delete or shorten ${nameOf(lost)} so the two cannot drift`,
       });
     }
   }
+  return sessions;
 }
 
-function checkClaude(
+/**
+ * A CLAUDE file turns Claude Code's own AGENTS.md loading off at and below its directory: an
+ * AGENTS.md there whose text no file Claude Code loads carries (the same file through a symlink,
+ * or an `@AGENTS.md` import) is reported against the nearest CLAUDE file above it, as found by a
+ * claude session started in that CLAUDE file's directory (startup, then a touch of each such
+ * AGENTS.md's directory).
+ */
+async function checkClaude(
   data: readonly FileData[],
   byScope: ReadonlyMap<string, FileData[]>,
   presets: readonly string[],
+  base: SessionOptions,
+  tree: { bytes: number; files: number },
   home: string,
   add: (finding: Finding) => void,
-): void {
+): Promise<void> {
   if (!presets.includes("claude")) return;
-  const agents = data.filter((file) => CLAUDE_AGENTS_NAMES.includes(file.scanned.name));
-  for (const [scope, files] of byScope) {
-    const claude = files.filter((file) => CLAUDE_MD_NAMES.includes(file.scanned.name));
-    if (claude.length === 0) continue;
-    // A CLAUDE file that imports AGENTS.md or is the same file keeps it.
-    const kept = new Set<string>();
-    for (const file of claude) {
-      for (const each of agents) {
-        if (file.identity === each.identity) kept.add(each.scanned.path);
-        if (importsFile(file, each.scanned.path, home)) kept.add(each.scanned.path);
-      }
-    }
-    const hidden = agents.filter((each) => isInside(each.scanned.scope, scope) && !kept.has(each.scanned.path) && !each.blank);
+  const claudeScopes = [...byScope]
+    .filter(([, files]) => files.some((file) => CLAUDE_MD_NAMES.includes(file.scanned.name)))
+    .map(([scope]) => scope)
+    .sort((a, b) => b.length - a.length);
+  if (claudeScopes.length === 0) return;
+  const byPath = new Map(data.map((file) => [file.scanned.path, file]));
+  const under = new Map<string, FileData[]>();
+  for (const file of data) {
+    if (!CLAUDE_AGENTS_NAMES.includes(file.scanned.name) || file.blank) continue;
+    const scope = claudeScopes.find((each) => isInside(file.scanned.scope, each));
+    if (!scope) continue;
+    if (!under.has(scope)) under.set(scope, []);
+    under.get(scope)!.push(file);
+  }
+  for (const [scope, agents] of under) {
+    const reach = (await presetReach(base, ["claude"], scope, [...new Set(agents.map((file) => file.scanned.scope))], tree)).get("claude")!;
+    const delivered = [...reach.delivered].map((path) => byPath.get(path)).filter((file) => file !== undefined);
+    const identities = new Set(delivered.map((file) => file.identity));
+    const hidden = agents.filter((each) => !identities.has(each.identity) && !delivered.some((file) => importsFile(file, each.scanned.path, home)));
     if (hidden.length === 0) continue;
+    const claude = byScope.get(scope)!.filter((file) => CLAUDE_MD_NAMES.includes(file.scanned.name));
     const first = claude[0]!.scanned.path;
     const beside = hidden.filter((each) => each.scanned.scope === scope);
+    const below = hidden.filter((each) => each.scanned.scope !== scope);
+    const fixes: string[] = [];
+    if (beside.length > 0) fixes.push(`add a line "@AGENTS.md" to ${nameOf(first)} so it imports the AGENTS.md beside it`);
+    if (below.length > 0)
+      fixes.push(
+        `give ${below.length === 1 ? parentOf(below[0]!.scanned.path) : "each of those directories"} a CLAUDE.md holding "@AGENTS.md" (or a symlink to its AGENTS.md): Claude Code loads it on a Read there`,
+      );
+    fixes.push(
+      `or have Claude Code read AGENTS.md beside CLAUDE.md everywhere: pluginConfigs["agents-md@builtin"].options.instructionFiles "claude-md-and-agents-md" in ~/.claude/settings.json`,
+    );
     add({
       code: "claude-ignores-agents",
       severity: "warning",
@@ -412,28 +490,50 @@ function checkClaude(
       agents: ["claude"],
       message:
         `${first} turns Claude Code's built-in AGENTS.md support off for sessions started in ${scope} or below: ` +
-        `${beside.length > 0 ? "the AGENTS.md beside it" : "the AGENTS.md files below it"}${hidden.length > beside.length && beside.length > 0 ? ` and ${hidden.length - beside.length} more below` : ""} never ${hidden.length === 1 ? "loads" : "load"} there (${hidden.map((each) => each.scanned.path).join(", ")})`,
-      fix: `add a line "@AGENTS.md" to ${nameOf(first)} so it imports AGENTS.md, or move its text into AGENTS.md and delete it`,
+        `${beside.length > 0 ? "the AGENTS.md beside it" : `${countOf(below.length, "AGENTS.md file")} below it`}${beside.length > 0 && below.length > 0 ? ` and ${below.length} more below` : ""} never ${hidden.length === 1 ? "loads" : "load"} there, and no file Claude Code loads carries ${hidden.length === 1 ? "its" : "their"} text (${hidden.map((each) => each.scanned.path).join(", ")})`,
+      fix: fixes.join("; "),
     });
   }
 }
 
 /** True when `file` has an `@path` import naming `target`. */
 function importsFile(file: FileData, target: string, home: string): boolean {
-  return findImports(file.text).some((token) => resolveImportPath(token.path, file.scanned.path, home) === target);
+  return file.text.includes("@") && findImports(file.text).some((token) => resolveImportPath(token.path, file.scanned.path, home) === target);
 }
 
-/** Agents whose own instruction files appear in the tree (the repository is set up for them). */
-function usedAgents(data: readonly FileData[]): Set<string> {
+/** Files, and top-level entries of the root, that show the repository is set up for an agent. */
+const AGENT_SIGNS: ReadonlyArray<{ agents: readonly string[]; names: readonly string[]; rootEntries?: readonly string[] }> = [
+  { agents: ["gemini"], names: ["GEMINI.md"], rootEntries: [".gemini"] },
+  { agents: ["claude"], names: ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"], rootEntries: [".claude"] },
+  { agents: ["codex"], names: ["AGENTS.override.md"], rootEntries: [".codex"] },
+  { agents: ["copilot"], names: [".github/copilot-instructions.md"] },
+  { agents: ["qwen"], names: ["QWEN.md", ".qwen/QWEN.local.md"], rootEntries: [".qwen"] },
+  { agents: ["opencode", "opencode-plugin"], names: [], rootEntries: [".opencode", "opencode.json", "opencode.jsonc"] },
+  { agents: ["hygge"], names: [".agents/AGENTS.md", "AGENTS.local.md"], rootEntries: [".hygge"] },
+];
+
+/**
+ * Agents whose own instruction files or settings appear in the tree (the repository is set up
+ * for them). AGENTS.md alone is every agent's file, so it marks none.
+ * @example usedAgents(files, new Set([".gemini"])) // Set { "gemini", ... }
+ */
+function usedAgents(data: readonly FileData[], rootEntries: ReadonlySet<string>): Set<string> {
   const used = new Set<string>();
-  for (const file of data) {
-    const name = file.scanned.name;
-    if (name === "GEMINI.md") used.add("gemini");
-    if (name === "CLAUDE.md" || name === "CLAUDE.local.md") used.add("claude");
-    if (name === "AGENTS.override.md") used.add("codex");
-    if (name === "copilot-instructions.md") used.add("copilot");
+  const names = new Set(data.map((file) => file.scanned.name));
+  for (const sign of AGENT_SIGNS) {
+    if (sign.names.some((name) => names.has(name)) || sign.rootEntries?.some((entry) => rootEntries.has(entry)))
+      for (const agent of sign.agents) used.add(agent);
   }
   return used;
+}
+
+/** Findings that only advise about the agents they name: info when the repository uses none of them. */
+export const ADVISORY_CODES: ReadonlySet<string> = new Set(["agents-disagree", "excluded-dir"]);
+
+/** The one rule for advisory severity (see {@link ADVISORY_CODES}). */
+function severityFor(finding: Finding, used: ReadonlySet<string>): Severity {
+  if (!ADVISORY_CODES.has(finding.code) || !finding.agents) return finding.severity;
+  return finding.agents.some((agent) => used.has(agent)) ? "warning" : "info";
 }
 
 /** How to make an agent read AGENTS.md: its own setting first, agentsmd's per-preset section second. */
@@ -445,37 +545,44 @@ function readAgentsMdFix(agent: string): string {
   return `${agent}: ${agentsmd}`;
 }
 
+/**
+ * Files some presets deliver and others never can: their name is not one those read, and no file
+ * of the same identity (a symlink) has a name they read. Readers are the presets whose root
+ * session delivers the file (startup or touch), as `explain` shows.
+ */
 function checkNames(
   data: readonly FileData[],
   presets: readonly string[],
-  configs: ReadonlyMap<string, ResolvedConfig>,
+  reads: ReadonlyMap<string, ReadonlySet<string>>,
+  reach: ReadonlyMap<string, PresetReach>,
   add: (finding: Finding) => void,
 ): void {
-  const reads = new Map<string, Set<string>>();
-  for (const name of presets) {
-    const names = new Set(presetGroups(name, configs.get(name)!).flatMap((groups) => groups.flat()));
-    reads.set(name, names);
+  const byIdentity = new Map<string, FileData[]>();
+  for (const file of data) {
+    if (!byIdentity.has(file.identity)) byIdentity.set(file.identity, []);
+    byIdentity.get(file.identity)!.push(file);
   }
   const groups = new Map<string, { name: string; readers: string[]; never: string[]; paths: string[] }>();
-  for (const file of data) {
+  for (const same of byIdentity.values()) {
+    // One file however many names it has: the symlinks' target (or the first) stands for them.
+    const file = same.find((each) => each.scanned.kind !== "symlink") ?? same[0]!;
     if (file.blank) continue;
-    const readers = presets.filter((preset) => reads.get(preset)!.has(file.scanned.name));
-    const never = presets.filter((preset) => !readers.includes(preset));
+    const readers = presets.filter((preset) => reach.get(preset)?.delivered.has(file.scanned.path));
+    const never = presets.filter((preset) => !same.some((each) => reads.get(preset)!.has(each.scanned.name)));
     if (never.length === 0 || readers.length === 0) continue;
-    const key = `${file.scanned.name}\0${never.join(",")}`;
+    const key = `${file.scanned.name}\0${readers.join(",")}\0${never.join(",")}`;
     if (!groups.has(key)) groups.set(key, { name: file.scanned.name, readers, never, paths: [] });
     groups.get(key)!.paths.push(file.scanned.path);
   }
-  // Advice about an agent the repository shows no sign of using is only information.
-  const used = usedAgents(data);
   for (const group of groups.values()) {
     const count = group.paths.length;
     add({
       code: "agents-disagree",
-      severity: group.never.some((agent) => used.has(agent)) ? "warning" : "info",
+      severity: "warning",
       path: group.paths[0]!,
       paths: group.paths,
       agents: group.never,
+      readBy: group.readers,
       message: `${count === 1 ? group.paths[0] : `${count} ${group.name} files`} ${count === 1 ? "is" : "are"} read by ${group.readers.join(", ")} but never by ${group.never.join(", ")} (${group.name} is not a name ${group.never.length === 1 ? "it reads" : "they read"})`,
       fix:
         group.name === "AGENTS.md"
@@ -487,23 +594,38 @@ function checkNames(
   }
 }
 
+/**
+ * A file in a directory below an excluded one (`node_modules/x/`, `dist/`): presets that read its
+ * name but exclude that directory never deliver it on touch.
+ */
 function checkExcluded(
   data: readonly FileData[],
   presets: readonly string[],
   configs: ReadonlyMap<string, ResolvedConfig>,
+  reads: ReadonlyMap<string, ReadonlySet<string>>,
+  reach: ReadonlyMap<string, PresetReach>,
+  root: string,
   add: (finding: Finding) => void,
 ): void {
   for (const file of data) {
-    const excludedBy = file.scanned.excludedBy;
-    if (!excludedBy) continue;
-    const agents = presets.filter((name) => configs.get(name)!.lazy.exclude.includes(excludedBy));
+    if (!file.scanned.excludedBy) continue;
+    // The excluded directory must lie between the root and the directory the file governs
+    // (`.agents/AGENTS.md` governs the root: hygge loads it at startup).
+    const between = chain(root, file.scanned.scope)
+      .filter((dir) => dir !== root)
+      .map(nameOf);
+    const agents = presets.filter((name) => {
+      const excluded = between.find((each) => configs.get(name)!.lazy.exclude.includes(each));
+      return excluded !== undefined && reads.get(name)!.has(file.scanned.name) && !reach.get(name)?.delivered.has(file.scanned.path);
+    });
     if (agents.length === 0) continue;
+    const excludedBy = file.scanned.excludedBy;
     add({
       code: "excluded-dir",
       severity: "warning",
       path: file.scanned.path,
       agents,
-      message: `${file.scanned.path} lies under ${excludedBy}/, an excluded directory: ${agents.join(", ")} never deliver it when a file there is touched (lazy.exclude)`,
+      message: `${file.scanned.path} lies under ${excludedBy}/, an excluded directory: ${agents.join(", ")} never deliver${agents.length === 1 ? "s" : ""} it when a file there is touched (lazy.exclude)`,
       fix: `move it out of ${excludedBy}/, or drop "${excludedBy}" from lazy.exclude`,
     });
   }
@@ -656,7 +778,7 @@ async function checkBudgets(
           severity: "warning",
           path: file.path,
           agents: [name],
-          message: `${name} leaves ${file.path} out entirely in sessions started in ${dir}: its budget (${file.reason === "max-files" ? `${config.initial.maxFiles} files` : kib(config.initial.maxBytes)}) is spent on ${getPreset(name)!.startup.keep === "root-first" ? "files nearer the root" : "files nearer cwd"}`,
+          message: `${name} leaves ${file.path} out entirely in sessions started in ${dir}: its budget (${file.reason === "max-files" ? countOf(config.initial.maxFiles, "file") : kib(config.initial.maxBytes)}) is spent on ${getPreset(name)!.startup.keep === "root-first" ? "files nearer the root" : "files nearer cwd"}`,
           fix: "shorten the files on this chain",
         });
       }
@@ -676,11 +798,10 @@ export function formatReport(report: DoctorReport): string {
     );
   }
   const { error, warning, info } = report.counts;
-  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
   if (report.findings.length > 0) lines.push("");
   lines.push(
-    `${plural(error, "error")}, ${plural(warning, "warning")}, ${info} info in ${plural(report.scanned.files, "instruction file")} ` +
-      `(${plural(report.scanned.dirs, "directory").replace("directorys", "directories")} scanned, presets: ${report.presets.join(", ")})`,
+    `${countOf(error, "error")}, ${countOf(warning, "warning")}, ${info} info in ${countOf(report.scanned.files, "instruction file")} ` +
+      `(${countOf(report.scanned.dirs, "directory")} scanned, presets: ${report.presets.join(", ")})`,
   );
   return lines.join("\n");
 }

@@ -3,11 +3,16 @@
  * preset reads, a memoising file system for read-only surveys, and "which presets load this file
  * at startup" computed by real sessions (so each preset's own rules, hooks included, decide).
  */
-import type { FileInfo, FileSystem, ReadResult } from "../io/file-system.js";
+import { homedir } from "node:os";
+import type { FileInfo, FileKind, FileSystem, ReadResult } from "../io/file-system.js";
 import { getPreset, presetNames } from "../presets/table.js";
+import { DEFAULT_EXCLUDES } from "../presets/preset.js";
 import { createSession, type SessionOptions } from "../session/session.js";
+import { resolveConfig, type ResolvedConfig } from "../load/config.js";
 import type { InitialLoad } from "../load/initial.js";
-import type { InitialFile } from "../core/schema.js";
+import type { AgentsConfig, InitialFile } from "../core/schema.js";
+import { join } from "../core/paths.js";
+import { scanTree, type ScanResult } from "./scan.js";
 
 /**
  * Every instruction file name a registered preset reads (files, touch groups), plus `extra`,
@@ -127,5 +132,115 @@ export async function startupLoads(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker));
+  return out;
+}
+
+/** Each preset's resolved config (names, budgets, excludes) for sessions in `root`, and the merged raw config. */
+export interface PresetConfigs {
+  configs: Map<string, ResolvedConfig>;
+  raw: AgentsConfig | undefined;
+}
+
+/**
+ * Resolves every preset's config under the user's settings (agentsmd's file and the agents' own).
+ * @example const { configs } = await presetConfigs({ root: "/repo", fs, session: { home }, presets: ["codex"] });
+ */
+export async function presetConfigs(options: {
+  root: string;
+  fs: FileSystem;
+  session: Omit<SessionOptions, "cwd" | "preset">;
+  presets: readonly string[];
+}): Promise<PresetConfigs> {
+  const env = options.session.env ?? {};
+  const configs = new Map<string, ResolvedConfig>();
+  let raw: AgentsConfig | undefined;
+  for (const name of options.presets) {
+    const resolved = await resolveConfig({
+      cwd: options.root,
+      env,
+      fs: options.fs,
+      home: options.session.home ?? (env.HOME || homedir()),
+      preset: name,
+      ...(options.session.config ? { config: options.session.config } : {}),
+      ...(options.session.configFile ? { configFile: options.session.configFile } : {}),
+    });
+    configs.set(name, resolved.config);
+    raw ??= resolved.raw;
+  }
+  return { configs, raw };
+}
+
+/**
+ * The one scan `doctor` and `tree` share, so both count the same directories: every name a
+ * preset reads (as configured), not entering a directory any preset excludes (its top level is
+ * still listed).
+ * @example const scan = await scanInstructionTree({ fs, root: "/repo", configs: configs.values() });
+ */
+export async function scanInstructionTree(options: {
+  fs: FileSystem;
+  root: string;
+  configs: Iterable<ResolvedConfig>;
+  gitignore?: boolean;
+  concurrency?: number;
+  onEntries?: (dir: string, entries: ReadonlyArray<{ name: string; kind: FileKind | "symlink" }>) => void;
+}): Promise<ScanResult> {
+  const configs = [...options.configs];
+  return scanTree({
+    fs: options.fs,
+    root: options.root,
+    names: knownInstructionNames(configs.flatMap((config) => config.files.names)),
+    exclude: [...new Set([...DEFAULT_EXCLUDES, ...configs.flatMap((config) => config.lazy.exclude)])],
+    ...(options.gitignore !== undefined ? { gitignore: options.gitignore } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.onEntries ? { onEntries: options.onEntries } : {}),
+  });
+}
+
+/**
+ * The file a reach probe (and the property test's `explain`) targets in a directory: a name no
+ * tree holds, so the directory is what is touched.
+ */
+export const PROBE_NAME = ".agentsmd-probe";
+
+/** What one preset delivers in a session started at the scanned root. */
+export interface PresetReach {
+  /** Project files loaded at startup. */
+  startup: Set<string>;
+  /** Files `touch` delivers for a probe in some scanned directory (inline caps lifted). */
+  touched: Set<string>;
+  /** Both. */
+  delivered: Set<string>;
+}
+
+/**
+ * For each preset, the files a session started in `root` loads at startup or delivers when a file
+ * in one of `dirs` is touched: the same session calls `explain` makes, with one touch for all
+ * directories and the inline caps lifted to `bytes` / `files` (what the tree holds) so that a cap
+ * reached in one directory does not hide another's files.
+ * @example const reach = await presetReach({ home, env: {}, fs }, ["codex"], "/repo", ["/repo", "/repo/pkg"], { bytes: 1e6, files: 10 });
+ */
+export async function presetReach(
+  base: SessionOptions,
+  presets: readonly string[],
+  root: string,
+  dirs: readonly string[],
+  tree: { bytes: number; files: number },
+): Promise<Map<string, PresetReach>> {
+  const out = new Map<string, PresetReach>();
+  const lazy = { ...(base.config?.lazy ?? {}), maxBytes: Math.max(1, tree.bytes + 1), maxFiles: Math.max(1, tree.files + 1) };
+  for (const preset of presets) {
+    const session = await createSession({ ...base, preset, cwd: root, config: { ...(base.config ?? {}), lazy } });
+    try {
+      const startup = new Set(session.initialFiles.filter((file) => file.layer === "project").map((file) => file.path));
+      const blocks = await session.touch(
+        dirs.map((dir) => join(dir, PROBE_NAME)),
+        { admit: false },
+      );
+      const touched = new Set(blocks.filter((block) => block.layer !== "user").map((block) => block.path));
+      out.set(preset, { startup, touched, delivered: new Set([...startup, ...touched]) });
+    } finally {
+      await session.close();
+    }
+  }
   return out;
 }

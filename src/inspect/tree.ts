@@ -5,10 +5,9 @@
  */
 import type { FileSystem } from "../io/file-system.js";
 import { nodeFileSystem } from "../io/file-system.js";
-import { DEFAULT_EXCLUDES } from "../presets/preset.js";
 import { presetNames } from "../presets/table.js";
-import { scanTree } from "./scan.js";
-import { knownInstructionNames, memoFileSystem, startupLoads } from "./survey.js";
+import { memoFileSystem, presetConfigs, scanInstructionTree, startupLoads } from "./survey.js";
+import { countOf } from "../core/words.js";
 import type { SessionOptions } from "../session/session.js";
 import { nameOf, parentOf, segmentsBelow } from "../core/paths.js";
 import { tokensForBytes } from "../session/compaction.js";
@@ -74,11 +73,12 @@ export interface ScopeTreeOptions {
 export async function buildScopeTree(options: ScopeTreeOptions): Promise<ScopeTree> {
   const fs = memoFileSystem(options.fs ?? nodeFileSystem);
   const presets = [...(options.presets ?? presetNames())];
-  const scan = await scanTree({
+  // The scan doctor runs too: the same files and the same count of directories.
+  const { configs } = await presetConfigs({ root: options.root, fs, session: options.session ?? {}, presets });
+  const scan = await scanInstructionTree({
     fs,
     root: options.root,
-    names: knownInstructionNames(),
-    exclude: DEFAULT_EXCLUDES,
+    configs: configs.values(),
     ...(options.gitignore !== undefined ? { gitignore: options.gitignore } : {}),
   });
   const scopes = [...new Set(scan.files.map((file) => file.scope))];
@@ -209,7 +209,7 @@ export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): s
   const total = tree.files.reduce((sum, file) => sum + file.sizeBytes, 0);
   lines.push(
     "",
-    `${tree.files.length} instruction file${tree.files.length === 1 ? "" : "s"}, ${total} bytes (~${estimateTokens(total)} tokens), ${tree.dirs} directories scanned; ` +
+    `${countOf(tree.files.length, "instruction file")}, ${countOf(total, "byte")} (~${countOf(estimateTokens(total), "token")}), ${countOf(tree.dirs, "directory")} scanned; ` +
       `presets listed load the file at startup in a session started in its directory`,
   );
   return lines.join("\n");
