@@ -562,7 +562,8 @@ function checkNames(
     if (!byIdentity.has(file.identity)) byIdentity.set(file.identity, []);
     byIdentity.get(file.identity)!.push(file);
   }
-  const groups = new Map<string, { name: string; readers: string[]; never: string[]; paths: string[] }>();
+  // Grouped by name and the presets that never read it; readBy holds for every file of a group.
+  const groups = new Map<string, { name: string; readers: string[]; any: Set<string>; never: string[]; paths: string[] }>();
   for (const same of byIdentity.values()) {
     // One file however many names it has: the symlinks' target (or the first) stands for them.
     const file = same.find((each) => each.scanned.kind !== "symlink") ?? same[0]!;
@@ -570,9 +571,14 @@ function checkNames(
     const readers = presets.filter((preset) => reach.get(preset)?.delivered.has(file.scanned.path));
     const never = presets.filter((preset) => !same.some((each) => reads.get(preset)!.has(each.scanned.name)));
     if (never.length === 0 || readers.length === 0) continue;
-    const key = `${file.scanned.name}\0${readers.join(",")}\0${never.join(",")}`;
-    if (!groups.has(key)) groups.set(key, { name: file.scanned.name, readers, never, paths: [] });
-    groups.get(key)!.paths.push(file.scanned.path);
+    const key = `${file.scanned.name}\0${never.join(",")}`;
+    const group = groups.get(key);
+    if (!group) groups.set(key, { name: file.scanned.name, readers, any: new Set(readers), never, paths: [file.scanned.path] });
+    else {
+      group.readers = group.readers.filter((preset) => readers.includes(preset));
+      for (const preset of readers) group.any.add(preset);
+      group.paths.push(file.scanned.path);
+    }
   }
   for (const group of groups.values()) {
     const count = group.paths.length;
@@ -583,7 +589,7 @@ function checkNames(
       paths: group.paths,
       agents: group.never,
       readBy: group.readers,
-      message: `${count === 1 ? group.paths[0] : `${count} ${group.name} files`} ${count === 1 ? "is" : "are"} read by ${group.readers.join(", ")} but never by ${group.never.join(", ")} (${group.name} is not a name ${group.never.length === 1 ? "it reads" : "they read"})`,
+      message: `${count === 1 ? group.paths[0] : `${count} ${group.name} files`} ${count === 1 ? "is" : "are"} read by ${readersText(group.readers, [...group.any])} but never by ${group.never.join(", ")} (${group.name} is not a name ${group.never.length === 1 ? "it reads" : "they read"})`,
       fix:
         group.name === "AGENTS.md"
           ? group.never.map(readAgentsMdFix).join("; ")
@@ -592,6 +598,13 @@ function checkNames(
             : `if ${group.name} is meant for every agent, put its text in AGENTS.md`,
     });
   }
+}
+
+/** "A, B" when every file of a group has those readers; "A (and B for some)" when only some have B. */
+function readersText(all: readonly string[], any: readonly string[]): string {
+  const some = any.filter((preset) => !all.includes(preset));
+  if (all.length === 0) return `some of ${any.join(", ")}`;
+  return some.length === 0 ? all.join(", ") : `${all.join(", ")} (${some.join(", ")} some of them)`;
 }
 
 /**
