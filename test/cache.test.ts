@@ -2,7 +2,7 @@
  * The stat cache, observed through a counting file system: a warm resolve costs no I/O, a cold one
  * probes each unseen directory once, concurrent lookups share one walk, the resolver never reads.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { StatCache } from "../src/io/cache.js";
 import { DEFAULT_REVALIDATE_MS } from "../src/load/config.js";
 import { countingFileSystem, nodeFileSystem, type FileSystem } from "../src/io/file-system.js";
@@ -124,6 +124,85 @@ describe("stat cache", () => {
     await tree.setMtime("d", 2_000_000_000);
     now += 11;
     expect((await cache.probeDir(tree.path("d"))).files.map((found) => found.name)).toEqual(["AGENTS.override.md", "AGENTS.md"]);
+  });
+
+  it("changes its generation when a re-probe finds something different, not when it finds the same", async () => {
+    const tree = await createTree({ "d/AGENTS.md": "x" });
+    let now = 0;
+    const cache = new StatCache(nodeFileSystem, ["AGENTS.md"], { revalidateMs: 10, now: () => now });
+    await cache.probeDir(tree.path("d"));
+    const first = cache.generation;
+    now += 11;
+    await cache.probeDir(tree.path("d"));
+    expect(cache.generation).toBe(first);
+    await tree.setMtime("d/AGENTS.md", 2_000_000_000);
+    now += 11;
+    await cache.probeDir(tree.path("d"));
+    expect(cache.generation).toBeGreaterThan(first);
+    const second = cache.generation;
+    cache.setRevalidateMs(Number.POSITIVE_INFINITY);
+    expect(cache.generation).toBeGreaterThan(second);
+  });
+
+  it("does not store a lookup that was in flight when an invalidation arrived, and later lookups do not join it", async () => {
+    const tree = await createTree({ "d/AGENTS.md": "x" });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = true;
+    const fs: FileSystem = {
+      ...nodeFileSystem,
+      stat: async (path) => {
+        const info = await nodeFileSystem.stat(path);
+        if (held) await gate;
+        return info;
+      },
+    };
+    const cache = new StatCache(fs, ["AGENTS.md"], { revalidateMs: 60_000 });
+    const stale = cache.probeDir(tree.path("d"));
+    // The file goes away while the first lookup is held; a watcher reports it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await tree.remove("d/AGENTS.md");
+    cache.invalidateDir(tree.path("d"));
+    held = false;
+    const fresh = await cache.probeDir(tree.path("d"));
+    expect(fresh.files).toHaveLength(0);
+    release();
+    expect((await stale).files).toHaveLength(1);
+    // The stale answer was not stored: the cache still answers what the disk holds.
+    expect(cache.peekDir(tree.path("d"), cache.now())?.files).toHaveLength(0);
+  });
+
+  it("invalidateBelow forgets a directory and everything under it, nothing beside it", async () => {
+    const tree = await createTree({ "a/b/AGENTS.md": "x", "ab/AGENTS.md": "y" });
+    const cache = new StatCache(nodeFileSystem, ["AGENTS.md"], { revalidateMs: 60_000 });
+    for (const dir of ["a", "a/b", "ab"]) await cache.probeDir(tree.path(dir));
+    await cache.stat(tree.path("a/b/AGENTS.md"));
+    cache.invalidateBelow(tree.path("a"));
+    const now = cache.now();
+    expect(cache.peekDir(tree.path("a"), now)).toBeUndefined();
+    expect(cache.peekDir(tree.path("a/b"), now)).toBeUndefined();
+    expect(cache.peekPath(tree.path("a/b/AGENTS.md"), now)).toBeUndefined();
+    expect(cache.peekDir(tree.path("ab"), now)).toBeDefined();
+  });
+
+  it("a seen resolve answers from the chain memo without walking the chain; a change after the window is still seen", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const tree = await deep();
+      const session = await openSession(tree, { cwd: tree.path("repo"), config: { cache: { revalidateMs: 50 } } });
+      const target = tree.path("repo/a/b/c/d/e/file.ts");
+      expect((await session.resolve(target)).files).toHaveLength(2);
+      const peek = vi.spyOn(session.cache, "peekDir");
+      expect(await session.resolve(target)).toEqual({ files: [] });
+      expect(peek).not.toHaveBeenCalled();
+      await tree.setMtime("repo/a/AGENTS.md", 2_000_000_000);
+      // Inside the window the memo stands (what the window promises); after it the edit shows.
+      vi.advanceTimersByTime(51);
+      expect((await session.resolve(target)).files.map((file) => file.path)).toEqual([tree.path("repo/a/AGENTS.md")]);
+      await session.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("the default window keeps edits visible within 100 ms", () => {

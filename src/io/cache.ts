@@ -3,6 +3,12 @@
  * here") is trusted for `revalidateMs`; after that, present files are re-stat'ed (an edit changes
  * their mtime) and absent ones are re-checked through the directory's mtime (a creation changes it)
  * when that saves calls. Concurrent lookups of one key share one in-flight promise.
+ *
+ * `generation` changes whenever what the cache answers may have changed (an invalidation, a
+ * re-probe that found something different, a new trust window): a caller that memoises an answer
+ * built from probes (the session's chain memo) trusts it while the generation is the same and the
+ * probes it used are inside the window. A lookup in flight when an invalidation arrives is not
+ * stored (the watcher may have reported a change the lookup did not see).
  */
 import { isAbsent, type FileInfo, type FileSystem } from "./file-system.js";
 import { FsError } from "../core/errors.js";
@@ -62,6 +68,9 @@ export class StatCache {
   readonly #dirs = new Map<string, DirEntry>();
   readonly #paths = new Map<string, PathEntry>();
   readonly #inflight = new Map<string, Promise<unknown>>();
+  #generation = 0;
+  /** Counts invalidations: a lookup started before one does not store its result. */
+  #invalidations = 0;
 
   constructor(fs: FileSystem, names: readonly string[], options: StatCacheOptions) {
     this.#fs = fs;
@@ -88,6 +97,17 @@ export class StatCache {
   /** Trust entries forever (a watcher will invalidate) or for `ms` again. */
   setRevalidateMs(ms: number): void {
     this.#revalidateMs = ms;
+    this.#generation++;
+  }
+
+  /** Changes whenever an answer built from this cache may be out of date (see the module doc). */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** When the probe of `dir` was made (-Infinity when there is none): with the window, how long it is trusted. */
+  checkedAt(dir: string): number {
+    return this.#dirs.get(dir)?.checkedAt ?? Number.NEGATIVE_INFINITY;
   }
 
   now(): number {
@@ -125,6 +145,7 @@ export class StatCache {
     const fresh = this.peekPath(path, this.#now());
     if (fresh) return Promise.resolve(fresh);
     return this.#shared(`p:${path}`, async () => {
+      const invalidations = this.#invalidations;
       let info: FileInfo | null = null;
       let error: FsError | null = null;
       try {
@@ -133,7 +154,7 @@ export class StatCache {
         error = caught instanceof FsError ? caught : new FsError(String(caught), { path, code: "EUNKNOWN", cause: caught });
       }
       const entry = { info, error, checkedAt: this.#now() };
-      this.#paths.set(path, entry);
+      if (invalidations === this.#invalidations) this.#paths.set(path, entry);
       return entry;
     });
   }
@@ -142,16 +163,36 @@ export class StatCache {
   invalidate(path: string): void {
     this.#dirs.delete(path);
     this.#paths.delete(path);
+    this.#inflight.delete(`d:${path}`);
+    this.#inflight.delete(`p:${path}`);
+    this.#changed();
   }
 
   /** Forget the probe of the directory holding a changed file. */
   invalidateDir(dir: string): void {
     this.#dirs.delete(dir);
+    this.#inflight.delete(`d:${dir}`);
+    this.#changed();
+  }
+
+  /** Forget everything known at or below `dir` (a directory appeared, vanished or was renamed). */
+  invalidateBelow(dir: string): void {
+    for (const key of this.#dirs.keys()) if (isInside(key, dir)) this.#dirs.delete(key);
+    for (const key of this.#paths.keys()) if (isInside(key, dir)) this.#paths.delete(key);
+    for (const key of this.#inflight.keys()) if (isInside(key.slice(2), dir)) this.#inflight.delete(key);
+    this.#changed();
   }
 
   clear(): void {
     this.#dirs.clear();
     this.#paths.clear();
+    this.#inflight.clear();
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#generation++;
+    this.#invalidations++;
   }
 
   get size(): number {
@@ -161,33 +202,34 @@ export class StatCache {
   #shared<T>(key: string, run: () => Promise<T>): Promise<T> {
     const pending = this.#inflight.get(key) as Promise<T> | undefined;
     if (pending) return pending;
-    const promise = run().finally(() => this.#inflight.delete(key));
+    const promise = run().finally(() => {
+      // An invalidation may have replaced this lookup with a newer one: leave that one alone.
+      if (this.#inflight.get(key) === promise) this.#inflight.delete(key);
+    });
     this.#inflight.set(key, promise);
     return promise;
   }
 
   async #probeDir(dir: string): Promise<DirProbe> {
+    const invalidations = this.#invalidations;
     const previous = this.#dirs.get(dir);
+    const store = (probe: DirProbe, dirMtimeMs: number): DirProbe => {
+      if (invalidations !== this.#invalidations) return probe;
+      if (previous && !sameProbe(previous.probe, probe)) this.#generation++;
+      this.#dirs.set(dir, { probe, checkedAt: this.#now(), dirMtimeMs });
+      return probe;
+    };
     const multi = this.#names.length > 1;
     let dirMtimeMs = -1;
     if (multi) {
       // One stat of the directory tells whether any candidate appeared or vanished.
       const info = await this.#fs.stat(dir).catch(() => null);
-      if (!info || info.kind !== "directory") {
-        this.#dirs.set(dir, { probe: EMPTY_PROBE, checkedAt: this.#now(), dirMtimeMs: -1 });
-        return EMPTY_PROBE;
-      }
+      if (!info || info.kind !== "directory") return store(EMPTY_PROBE, -1);
       dirMtimeMs = info.mtimeMs;
-      if (previous && previous.dirMtimeMs === dirMtimeMs) {
-        const probe = await this.#restat(dir, previous.probe);
-        this.#dirs.set(dir, { probe, checkedAt: this.#now(), dirMtimeMs });
-        return probe;
-      }
+      if (previous && previous.dirMtimeMs === dirMtimeMs) return store(await this.#restat(dir, previous.probe), dirMtimeMs);
     }
     const results = await Promise.all(this.#names.map((name) => this.#probeOne(dir, name)));
-    const probe = collect(results);
-    this.#dirs.set(dir, { probe, checkedAt: this.#now(), dirMtimeMs });
-    return probe;
+    return store(collect(results), dirMtimeMs);
   }
 
   async #probeOne(dir: string, name: string): Promise<Found | FsError | null> {
@@ -217,6 +259,36 @@ export class StatCache {
     const results = await Promise.all(this.#names.map((name) => (known.has(name) ? this.#probeOne(dir, name) : Promise.resolve(null))));
     return collect(results);
   }
+}
+
+/** Whether two probes of one directory found the same candidates at the same versions. */
+function sameProbe(a: DirProbe, b: DirProbe): boolean {
+  if (a === b) return true;
+  return (
+    sameFound(a.files, b.files) &&
+    sameFound(a.irregular, b.irregular) &&
+    a.errors.length === b.errors.length &&
+    a.errors.every((error, index) => error.code === b.errors[index]!.code)
+  );
+}
+
+function sameFound(a: readonly Found[], b: readonly Found[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    const x = a[index]!;
+    const y = b[index]!;
+    if (
+      x.path !== y.path ||
+      x.outside !== y.outside ||
+      x.info.kind !== y.info.kind ||
+      x.info.mtimeMs !== y.info.mtimeMs ||
+      x.info.size !== y.info.size ||
+      x.info.ino !== y.info.ino ||
+      x.info.dev !== y.info.dev
+    )
+      return false;
+  }
+  return true;
 }
 
 function collect(results: Array<Found | FsError | null>): DirProbe {

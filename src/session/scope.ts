@@ -33,6 +33,16 @@ export interface ScopeInit {
   lazyGroups: NameGroups;
 }
 
+/** What the chain to a directory found, with what keeps it true (see `SessionScope#remember`). */
+interface FoundMemo {
+  readonly found: Found[];
+  readonly generation: number;
+  readonly validUntil: number;
+}
+
+/** Directories whose chain answer is memoised at once (about 100 bytes each). */
+const FOUND_MEMO_LIMIT = 4096;
+
 /**
  * Candidates for a target, root side first.
  * @example
@@ -42,6 +52,8 @@ export interface ScopeInit {
 export class SessionScope {
   readonly #init: ScopeInit;
   readonly #chains = new Map<string, readonly string[]>();
+  /** Chain memo: target dir -> what `applicable` found, for resolve and for touch (lazy groups). */
+  readonly #found = { strict: new Map<string, FoundMemo>(), lazy: new Map<string, FoundMemo>() };
   /** path -> device:inode of loaded files (`dedupe: "identity"`). */
   readonly #identities = new Map<string, string>();
   /** Directories a `touch` reached (a snapshot records them). */
@@ -130,6 +142,10 @@ export class SessionScope {
         })
       ).root;
     }
+    // An unchanged chain answers from the memo without walking it (see FoundMemo).
+    const memos = mode.lazy ? this.#found.lazy : this.#found.strict;
+    const memo = root === this.#init.root ? memos.get(dir) : undefined;
+    if (memo && memo.generation === cache.generation && now <= memo.validUntil) return memo.found;
     let dirs = this.#chainTo(root, dir);
     if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs);
     if (preset.scope.nested === "below-cwd") {
@@ -149,11 +165,30 @@ export class SessionScope {
       // Unseen directories are probed in parallel: one round trip, not one per level.
       else (pending ??= []).push(cache.probeDir(dirs[index]!).then((probe) => (probes[index] = probe)));
     }
+    const generation = cache.generation;
     if (pending) await Promise.all(pending);
     const groups = mode.lazy ? this.#init.lazyGroups : this.#init.groups;
     const out: Found[] = [];
     for (const probe of probes) for (const found of selectFiles(probe, groups, this.#init.sink)) out.push(found);
-    return preset.dedupe === "identity" ? this.#withoutAliases(out) : out;
+    if (preset.dedupe === "identity") return this.#withoutAliases(out);
+    if (root === this.#init.root) this.#remember(memos, dir, out, dirs, generation);
+    return out;
+  }
+
+  /**
+   * Memoises what the chain to `dir` found. Trusted while the cache's generation is the one read
+   * before the probes were awaited (nothing was invalidated or found different since) and every
+   * probe used is inside the cache's trust window.
+   */
+  #remember(memos: Map<string, FoundMemo>, dir: string, found: Found[], dirs: readonly string[], generation: number): void {
+    const { cache } = this.#init;
+    if (generation !== cache.generation) return;
+    const window = cache.revalidateMs;
+    let validUntil = Number.POSITIVE_INFINITY;
+    if (window !== Number.POSITIVE_INFINITY) for (const each of dirs) validUntil = Math.min(validUntil, cache.checkedAt(each) + window);
+    // Bounded: a session touching many directories starts over.
+    if (memos.size >= FOUND_MEMO_LIMIT) memos.clear();
+    memos.set(dir, { found, generation, validUntil });
   }
 
   /**
