@@ -90,7 +90,7 @@ function makeLoader(name: string, o: LoaderOptions): AgentsmdLoader {
   let session: AgentsSession | undefined;
   let watcher: SessionWatcher | undefined;
   /**
-   * Counting mode: calls made outside the injected FileSystem (chokidar) are counted by patching
+   * Counting mode: calls made outside the injected FileSystem (fs.watch) are counted by patching
    * node:fs and node:fs/promises, minus what the FileSystem itself saw; background watcher work a
    * call starts is waited for (`settled()`) so it is charged to that call.
    */
@@ -152,16 +152,12 @@ export const agentsmdImplementation: Implementation = {
   create: async (counts) => makeLoader("agentsmd", { mode: "resolve", counts }),
 };
 
-/** `createSession({ watch: true })`: chokidar invalidates the cache, entries are trusted until then. */
+/** `createSession({ watch: true })`: one fs.watch per scanned directory invalidates the cache, entries are trusted until then. */
 export const agentsmdWatchImplementation: Implementation = {
   name: "agentsmd watch",
   family: "agentsmd",
   delivers: "metadata",
   cases: ["initial", "first-resolve", "seen-resolve", "seen-resolve-idle", "touch-10k", "heap"],
-  // The watcher's cost grows with the square of the directories it knows (watch.ts invalidateBelow
-  // walks every scanned/wanted entry per newly watched directory): 10,000 paths take many minutes.
-  maxPaths: 2_000,
-  quickMaxPaths: 200,
   create: async (counts) => makeLoader("agentsmd watch", { mode: "resolve", counts, watch: true }),
 };
 
@@ -285,7 +281,7 @@ export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s:
         delivers: "metadata",
         timing: r.timing,
         kinds: r.kinds,
-        note: watch ? "chokidar watcher" : "no watcher: 50 ms revalidation window",
+        note: watch ? "fs.watch per directory" : "no watcher: 50 ms revalidation window",
       });
     } catch (error) {
       rows.push({ impl: name, family: "agentsmd", delivers: "metadata", error: error instanceof Error ? error.message : String(error) });

@@ -23,7 +23,7 @@ export const HOOK_BIN = join(ROOT, "dist/hook/hook.cjs");
 
 /**
  * A hook never watches (`watch: true` is for long-lived hosts): the session's on-demand import of
- * the watcher becomes a stub, so chokidar and the watcher stay out of the bundle.
+ * the watcher becomes a stub, so the watcher stays out of the bundle.
  */
 const noWatcher = {
   name: "agentsmd-hook-no-watcher",

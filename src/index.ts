@@ -27,5 +27,5 @@ export type { Renderer, RenderBlock } from "./core/render.js";
 export { quote, unquote } from "./core/quote.js";
 export { buildCompactionContext, estimateTokens, DEFAULT_COMPACTION_TOKENS } from "./session/compaction.js";
 export type { CompactionContext, CompactionContextOptions, CompactionFile, TokenCounter } from "./session/compaction.js";
-// agentsmd/watch holds watchSession (chokidar loads on demand); only its types are re-exported here.
+// agentsmd/watch holds watchSession (loaded on demand); only its types are re-exported here.
 export type { WatchOptions, SessionWatcher } from "./session/watch.js";

@@ -27,7 +27,7 @@ export interface FsCounts {
   other: number;
   /** fs.watch handles opened (watchers) */
   watches?: number;
-  /** agentsmd only: calls made outside its FileSystem (the chokidar watcher), counted by patching */
+  /** agentsmd only: calls made outside its FileSystem (the watcher's fs.watch), counted by patching */
   external?: FsCounts;
 }
 

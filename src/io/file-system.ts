@@ -15,6 +15,7 @@ import {
   readSync,
   closeSync,
   writeSync,
+  watch as watchFs,
   type Dirent,
   type Stats,
 } from "node:fs";
@@ -283,6 +284,32 @@ export const nodeFileSystem: FileSystem = {
     }
   },
 };
+
+/** One directory watched for changes to its entries (session/watch.ts). */
+export interface DirectoryWatch {
+  close(): void;
+}
+
+/**
+ * Watches one directory, not recursively (inotify on Linux, FSEvents/kqueue on macOS):
+ * `onEvent("rename", name)` when an entry appears, vanishes or is renamed, `("change", name)` when
+ * one is written; `name` is null when the platform did not say which. A watch that breaks later
+ * calls `onError`. Throws an {@link FsError} when it cannot be set up (ENOENT, EMFILE, ENOSPC: the
+ * inotify watch limit, EACCES). Never keeps the process alive.
+ */
+export function watchDirectory(
+  path: string,
+  onEvent: (kind: "rename" | "change", name: string | null) => void,
+  onError: (error: FsError) => void,
+): DirectoryWatch {
+  try {
+    const watcher = watchFs(path, { persistent: false, encoding: "utf8" }, (kind, name) => onEvent(kind === "change" ? "change" : "rename", name ?? null));
+    watcher.on("error", (error) => onError(wrap(error, path, "watch")));
+    return watcher;
+  } catch (error) {
+    throw wrap(error, path, "watch");
+  }
+}
 
 export interface FsCounters {
   stat: number;

@@ -22,7 +22,7 @@ export interface SessionOptions {
   /** File system to use (inject faults, count calls). @default nodeFileSystem */
   fs?: FileSystem;
   /**
-   * Watch the instruction files and scanned directories (chokidar, loaded on demand) so the cache
+   * Watch the scanned directories (one `fs.watch` each, loaded on demand) so the cache
    * can trust its entries until a change is seen; `session.close()` stops it. @default false
    */
   watch?: boolean | WatchOptions;

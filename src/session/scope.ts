@@ -58,7 +58,7 @@ export class SessionScope {
   readonly #identities = new Map<string, string>();
   /** Directories a `touch` reached (a snapshot records them). */
   readonly #seen = new Set<string>();
-  #scanListeners: Array<(dirs: readonly string[]) => void> | undefined;
+  #scanListeners: Array<(dirs: readonly string[], target?: string) => void> | undefined;
 
   constructor(init: ScopeInit) {
     this.#init = init;
@@ -92,8 +92,8 @@ export class SessionScope {
     return sizeBytes === 0 && this.#init.preset.text.skipBlank;
   }
 
-  /** Subscribes to the directory chains scanned from now on. Returns the unsubscribe function. */
-  onScan(listener: (dirs: readonly string[]) => void): () => void {
+  /** Subscribes to the directory chains scanned from now on (before they are probed), with the target. Returns the unsubscribe function. */
+  onScan(listener: (dirs: readonly string[], target?: string) => void): () => void {
     (this.#scanListeners ??= []).push(listener);
     return () => {
       this.#scanListeners = this.#scanListeners?.filter((each) => each !== listener);
@@ -147,7 +147,7 @@ export class SessionScope {
     const memo = root === this.#init.root ? memos.get(dir) : undefined;
     if (memo && memo.generation === cache.generation && now <= memo.validUntil) return memo.found;
     let dirs = this.#chainTo(root, dir);
-    if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs);
+    if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs, path);
     if (preset.scope.nested === "below-cwd") {
       // Only directories strictly below cwd; targets outside cwd get nothing.
       if (dir === cwd || !isInside(dir, cwd)) return [];

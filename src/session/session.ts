@@ -290,11 +290,17 @@ export class AgentsSession {
   }
 
   /**
-   * Subscribes to the directory chains the session scans (watchers use it). Returns the unsubscribe function.
+   * Subscribes to the directory chains the session scans, with the target each was scanned for,
+   * before they are probed (watchers use it). Returns the unsubscribe function.
    * @example const stop = session.onScan((dirs) => watcher.add(dirs));
    */
-  onScan(listener: (dirs: readonly string[]) => void): () => void {
+  onScan(listener: (dirs: readonly string[], target?: string) => void): () => void {
     return this.#scope.onScan(listener);
+  }
+
+  /** Records a non-fatal problem found by a helper of the session (the watcher) in `diagnostics`. */
+  addDiagnostic(diagnostic: Diagnostic): void {
+    this.#sink.add(diagnostic);
   }
 
   /** Runs `fn` when the session closes (watchers register here). */
