@@ -20,7 +20,7 @@
  * run.requests; // RecordedRequest[] sent during this run
  * ```
  */
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import type { AnthropicServer, RecordedRequest } from "../lib/anthropic-server.js";
 import { afterEach, beforeAll } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
+import { runText } from "../lib/exec.js";
 import { ensureInstalled } from "../lib/install.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -240,32 +241,7 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRunRes
   const cwd = options.cwd ? path.join(fixture.repo, options.cwd) : fixture.repo;
   const timeoutMs = options.timeoutMs ?? 90_000;
 
-  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }>(
-    (resolve, reject) => {
-      const child = spawn(claudeCodeBinary(), argv, {
-        cwd,
-        env: claudeEnv(fixture, server, options.env),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      let timedOut = false;
-      child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill("SIGKILL");
-      }, timeoutMs);
-      child.on("error", (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      child.on("close", (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code, signal, stdout, stderr, timedOut });
-      });
-    },
-  );
+  const outcome = await runText(claudeCodeBinary(), argv, { cwd, env: claudeEnv(fixture, server, options.env), timeoutMs });
   let result: any;
   try {
     result = JSON.parse(outcome.stdout);

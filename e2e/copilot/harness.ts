@@ -34,6 +34,7 @@ import {
   type ScriptStep,
 } from "../lib/openai-chat-server.js";
 import { assertAgentsmdBuilt, AGENTSMD_BIN } from "../lib/agentsmd.js";
+import { runText } from "../lib/exec.js";
 import { ensureInstalled } from "../lib/install.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -188,27 +189,14 @@ export function copilotEnv(fixture: CopilotFixture, server: OpenAIChatServer, ex
 export async function runCopilot(options: RunCopilotOptions): Promise<CopilotRun> {
   const before = options.server.requests.length;
   const args = ["-p", options.prompt, "--allow-all-tools", "--allow-all-paths", "--trust-folder", "-s", ...(options.args ?? [])];
-  const started = performance.now();
-  const child = spawn(copilotBinary(), args, {
+  const run = await runText(copilotBinary(), args, {
     cwd: options.fixture.path(options.cwd ?? ""),
     env: copilotEnv(options.fixture, options.server, options.env),
-    stdio: ["ignore", "pipe", "pipe"],
+    timeoutMs: options.timeoutMs ?? 90_000,
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill("SIGKILL");
-  }, options.timeoutMs ?? 90_000);
-  const exitCode = await new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve(code));
-  }).finally(() => clearTimeout(timer));
   const all = options.server.requests.slice(before);
-  return { exitCode, timedOut, stdout, stderr, ms: performance.now() - started, requests: all.filter((request) => request.kind === "main"), all };
+  const { code: exitCode, timedOut, stdout, stderr, ms } = run;
+  return { exitCode, timedOut, stdout, stderr, ms, requests: all.filter((request) => request.kind === "main"), all };
 }
 
 /** A short description of a run for assertion messages. */

@@ -15,12 +15,12 @@
  * const run = await runGemini(fx, server, { prompt: "read pkg/a.ts" });
  * run.code; // 0
  */
-import { spawn } from "node:child_process";
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { runAgentsmd } from "../lib/agentsmd.js";
+import { runText } from "../lib/exec.js";
 import type { GeminiServer } from "../lib/gemini-server.js";
 import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
@@ -127,27 +127,13 @@ export async function runGemini(
     ...(options.resume ? ["--resume", "latest"] : []),
     ...(options.extraArgs ?? []),
   ];
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: fixture.env(server), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-50_000)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, options.timeoutMs ?? GEMINI_RUN_TIMEOUT_MS);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started, timedOut });
-    });
+  const run = await runText(process.execPath, args, {
+    cwd,
+    env: fixture.env(server),
+    timeoutMs: options.timeoutMs ?? GEMINI_RUN_TIMEOUT_MS,
+    stderrTail: 50_000,
   });
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr, ms: run.ms, timedOut: run.timedOut };
 }
 
 /** A readable account of a run for assertion messages. */

@@ -71,6 +71,57 @@ export function run(command: string, args: readonly string[], options: RunOption
   });
 }
 
+export interface TextRunOptions {
+  cwd: string;
+  /** The complete environment of the child (nothing is inherited implicitly). */
+  env: NodeJS.ProcessEnv;
+  /** Kill the child (SIGKILL) after this many ms. */
+  timeoutMs: number;
+  /** Keep only the last this many characters of stderr (a chatty agent's log). Default: all of it. */
+  stderrTail?: number;
+}
+
+export interface TextRun {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time in ms. */
+  ms: number;
+  timedOut: boolean;
+}
+
+/**
+ * Runs an agent CLI as the e2e harnesses do: stdin ignored, output decoded as UTF-8, SIGKILL after
+ * `timeoutMs`; never rejects for a non-zero exit (only when it cannot spawn).
+ * @example const r = await runText(process.execPath, ["-e", "console.log('hi')"], { cwd, env, timeoutMs: 5_000 }); // r.stdout "hi\n"
+ */
+export function runText(command: string, args: readonly string[], options: TextRunOptions): Promise<TextRun> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const tail = options.stderrTail;
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = tail === undefined ? stderr + chunk : (stderr + chunk).slice(-tail)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, options.timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - started, timedOut });
+    });
+  });
+}
+
 /** Environment variables that change what agentsmd or the peer agents load; tests never inherit them. */
 export const LOADER_ENV_VARS: readonly string[] = [
   "AGENTSMD_ROOT",

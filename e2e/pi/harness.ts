@@ -21,7 +21,7 @@
  *   await fixture.cleanup();
  * }
  */
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -36,6 +36,7 @@ import {
   type RequestKind,
   type ScriptStep,
 } from "../lib/openai-chat-server.js";
+import { runText } from "../lib/exec.js";
 import { ensureInstalled } from "../lib/install.js";
 
 export const PI_PACKAGE = "@earendil-works/pi-coding-agent";
@@ -238,7 +239,7 @@ export async function createPiFixture(options: PiFixtureOptions = {}): Promise<P
           run.prompt,
         ];
         const started = Date.now();
-        const result = await spawnCollect(pi.node, args, {
+        const result = await runText(pi.node, args, {
           cwd: resolve(repo, run.cwd ?? "."),
           env: piEnv(home, agentDir, run.env),
           timeoutMs: run.timeoutMs ?? 60_000,
@@ -253,7 +254,11 @@ export async function createPiFixture(options: PiFixtureOptions = {}): Promise<P
           }
         }
         return {
-          ...result,
+          exitCode: result.code,
+          signal: result.signal,
+          timedOut: result.timedOut,
+          stdout: result.stdout,
+          stderr: result.stderr,
           events,
           requests: [...server.requests],
           mainRequests: server.mainRequests(),
@@ -287,35 +292,4 @@ export async function readPiSessionFile(fixture: PiFixture, sessionId: string): 
     }
   }
   return "";
-}
-
-interface SpawnResult {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-function spawnCollect(bin: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<SpawnResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
-    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, options.timeoutMs);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once("close", (exitCode, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ exitCode, signal, timedOut, stdout, stderr });
-    });
-  });
 }

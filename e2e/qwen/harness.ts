@@ -12,11 +12,11 @@
  * await fx.installAgentsmd();
  * const run = await runQwen(fx, server, { prompt: "go" });
  */
-import { spawn } from "node:child_process";
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "vitest";
 import { runAgentsmd } from "../lib/agentsmd.js";
+import { runText } from "../lib/exec.js";
 import type { OpenAIChatServer } from "../lib/openai-chat-server.js";
 import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
@@ -104,27 +104,8 @@ export async function runQwen(
   const entry = await qwenEntry();
   const cwd = await realpath(options.cwd ?? fixture.repo);
   const args = [entry, "-p", options.prompt, "--yolo", "--auth-type", "openai", "-m", QWEN_MODEL, ...(options.resume ? ["--continue"] : [])];
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: fixture.env(server), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-50_000)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, options.timeoutMs ?? QWEN_RUN_TIMEOUT_MS);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started, timedOut });
-    });
-  });
+  const run = await runText(process.execPath, args, { cwd, env: fixture.env(server), timeoutMs: options.timeoutMs ?? QWEN_RUN_TIMEOUT_MS, stderrTail: 50_000 });
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr, ms: run.ms, timedOut: run.timedOut };
 }
 
 export function describeQwenRun(run: QwenRun, server: OpenAIChatServer): string {

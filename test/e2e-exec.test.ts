@@ -1,0 +1,34 @@
+/**
+ * e2e/lib/exec.ts `runText`, the one spawn of an agent CLI every e2e harness shares: text output,
+ * stdin closed, a bounded stderr, a kill after the timeout.
+ */
+import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { runText } from "../e2e/lib/exec.js";
+
+const node = (script: string, options: { timeoutMs?: number; stderrTail?: number } = {}) =>
+  runText(process.execPath, ["-e", script], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "" }, timeoutMs: options.timeoutMs ?? 20_000, ...options });
+
+describe("runText", () => {
+  it("collects stdout and stderr as text, with the exit code, and never rejects for a failure", async () => {
+    const run = await node("process.stdout.write('h\\u00e9llo'); process.stderr.write('warn'); process.exit(3)");
+    expect(run).toMatchObject({ code: 3, signal: null, stdout: "héllo", stderr: "warn", timedOut: false });
+    expect(run.ms).toBeGreaterThan(0);
+  });
+
+  it("gives the child no stdin (a read ends at once) and keeps only the stderr tail asked for", async () => {
+    const run = await node(
+      "let n = 0; process.stdin.on('data', (b) => (n += b.length)).on('end', () => { process.stderr.write('x'.repeat(1000) + 'END'); console.log(n); })",
+      {
+        stderrTail: 10,
+      },
+    );
+    expect(run.stdout).toBe("0\n");
+    expect(run.stderr).toBe("xxxxxxxEND");
+  });
+
+  it("kills a child that outlives the timeout", async () => {
+    const run = await node("setInterval(() => {}, 1000)", { timeoutMs: 300 });
+    expect(run).toMatchObject({ code: null, signal: "SIGKILL", timedOut: true });
+  });
+});
