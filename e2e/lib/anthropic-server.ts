@@ -18,7 +18,7 @@
  * ```
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "./listen.js";
 
 /** One tool call the scripted model makes. `id` defaults to a unique `toolu_e2e_<n>`. */
 export interface ScriptedToolUse {
@@ -352,14 +352,10 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
   });
   server.keepAliveTimeout = 1000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { url, port, close } = await listenLocal(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     requests,
     unexpected,
@@ -370,10 +366,6 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       script = next.slice();
       nextTurn = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -20,7 +20,7 @@
  * await server.close();
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "./listen.js";
 
 /** One part of a Gemini `Content`. */
 export interface GeminiPart {
@@ -245,17 +245,9 @@ export async function startGeminiServer(options: GeminiServerOptions): Promise<G
       res.end(JSON.stringify({ error: { code: 500, message: err.message, status: "INTERNAL" } }));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
+  const { url, port, close } = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     requests,
     mainRequests: () => requests.filter((request) => request.kind === "main"),
@@ -267,12 +259,6 @@ export async function startGeminiServer(options: GeminiServerOptions): Promise<G
       turnsUsed = 0;
     },
     errors,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
-      return closing;
-    },
+    close,
   };
 }

@@ -20,7 +20,7 @@
  * await server.close();
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "./listen.js";
 
 /** One message as an OpenAI Chat Completions client sends it. */
 export interface ChatMessage {
@@ -321,16 +321,7 @@ export async function startOpenAIChatServer(options: OpenAIChatServerOptions): P
       res.end(JSON.stringify({ error: { message: err.message, type: "server_error" } }));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  let closing: Promise<void> | undefined;
+  const { url, port, close } = await listenLocal(server);
 
   return {
     url,
@@ -349,12 +340,6 @@ export async function startOpenAIChatServer(options: OpenAIChatServerOptions): P
       turnsUsed = 0;
     },
     errors,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
-      return closing;
-    },
+    close,
   };
 }

@@ -21,7 +21,7 @@
  * await server.close();
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "./listen.js";
 
 /** One function call the scripted model makes. */
 export interface ScriptedCall {
@@ -201,17 +201,11 @@ export async function startResponsesServer(options: ResponsesServerOptions): Pro
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => handle(req, res, Buffer.concat(chunks).toString("utf8")));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  let closed: Promise<void> | undefined;
+  const { url, close } = await listenLocal(server);
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `${url}/v1`,
     requests,
     unexpected,
-    close: () =>
-      (closed ??= new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      })),
+    close,
   };
 }

@@ -1,10 +1,13 @@
 /**
- * e2e/lib/exec.ts `runText`, the one spawn of an agent CLI every e2e harness shares: text output,
- * stdin closed, a bounded stderr, a kill after the timeout.
+ * The e2e set-up every harness shares: e2e/lib/exec.ts `runText` (the one spawn of an agent CLI:
+ * text output, stdin closed, a bounded stderr, a kill after the timeout) and e2e/lib/listen.ts
+ * `listenLocal` (the scripted servers' port and idempotent close).
  */
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { runText } from "../e2e/lib/exec.js";
+import { listenLocal } from "../e2e/lib/listen.js";
 
 const node = (script: string, options: { timeoutMs?: number; stderrTail?: number } = {}) =>
   runText(process.execPath, ["-e", script], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "" }, timeoutMs: options.timeoutMs ?? 20_000, ...options });
@@ -30,5 +33,26 @@ describe("runText", () => {
   it("kills a child that outlives the timeout", async () => {
     const run = await node("setInterval(() => {}, 1000)", { timeoutMs: 300 });
     expect(run).toMatchObject({ code: null, signal: "SIGKILL", timedOut: true });
+  });
+});
+
+describe("listenLocal", () => {
+  it("serves on a local ephemeral port and closes once, dropping kept-alive connections", async () => {
+    const server = createServer((_req, res) => res.end("ok"));
+    const { url, port, close } = await listenLocal(server);
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    expect(await (await fetch(url)).text()).toBe("ok");
+    const first = close();
+    expect(close()).toBe(first);
+    await first;
+    expect(server.listening).toBe(false);
+  });
+
+  it("rejects when the server cannot listen", async () => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    await expect(listenLocal(server)).rejects.toThrow();
+    server.close();
   });
 });
