@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { runText } from "../e2e/lib/exec.js";
+import { describeTextRun, homeEnv, runText } from "../e2e/lib/exec.js";
 import { listenLocal } from "../e2e/lib/listen.js";
 
 const node = (script: string, options: { timeoutMs?: number; stderrTail?: number } = {}) =>
@@ -54,5 +54,21 @@ describe("listenLocal", () => {
     await new Promise((resolve) => server.once("listening", resolve));
     await expect(listenLocal(server)).rejects.toThrow();
     server.close();
+  });
+});
+
+describe("homeEnv and describeTextRun", () => {
+  it("an agent's environment lives in the throw-away HOME and inherits nothing but PATH and TMPDIR", () => {
+    const env = homeEnv("/tmp/h");
+    expect(env).toMatchObject({ HOME: "/tmp/h", XDG_STATE_HOME: "/tmp/h/.local/state", XDG_CONFIG_HOME: "/tmp/h/.config", NO_COLOR: "1", TERM: "dumb" });
+    expect(Object.keys(env).sort()).toEqual(["HOME", "LANG", "NO_COLOR", "PATH", "SHELL", "TERM", "TMPDIR", "USER", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]);
+  });
+
+  it("a run's account names the exit, the tails of its output and the requests by kind and turn", () => {
+    const text = describeTextRun({ code: null, timedOut: true, ms: 12.4, stdout: "out", stderr: "err" }, [
+      { kind: "main", turn: 0 },
+      { kind: "side", turn: null },
+    ]);
+    expect(text).toBe("exit null (timed out) after 12 ms\nstdout: out\nstderr: err\nrequests: main0 side");
   });
 });

@@ -20,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { runAgentsmd } from "../lib/agentsmd.js";
-import { runText } from "../lib/exec.js";
+import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import type { GeminiServer } from "../lib/gemini-server.js";
 import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
@@ -71,16 +71,7 @@ export async function createGeminiFixture(files: TreeSpec, options: { settings?:
   const home = tree.path("home");
   await mkdir(path.join(home, ".local", "state"), { recursive: true });
   const env = (server?: GeminiServer): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-    HOME: home,
-    USER: "e2e",
-    SHELL: "/bin/bash",
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-    NO_COLOR: "1",
-    TMPDIR: process.env.TMPDIR ?? "/tmp",
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
-    XDG_CONFIG_HOME: path.join(home, ".config"),
+    ...homeEnv(home),
     GEMINI_API_KEY: "e2e-key",
     GEMINI_CLI_NO_RELAUNCH: "true",
     ...(server ? { GOOGLE_GEMINI_BASE_URL: server.url } : {}),
@@ -138,12 +129,7 @@ export async function runGemini(
 
 /** A readable account of a run for assertion messages. */
 export function describeGeminiRun(run: GeminiRun, server: GeminiServer): string {
-  return [
-    `exit ${run.code}${run.timedOut ? " (timed out)" : ""} after ${Math.round(run.ms)} ms`,
-    `stdout: ${run.stdout.slice(-2000)}`,
-    `stderr: ${run.stderr.slice(-4000)}`,
-    `requests: ${server.requests.map((r) => `${r.kind}${r.turn ?? ""}`).join(" ")}`,
-  ].join("\n");
+  return describeTextRun(run, server.requests);
 }
 
 /**

@@ -9,6 +9,7 @@
  * ```
  */
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 
 export interface RunOptions {
   cwd?: string;
@@ -120,6 +121,39 @@ export function runText(command: string, args: readonly string[], options: TextR
       resolve({ code, signal, stdout, stderr, ms: performance.now() - started, timedOut });
     });
   });
+}
+
+/**
+ * The environment of an agent CLI run in a throw-away HOME: no colours, a dumb terminal, XDG state
+ * and config under that HOME, nothing else inherited but PATH and TMPDIR. Agent keys go on top.
+ * @example { ...homeEnv(home), GEMINI_API_KEY: "e2e-key" }
+ */
+export function homeEnv(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: home,
+    USER: "e2e",
+    SHELL: "/bin/bash",
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    NO_COLOR: "1",
+    TMPDIR: process.env.TMPDIR ?? "/tmp",
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    XDG_CONFIG_HOME: join(home, ".config"),
+  };
+}
+
+/** A readable account of an agent run for assertion messages: exit, output tails, the model requests seen. */
+export function describeTextRun(
+  run: Pick<TextRun, "code" | "timedOut" | "ms" | "stdout" | "stderr">,
+  requests: ReadonlyArray<{ kind: string; turn?: number | null | undefined }>,
+): string {
+  return [
+    `exit ${run.code}${run.timedOut ? " (timed out)" : ""} after ${Math.round(run.ms)} ms`,
+    `stdout: ${run.stdout.slice(-2000)}`,
+    `stderr: ${run.stderr.slice(-4000)}`,
+    `requests: ${requests.map((r) => `${r.kind}${r.turn ?? ""}`).join(" ")}`,
+  ].join("\n");
 }
 
 /** Environment variables that change what agentsmd or the peer agents load; tests never inherit them. */

@@ -16,7 +16,7 @@ import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "vitest";
 import { runAgentsmd } from "../lib/agentsmd.js";
-import { runText } from "../lib/exec.js";
+import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import type { OpenAIChatServer } from "../lib/openai-chat-server.js";
 import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
@@ -58,16 +58,7 @@ export async function createQwenFixture(files: TreeSpec): Promise<QwenFixture> {
   const home = tree.path("home");
   await mkdir(path.join(home, ".local", "state"), { recursive: true });
   const env = (server?: OpenAIChatServer): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-    HOME: home,
-    USER: "e2e",
-    SHELL: "/bin/bash",
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-    NO_COLOR: "1",
-    TMPDIR: process.env.TMPDIR ?? "/tmp",
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
-    XDG_CONFIG_HOME: path.join(home, ".config"),
+    ...homeEnv(home),
     QWEN_CODE_NO_RELAUNCH: "true",
     QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
     OPENAI_API_KEY: "e2e-key",
@@ -109,12 +100,7 @@ export async function runQwen(
 }
 
 export function describeQwenRun(run: QwenRun, server: OpenAIChatServer): string {
-  return [
-    `exit ${run.code}${run.timedOut ? " (timed out)" : ""} after ${Math.round(run.ms)} ms`,
-    `stdout: ${run.stdout.slice(-2000)}`,
-    `stderr: ${run.stderr.slice(-4000)}`,
-    `requests: ${server.requests.map((r) => `${r.kind}${r.turn ?? ""}`).join(" ")}`,
-  ].join("\n");
+  return describeTextRun(run, server.requests);
 }
 
 export async function editFile(fixture: QwenFixture, rel: string, text: string): Promise<void> {
