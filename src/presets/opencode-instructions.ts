@@ -19,8 +19,10 @@
  * so); `~/x` is `<home>/x`; an absolute entry globs its last segment inside its directory (no dot
  * files); any other entry is a glob matched in every directory from cwd up to the worktree, dot
  * files included (in the global config dir instead under `OPENCODE_DISABLE_PROJECT_CONFIG`); it
- * is not relative to the config file that lists it. Matches are regular files (or symlinks) in
- * the order OpenCode's glob walks them: breadth first, each directory in listing order.
+ * is not relative to the config file that lists it. Matches are files (or symlinks), a
+ * directory's entries last listed first as OpenCode's glob yields them. Across several directories
+ * under `**` OpenCode reports matches as its asynchronous directory reads complete, an order that
+ * is not fixed; agentsmd goes breadth first (the same files; e2e/opencode/corpus).
  */
 import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
@@ -319,9 +321,9 @@ interface Walk {
 }
 
 /**
- * Files matching a relative glob under `cwd`, in the order OpenCode's glob (isaacs glob, nodir,
- * no symlinked directory under `**`) reports them: directories breadth first, each in listing
- * order; `.` and `..` segments resolve lexically.
+ * Files matching a relative glob under `cwd` as OpenCode's glob (isaacs glob, nodir, no symlinked
+ * directory under `**`) finds them: a directory's entries last listed first, directories breadth
+ * first; `.` and `..` segments resolve lexically.
  */
 async function globIn(fs: FileSystem, cwd: string, pattern: string, dot: boolean, bound: { dirs: number; truncated: boolean }): Promise<string[]> {
   if (pattern === "" || pattern.endsWith("/")) return [];
