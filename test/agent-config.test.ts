@@ -90,3 +90,40 @@ describe("agent configuration", () => {
     expect(run.stderr).toContain("presets.gemini.files");
   });
 });
+
+describe("Claude Code's settings", () => {
+  it("claudeMdExcludes from the user, project and local settings hides files at startup and on touch; an excluded CLAUDE.md lets AGENTS.md load; --no-agent-config ignores it", async () => {
+    const tree = await createTree({
+      "repo/.git/": null,
+      "repo/CLAUDE.md": "root",
+      "repo/AGENTS.md": "agents",
+      "repo/pkg/CLAUDE.md": "pkg",
+      "home/.claude/CLAUDE.md": "user",
+      "home/.claude/settings.json": JSON.stringify({ claudeMdExcludes: ["**/repo/CLAUDE.md"] }),
+    });
+    await tree.write("repo/.claude/settings.local.json", JSON.stringify({ claudeMdExcludes: ["**/pkg/CLAUDE.md"] }));
+    await tree.write("repo/.claude/settings.json", JSON.stringify({ claudeMdExcludes: [tree.path("home/.claude/CLAUDE.md")] }));
+    const home = tree.path("home");
+    const session = await openSession(tree, { cwd: tree.path("repo"), preset: "claude", home, env: {} });
+    expect(session.initialFiles.map((file) => file.path)).toEqual([tree.path("repo/AGENTS.md")]);
+    expect(await session.touch([tree.path("repo/pkg/a.ts")])).toEqual([]);
+    expect(session.diagnostics).toContainEqual(expect.objectContaining({ code: "agent-config", path: tree.path("repo/.claude/settings.local.json") }));
+    const off = await openSession(tree, { cwd: tree.path("repo"), preset: "claude", home, env: {}, config: { agentConfig: false } });
+    expect(off.initialFiles.map((file) => file.path)).toContain(tree.path("repo/CLAUDE.md"));
+    // Other presets never read Claude Code's settings.
+    const opencode = await openSession(tree, { cwd: tree.path("repo/pkg"), preset: "opencode", home, env: {} });
+    expect(opencode.initialFiles.map((file) => file.path)).toContain(tree.path("repo/AGENTS.md"));
+  });
+
+  it("CLAUDE_CODE_DISABLE_CLAUDE_MDS loads no memory file, user file included", async () => {
+    const tree = await createTree({ "repo/.git/": null, "repo/CLAUDE.md": "root", "home/.claude/CLAUDE.md": "user" });
+    const session = await openSession(tree, {
+      cwd: tree.path("repo"),
+      preset: "claude",
+      home: tree.path("home"),
+      env: { CLAUDE_CODE_DISABLE_CLAUDE_MDS: "true" },
+    });
+    expect(session.initialFiles).toEqual([]);
+    expect(session.initialMessage).toBe("");
+  });
+});

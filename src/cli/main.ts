@@ -47,7 +47,10 @@ async function buildProgram(io: CliIo, command: string | undefined): Promise<Com
     .option("--preset <name>", `preset: ${presets} (default: codelia)`)
     .option("--home <dir>", "home directory for user layers (default: the OS home)")
     .option("--json", "machine-readable output")
-    .option("--no-agent-config", "ignore the agents' own configuration (Codex config.toml, Gemini settings.json)")
+    .option(
+      "--no-agent-config",
+      "ignore the agents' own configuration (Codex config.toml, Gemini settings.json, OpenCode opencode.json, Claude Code settings.json)",
+    )
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
     .exitOverride();

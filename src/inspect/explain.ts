@@ -460,7 +460,7 @@ export function formatExplanation(explanation: Explanation): string {
     `budget ${explanation.budget}`,
     `preset ${explanation.preset}; cwd ${quote(explanation.cwd)}; root ${explanation.hasProject ? `${quote(explanation.root)} (${explanation.rootReason})` : "none (no project)"}`,
   ];
-  // Settings the agent's own configuration decided (Codex config.toml, Gemini settings.json).
+  // Settings the agent's own configuration decided (Codex config.toml, Gemini settings.json, OpenCode instructions, Claude Code claudeMdExcludes).
   for (const diagnostic of explanation.diagnostics) if (diagnostic.code === "agent-config") lines.push(`setting: ${quoteControls(diagnostic.message)}`);
   const shown = explanation.files.filter((each) => each.order !== null);
   const other = explanation.files.filter((each) => each.order === null);

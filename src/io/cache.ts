@@ -57,6 +57,8 @@ export interface StatCacheOptions {
    * `irregular` with `outside` set, never in `files`. Costs one realpath per file found.
    */
   confine?: { root: string; real: string } | undefined;
+  /** Paths never reported, as if absent (files the agent's settings exclude). */
+  exclude?: ((path: string) => boolean) | undefined;
 }
 
 export class StatCache {
@@ -65,6 +67,7 @@ export class StatCache {
   #revalidateMs: number;
   readonly #now: () => number;
   readonly #confine: { root: string; real: string } | undefined;
+  readonly #exclude: ((path: string) => boolean) | undefined;
   readonly #dirs = new Map<string, DirEntry>();
   readonly #paths = new Map<string, PathEntry>();
   readonly #inflight = new Map<string, Promise<unknown>>();
@@ -78,6 +81,7 @@ export class StatCache {
     this.#revalidateMs = options.revalidateMs;
     this.#now = options.now ?? performance.now.bind(performance);
     this.#confine = options.confine;
+    this.#exclude = options.exclude;
   }
 
   get fs(): FileSystem {
@@ -234,6 +238,7 @@ export class StatCache {
 
   async #probeOne(dir: string, name: string): Promise<Found | FsError | null> {
     const path = join(dir, name);
+    if (this.#exclude?.(path)) return null;
     try {
       const info = await this.#fs.stat(path);
       if (!info) return null;

@@ -50,6 +50,8 @@ export interface InitialContext {
   cache: StatCache;
   /** Name groups decided by the preset for this session (`Preset.prepare`). */
   groups?: import("./discover.js").NameGroups | undefined;
+  /** Files the agent's settings exclude (`Preset.excludes`): user-layer candidates too. */
+  exclude?: ((path: string) => boolean) | undefined;
   /** Files the agent's configuration lists (`Preset.listed`), loaded after the chain, layer `config`. */
   listed?: readonly string[] | undefined;
   config: ResolvedConfig;
@@ -83,7 +85,10 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const keepBom = keepsBom(preset);
   const blank = preset.text.blank;
   const identity = preset.dedupe === "identity";
-  let user = await loadUserLayers(fs, preset.userLayers({ home: context.home, env: context.env, names: config.files.names }), sink, keepBom, blank);
+  const layers = preset.userLayers({ home: context.home, env: context.env, names: config.files.names });
+  const exclude = context.exclude;
+  const allowed = exclude ? layers.map((layer) => ({ ...layer, candidates: layer.candidates.filter((path) => !exclude(path)) })) : layers;
+  let user = await loadUserLayers(fs, allowed, sink, keepBom, blank);
   // device:inode -> path of the user files kept (identity dedupe: a hard link loads once).
   const userIdentities = new Map<string, string>();
   if (identity) ({ user } = await dedupeUserFiles(fs, user, userIdentities));

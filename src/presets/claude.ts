@@ -12,9 +12,16 @@
  *   `instructionFiles: "claude-md-and-agents-md"`, never with `"claude-md"`.
  *
  * `@path` imports expand (imports.ts; on by default, `imports.enabled` switches them).
+ * - Claude Code's settings (`claudeExcludes`): `claudeMdExcludes` from the managed, user
+ *   (`$CLAUDE_CONFIG_DIR/settings.json`), project and local settings hides memory files (never the
+ *   managed one), and an excluded CLAUDE.md does not switch AGENTS.md off; with
+ *   `CLAUDE_CODE_DISABLE_CLAUDE_MDS` nothing loads. Proven in e2e/claude-code/settings.e2e.test.ts.
+ *
  * Not modelled: `.claude/rules/`, auto memory, the 4 MiB skip, managed-only mode.
  */
-import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
+import { createRequire } from "node:module";
+import type Picomatch from "picomatch";
+import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Excludes, type ListedContext, type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
 import { trimEndText } from "../core/budget.js";
@@ -78,15 +85,17 @@ export async function instructionFilesMode(fs: FileSystem, home: string, env: Re
 
 /**
  * The first `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` in `cwd` or an ancestor (nearest
- * first), or null. A symlink counts (it is what Claude Code sees). `~/.claude/CLAUDE.md` does not.
+ * first), or null. A symlink counts (it is what Claude Code sees). `~/.claude/CLAUDE.md` does not,
+ * nor does a file `claudeMdExcludes` excludes (`exclude`): Claude Code then reads AGENTS.md there.
  * @example await claudeMdAtOrAbove(nodeFileSystem, "/repo/pkg") // "/repo/CLAUDE.md"
  */
-export async function claudeMdAtOrAbove(fs: FileSystem, cwd: string): Promise<string | null> {
+export async function claudeMdAtOrAbove(fs: FileSystem, cwd: string, exclude?: (path: string) => boolean): Promise<string | null> {
   const dirs = ancestors(cwd);
   const hits = await Promise.all(
     dirs.map(async (dir) => {
       for (const name of CLAUDE_MD_NAMES) {
         const path = join(dir, name);
+        if (exclude?.(path)) continue;
         const info = await fs.stat(path).catch(() => null);
         if (info && info.kind === "file") return path;
       }
@@ -114,10 +123,11 @@ export async function builtinAgentsMd(context: {
   cwd: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
+  exclude?: ((path: string) => boolean) | undefined;
 }): Promise<BuiltinAgentsMd> {
   const mode = await instructionFilesMode(context.fs, context.home, context.env);
   if (mode === "claude-md" || mode === "managed-only") return { active: false, mode, claudeMd: null, reason: `instructionFiles is "${mode}"` };
-  const claudeMd = await claudeMdAtOrAbove(context.fs, context.cwd);
+  const claudeMd = await claudeMdAtOrAbove(context.fs, context.cwd, context.exclude);
   if (mode === "claude-md-and-agents-md") return { active: true, mode, claudeMd, reason: `instructionFiles is "${mode}"` };
   return claudeMd
     ? {
@@ -223,6 +233,74 @@ export const claudeRenderer: Renderer = {
 
 const BIG = Number.MAX_SAFE_INTEGER;
 
+/** Claude Code's truthy environment values. */
+function envTruthy(value: string | undefined): boolean {
+  return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
+}
+
+/** The settings files whose `claudeMdExcludes` lists Claude Code merges (managed, user, project, local). */
+export function claudeSettingsFiles(context: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> }): string[] {
+  return [
+    join(managedDir(), "managed-settings.json"),
+    join(claudeConfigDir(context.home, context.env), "settings.json"),
+    join(join(context.cwd, ".claude"), "settings.json"),
+    join(join(context.cwd, ".claude"), "settings.local.json"),
+  ];
+}
+
+/** For an absolute pattern, the same pattern under the real path of its literal directory (as Claude Code adds it). */
+async function realVariant(fs: FileSystem, pattern: string): Promise<string | undefined> {
+  const glob = pattern.search(/[*?{[]/);
+  const dir = parentOf(glob === -1 ? pattern : pattern.slice(0, glob));
+  const real = await fs.realpath(dir).catch(() => dir);
+  return real !== dir ? real + pattern.slice(dir.length) : undefined;
+}
+
+/**
+ * What Claude Code's settings keep from loading: with `CLAUDE_CODE_DISABLE_CLAUDE_MDS` every memory
+ * file; else the files `claudeMdExcludes` matches (globs or absolute paths, picomatch with dot files,
+ * on absolute paths; the lists of every settings file merged), never the managed CLAUDE.md.
+ * @example (await claudeExcludes({ cwd, root: "/", home, env, fs, agentConfig: true, raw: {} }))?.matches("/repo/pkg/CLAUDE.md")
+ */
+export async function claudeExcludes(context: ListedContext): Promise<Excludes | undefined> {
+  if (envTruthy(context.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS))
+    return {
+      matches: () => true,
+      diagnostics: [{ level: "info", code: "agent-config", message: "CLAUDE_CODE_DISABLE_CLAUDE_MDS is set: Claude Code loads no memory file" }],
+    };
+  if (!context.agentConfig) return undefined;
+  const patterns: string[] = [];
+  const diagnostics: Excludes["diagnostics"] = [];
+  for (const file of claudeSettingsFiles(context)) {
+    const value = ((await readJsonQuietly(context.fs, file)) as { claudeMdExcludes?: unknown } | null)?.claudeMdExcludes;
+    if (!Array.isArray(value)) continue;
+    const own = value.filter((entry): entry is string => typeof entry === "string" && entry.length > 0).map((entry) => entry.replaceAll("\\", "/"));
+    if (own.length === 0) continue;
+    diagnostics.push({
+      level: "info",
+      code: "agent-config",
+      message: `claudeMdExcludes ${own.map((entry) => quote(entry)).join(", ")} from ${quote(file)} (the agent's own configuration)`,
+      path: file,
+    });
+    for (const entry of own) if (!patterns.includes(entry)) patterns.push(entry);
+  }
+  if (patterns.length === 0) return { matches: () => false, diagnostics };
+  for (const pattern of [...patterns]) {
+    if (!pattern.startsWith("/")) continue;
+    const variant = await realVariant(context.fs, pattern);
+    if (variant !== undefined) patterns.push(variant);
+  }
+  const picomatch = createRequire(import.meta.url)("picomatch") as typeof Picomatch;
+  let test: (path: string) => boolean;
+  try {
+    test = picomatch(patterns, { dot: true });
+  } catch {
+    test = () => false;
+  }
+  const managed = join(managedDir(), "CLAUDE.md");
+  return { matches: (path) => path !== managed && test(path.replaceAll("\\", "/")), diagnostics };
+}
+
 export const claudePreset: Preset = {
   name: "claude",
   description:
@@ -246,6 +324,7 @@ export const claudePreset: Preset = {
     { candidates: [join(claudeConfigDir(home, env), "CLAUDE.md")], select: "all", trim: false },
   ],
   prepare: claudeGroups,
+  excludes: claudeExcludes,
   adapt(config, raw) {
     if (raw.root?.projectRootOverride === undefined) config.root.projectRootOverride = parentOf("/");
   },

@@ -151,7 +151,12 @@ export interface Preset {
    * `instructions`), loaded after the chain in this order, layer `config`. Run once the root is known.
    */
   listed?(context: ListedContext): Promise<ListedFiles>;
-  /** Reads the agent's own configuration (Codex config.toml, Gemini settings.json): applied under agentsmd's config. */
+  /**
+   * Instruction files the agent's own settings exclude (Claude Code's `claudeMdExcludes`,
+   * `CLAUDE_CODE_DISABLE_CLAUDE_MDS`): invisible to every probe and user layer of the session.
+   */
+  excludes?(context: ListedContext): Promise<Excludes | undefined>;
+  /** Reads the agent's own configuration (Codex config.toml, Gemini settings.json; OpenCode and Claude Code through `listed` and `excludes`): applied under agentsmd's config. */
   agentConfig?(context: AgentConfigContext): Promise<AgentConfigLayer>;
   /**
    * `@path` imports (imports.ts): on or off by default; `locked` ignores `imports.enabled` in the
@@ -183,12 +188,21 @@ export interface PrepareContext extends PresetEnv {
   cwd: string;
   root: string;
   fs: import("../io/file-system.js").FileSystem;
+  /** Files the agent's settings exclude (`Preset.excludes`): they count as absent. */
+  exclude?: (path: string) => boolean;
 }
 
 export interface ListedContext extends PrepareContext {
   /** false with `--no-agent-config`: only agentsmd's own config counts. */
   agentConfig: boolean;
   raw: import("../core/schema.js").AgentsConfig;
+}
+
+/** Files the agent's own settings keep from loading (see `Preset.excludes`). */
+export interface Excludes {
+  /** True for a path the agent never loads, at startup or on touch. */
+  matches(path: string): boolean;
+  diagnostics: Diagnostic[];
 }
 
 /** Files an agent's configuration lists beside the chain (see `Preset.listed`). */

@@ -355,6 +355,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     cache: parts.cache,
     groups: parts.prepared?.groups,
     listed: parts.listed?.paths,
+    exclude: parts.excludes?.matches,
     config: parts.config,
     preset: parts.preset,
     root: parts.project ? parts.root : null,

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { StatCache } from "../io/cache.js";
 import { resolveConfig, type ResolvedConfig } from "../load/config.js";
 import { nodeFileSystem } from "../io/file-system.js";
-import type { ListedFiles, Preset, PreparedGroups } from "../presets/preset.js";
+import type { Excludes, ListedFiles, Preset, PreparedGroups } from "../presets/preset.js";
 import { findProjectRoot, type RootReason } from "../load/root.js";
 import { DiagnosticSink } from "../load/discover.js";
 import { importRootOf } from "../load/imports.js";
@@ -34,6 +34,8 @@ export interface Parts {
   prepared?: PreparedGroups | undefined;
   /** Files the agent's configuration lists beside the chain (`Preset.listed`). */
   listed?: ListedFiles | undefined;
+  /** Files the agent's settings exclude (`Preset.excludes`). */
+  excludes?: Excludes | undefined;
   /** The integration consuming the session (decides the default scoped-rule formats). */
   host?: string | undefined;
 }
@@ -79,9 +81,13 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
   if (rootResult.reason === "marker" && scope.rootAt === "above-marker") rootResult.root = parentOf(rootResult.root);
   const project = !(rootResult.reason === "no-marker" && scope.noMarker === "none");
   // Probe the union of every name the session may select, so one probe per directory serves all.
+  const excludes = resolved.preset.excludes
+    ? await resolved.preset.excludes({ cwd, root: rootResult.root, home, env, fs, agentConfig: resolved.agentConfig, raw: resolved.raw })
+    : undefined;
+  if (excludes) sink.addAll(excludes.diagnostics);
   const prepared =
     resolved.raw.files?.names === undefined && resolved.preset.prepare
-      ? await resolved.preset.prepare({ cwd, root: rootResult.root, home, env, fs })
+      ? await resolved.preset.prepare({ cwd, root: rootResult.root, home, env, fs, ...(excludes ? { exclude: excludes.matches } : {}) })
       : undefined;
   const listed = resolved.preset.listed
     ? await resolved.preset.listed({ cwd, root: rootResult.root, home, env, fs, agentConfig: resolved.agentConfig, raw: resolved.raw })
@@ -102,7 +108,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
   // files.symlinks "inside-root": files are confined to the real path of that root (one realpath per session).
   const confine =
     resolved.config.files.symlinks === "inside-root" && project ? { root: importRoot, real: await fs.realpath(importRoot).catch(() => importRoot) } : undefined;
-  const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs, confine });
+  const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs, confine, exclude: excludes?.matches });
   return {
     options: { cwd, home, env, fs },
     config: resolved.config,
@@ -116,6 +122,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     cache,
     prepared,
     listed,
+    excludes,
     host: options.host,
   };
 }
