@@ -205,6 +205,25 @@ describe("stat cache", () => {
     }
   });
 
+  it("does not vouch for a directory by an mtime recent enough to repeat (coarse timestamps)", async () => {
+    const tree = await createTree({ "d/AGENTS.md": "x" });
+    // A file system whose directory mtime does not move when a file is created in the same tick.
+    const frozen = Date.now();
+    const fs: FileSystem = {
+      ...nodeFileSystem,
+      stat: async (path) => {
+        const info = await nodeFileSystem.stat(path);
+        return info && path === tree.path("d") ? { ...info, mtimeMs: frozen } : info;
+      },
+    };
+    let now = 0;
+    const cache = new StatCache(fs, ["AGENTS.override.md", "AGENTS.md"], { revalidateMs: 10, now: () => now });
+    expect((await cache.probeDir(tree.path("d"))).files.map((found) => found.name)).toEqual(["AGENTS.md"]);
+    await tree.write("d/AGENTS.override.md", "override");
+    now += 11;
+    expect((await cache.probeDir(tree.path("d"))).files.map((found) => found.name)).toEqual(["AGENTS.override.md", "AGENTS.md"]);
+  });
+
   it("the default window keeps edits visible within 100 ms", () => {
     expect(DEFAULT_REVALIDATE_MS).toBeGreaterThan(0);
     expect(DEFAULT_REVALIDATE_MS).toBeLessThanOrEqual(100);

@@ -45,6 +45,9 @@ interface PathEntry {
   checkedAt: number;
 }
 
+/** How recent a directory's mtime must be for a probe not to trust it later ("racy git"). */
+const RACY_MS = 2_000;
+
 const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] }) as DirProbe;
 
 export interface StatCacheOptions {
@@ -229,8 +232,10 @@ export class StatCache {
       // One stat of the directory tells whether any candidate appeared or vanished.
       const info = await this.#fs.stat(dir).catch(() => null);
       if (!info || info.kind !== "directory") return store(EMPTY_PROBE, -1);
-      dirMtimeMs = info.mtimeMs;
-      if (previous && previous.dirMtimeMs === dirMtimeMs) return store(await this.#restat(dir, previous.probe), dirMtimeMs);
+      // A directory modified within RACY_MS of this probe may change again without its mtime
+      // moving (timestamps are coarse: a jiffy on Linux, 1-2 s elsewhere): not vouched for by mtime.
+      dirMtimeMs = Date.now() - info.mtimeMs < RACY_MS ? -1 : info.mtimeMs;
+      if (previous && previous.dirMtimeMs !== -1 && previous.dirMtimeMs === dirMtimeMs) return store(await this.#restat(dir, previous.probe), dirMtimeMs);
     }
     const results = await Promise.all(this.#names.map((name) => this.#probeOne(dir, name)));
     return store(collect(results), dirMtimeMs);

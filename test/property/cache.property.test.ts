@@ -34,20 +34,22 @@ const subdirArb = fc.integer({ min: 1, max: DIRS.length - 1 });
 const nameArb = fc.integer({ min: 0, max: 1 });
 
 type Op =
-  | { op: "resolve"; dir: number; asFile: boolean }
-  | { op: "write"; dir: number; name: number }
-  | { op: "delete"; dir: number; name: number }
+  | { op: "resolve"; dir: number; asFile: boolean; again: boolean }
+  | { op: "write"; dir: number; name: number; near: boolean }
+  | { op: "delete"; dir: number; name: number; near: boolean }
   | { op: "rmdir"; dir: number }
   | { op: "move"; dir: number }
-  | { op: "pause"; ms: number };
+  | { op: "pause"; ms: number }
+  | { op: "recheck" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ op: fc.constant("resolve" as const), dir: dirArb, asFile: fc.boolean() }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("write" as const), dir: dirArb, name: nameArb }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("delete" as const), dir: dirArb, name: nameArb }) },
+  { weight: 6, arbitrary: fc.record({ op: fc.constant("resolve" as const), dir: dirArb, asFile: fc.boolean(), again: fc.boolean() }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant("write" as const), dir: dirArb, name: nameArb, near: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("delete" as const), dir: dirArb, name: nameArb, near: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("rmdir" as const), dir: subdirArb }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("move" as const), dir: subdirArb }) },
   { weight: 5, arbitrary: fc.record({ op: fc.constant("pause" as const), ms: fc.constantFrom(0, 10, 30, 49, 51, 70, 120) }) },
+  { weight: 3, arbitrary: fc.constant({ op: "recheck" as const }) },
 );
 
 const scenarioArb = fc.record({
@@ -140,11 +142,24 @@ async function run(scenario: Scenario, watch = false): Promise<void> {
       return out;
     };
 
+    let last: [number, boolean] | undefined;
+    /** Half the time a directory on the previous target's chain: a change the next resolve of it must show. */
+    const near = (op: { dir: number; near: boolean }): string => {
+      if (!op.near || !last) return dirPath(op.dir);
+      const dirs = chain(root, dirPath(last[0]));
+      return dirs[op.dir % dirs.length]!;
+    };
     for (const op of scenario.ops) {
       switch (op.op) {
+        case "recheck":
         case "resolve": {
-          const target = op.asFile ? `${dirPath(op.dir)}/file.ts` : dirPath(op.dir);
-          const expected = oracle(await targetDir(target, op.asFile));
+          // The previous target again (half the resolves; every recheck, after the window): what a
+          // memoised answer must not hide.
+          if (op.op === "recheck" && !watch) vi.advanceTimersByTime(WINDOW_MS + 1);
+          const [dir, asFile] = (op.op === "recheck" || op.again) && last ? last : op.op === "resolve" ? [op.dir, op.asFile] : [0, false];
+          last = [dir, asFile];
+          const target = asFile ? `${dirPath(dir)}/file.ts` : dirPath(dir);
+          const expected = oracle(await targetDir(target, asFile));
           if (watch) await seenByWatcher(session, target, expected, watcher!);
           const found = (await session.resolve(target)).files.map((file) => ({ path: file.path, mtimeMs: file.mtimeMs }));
           if (watch || now() - lastChange > WINDOW_MS) {
@@ -159,10 +174,10 @@ async function run(scenario: Scenario, watch = false): Promise<void> {
           break;
         }
         case "write":
-          await put(`${dirPath(op.dir)}/${nameOf(op.name)}`);
+          await put(`${near(op)}/${nameOf(op.name)}`);
           break;
         case "delete": {
-          const path = `${dirPath(op.dir)}/${nameOf(op.name)}`;
+          const path = `${near(op)}/${nameOf(op.name)}`;
           await rm(path, { force: true });
           disk.delete(path);
           changed();
@@ -215,7 +230,7 @@ describe("the cached resolver against an uncached oracle", () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(scenarioArb, (scenario) => run(scenario)),
-        { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) },
+        { numRuns: RUNS * 4, ...(SEED !== undefined ? { seed: SEED } : {}) },
       );
     },
   );
