@@ -12,12 +12,13 @@
  */
 import { createSession, nodeFileSystem, type AgentsSession, type AgentsConfig, type FileSystem } from "../src/index.js";
 import { countingFileSystem } from "../src/io/file-system.js";
-import { readFileSync, writeFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";
 import { addCounts, patchNodeFs, zeroCounts, type FsCounts } from "./lib/fs-count.js";
 import { watchSession, type SessionWatcher } from "../src/session/watch.js";
-import type { TreeInfo } from "./generate-tree.js";
+import { BENCH_DIR, type TreeInfo } from "./generate-tree.js";
 import { summarize } from "./lib/measure.js";
 
 const LIFTED_CAPS: AgentsConfig = { lazy: { maxFiles: 1_000_000, maxBytes: 1_000_000_000 } };
@@ -294,6 +295,118 @@ export async function watchLatency(tree: TreeInfo, o: { quick: boolean; log: (s:
     id: "watch",
     title: "edit-to-visible latency: edit, creation, deletion of an AGENTS.md on the chain",
     target: "agentsmd <= 100 ms (default configuration)",
+    minimum: null,
+    rows,
+    ratios: {},
+  };
+}
+
+/** What the bench uses of chokidar (bench/peers; not a dependency of agentsmd). */
+interface ChokidarModule {
+  watch(paths: string[], options: Record<string, unknown>): { add(paths: string[]): void; once(event: "ready", fn: () => void): void; close(): Promise<void> };
+}
+
+const heapNow = (): number => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; gc && i < 4; i++) gc();
+  return process.memoryUsage().heapUsed;
+};
+
+/**
+ * Issue 15: what watching costs per watched directory, and at session start.
+ * - agentsmd watch: a session at the root resolves N touch paths with `watchSession`; the heap it
+ *   retains minus the heap an identical session without a watcher retains, over the directories
+ *   watched. Start: `watchSession` on a fresh session whose cwd is the depth-20 directory.
+ * - fs.watch: the floor, one bare `fs.watch` per directory of the same set (one shared listener).
+ * - chokidar 5 (bench/peers, when installed): the same directories with `depth: 0`, an `ignored`
+ *   filter passing only the candidate names, no initial events, no polling: what the watcher
+ *   used before (its heap per directory and its time to `ready`).
+ */
+export async function watchMemory(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }) {
+  const count = o.quick ? 500 : 2_000;
+  const paths = tree.touchPaths.slice(0, count);
+  const rows: Array<Record<string, unknown>> = [];
+  const { watch: fsWatch } = await import("node:fs");
+  let dirs: string[] = [];
+  try {
+    // Baseline: the same session and resolves without a watcher.
+    const plainSession = await createSession({ cwd: tree.root, env: {} });
+    const before = heapNow();
+    for (const path of paths) await plainSession.resolve(path);
+    const plain = heapNow() - before;
+    await plainSession.close();
+
+    const session = await createSession({ cwd: tree.root, env: {} });
+    const base = heapNow();
+    const watcher = await watchSession(session, {});
+    for (const path of paths) await session.resolve(path);
+    await watcher.settled();
+    const watched = heapNow() - base;
+    dirs = watcher.watchedDirs();
+    await session.close();
+
+    const starts: number[] = [];
+    for (let i = 0; i < (o.quick ? 10 : 40); i++) {
+      const fresh = await createSession({ cwd: tree.deepDir, env: {} });
+      const t0 = performance.now();
+      await watchSession(fresh, {});
+      starts.push(performance.now() - t0);
+      await fresh.close();
+    }
+    const start = summarize(starts);
+    const perDir = (watched - plain) / dirs.length;
+    const note = `${perDir.toFixed(0)} B per watched directory (${dirs.length} after ${paths.length} resolves); start median ${(start.median * 1000).toFixed(0)} µs`;
+    o.log(`  watch-memory   agentsmd watch   ${note}`);
+    rows.push({ impl: "agentsmd watch", family: "agentsmd", delivers: "metadata", bytesPerDir: perDir, dirs: dirs.length, start, note });
+  } catch (error) {
+    rows.push({ impl: "agentsmd watch", family: "agentsmd", delivers: "metadata", error: error instanceof Error ? error.message : String(error) });
+    o.log(`  watch-memory   agentsmd watch   ERROR ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (dirs.length > 0) {
+    const base = heapNow();
+    const t0 = performance.now();
+    const listener = () => undefined;
+    const handles = dirs.map((dir) => fsWatch(dir, { persistent: false }, listener));
+    const elapsed = performance.now() - t0;
+    const perDir = (heapNow() - base) / dirs.length;
+    for (const handle of handles) handle.close();
+    const note = `${perDir.toFixed(0)} B per directory, ${elapsed.toFixed(1)} ms to set`;
+    o.log(`  watch-memory   fs.watch         ${note}`);
+    rows.push({ impl: "fs.watch", family: "floor", delivers: "metadata", bytesPerDir: perDir, dirs: dirs.length, setMs: elapsed, note });
+
+    const chokidarDir = join(BENCH_DIR, "peers", "node_modules", "chokidar");
+    if (existsSync(join(chokidarDir, "package.json"))) {
+      const { watch } = (await import(pathToFileURL(join(chokidarDir, "index.js")).href)) as ChokidarModule;
+      const version = (JSON.parse(readFileSync(join(chokidarDir, "package.json"), "utf8")) as { version: string }).version;
+      const set = new Set(dirs);
+      const base = heapNow();
+      const t0 = performance.now();
+      const watcher = watch([], {
+        ignoreInitial: true,
+        persistent: false,
+        depth: 0,
+        usePolling: false,
+        alwaysStat: false,
+        atomic: false,
+        ignored: (path: string) => !set.has(path) && !path.endsWith("/AGENTS.md"),
+      });
+      const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+      watcher.add(dirs);
+      await ready;
+      const elapsed = performance.now() - t0;
+      const perDir = (heapNow() - base) / dirs.length;
+      await watcher.close();
+      const note = `${perDir.toFixed(0)} B per directory (depth 0), ${elapsed.toFixed(0)} ms to ready`;
+      o.log(`  watch-memory   chokidar ${version}    ${note}`);
+      rows.push({ impl: `chokidar ${version}`, family: "chokidar", delivers: "metadata", bytesPerDir: perDir, dirs: dirs.length, setMs: elapsed, note });
+    } else {
+      rows.push({ impl: "chokidar", family: "chokidar", delivers: "metadata", note: "not installed: run `npm ci --prefix bench/peers`" });
+    }
+  }
+  return {
+    id: "watch-memory",
+    title: "heap per watched directory, and the watcher's start",
+    target: "agentsmd watch <= 1 KB per watched directory",
     minimum: null,
     rows,
     ratios: {},

@@ -416,6 +416,7 @@ interface AgentsmdModule {
   implementations(): Promise<Implementation[]>;
   experimentalImplementations?(): Promise<Implementation[]>;
   watchLatency?(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }): Promise<CaseResult>;
+  watchMemory?(tree: TreeInfo, o: { quick: boolean; log: (s: string) => void }): Promise<CaseResult>;
 }
 
 async function loadAgentsmd(): Promise<{ mod: AgentsmdModule | null; reason: string }> {
@@ -472,6 +473,13 @@ function verdicts(cases: CaseResult[], quick: boolean): void {
     else if (r.timing) info.push(`watch: true, ${id}: median ${fmtMs(r.timing.median)}, fs ${fmtCounts(r.fs ?? null)}`);
   }
   infoLines = info;
+  const memory = get("watch-memory");
+  const m = memory?.rows.find((r) => r.impl === "agentsmd watch" && !r.error) as (RowResult & { bytesPerDir?: number; start?: { median: number } }) | undefined;
+  if (memory && m?.bytesPerDir !== undefined)
+    memory.verdict = {
+      met: m.bytesPerDir <= 1024,
+      detail: `${Math.round(m.bytesPerDir)} B per watched directory (target 1 KB); start median ${fmtMs(m.start?.median ?? Number.NaN)}`,
+    };
   const watch = get("watch");
   const w = row(watch);
   if (watch && w?.timing) watch.verdict = { met: w.timing.p95 <= 100, detail: `p95 ${fmtMs(w.timing.p95)}, median ${fmtMs(w.timing.median)} (target 100 ms)` };
@@ -616,6 +624,7 @@ export async function main(argv: string[]): Promise<number> {
         ratios: {},
       });
   }
+  if (want("watch-memory") && agentsmd.mod?.watchMemory) cases.push(await agentsmd.mod.watchMemory(tree, { quick: args.quick, log }));
   verdicts(cases, args.quick);
   let hook: { rows: HookRow[]; missing: string[] } | null = null;
   if (want("hook")) hook = await hookRows(tree, { quick: args.quick, log });
