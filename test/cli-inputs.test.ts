@@ -54,4 +54,25 @@ describe("CLI inputs", () => {
     expect(piped.endsWith("</agents_context>")).toBe(true);
     expect(await show(true)).toBe(`${piped}\n`);
   });
+
+  it("touch --preset gemini prints what Gemini CLI adds to a tool's output, without a newline of its own when piped (issue 14)", async () => {
+    const tree = await createTree({ "repo/.git/": null, "repo/GEMINI.md": "root", "repo/pkg/GEMINI.md": "pkg rules\n", "repo/pkg/x.ts": "" });
+    const touch = async (isTTY: boolean, state: string) => {
+      let stdout = "";
+      const io = {
+        stdout: (text: string) => void (stdout += text),
+        stderr: () => undefined,
+        readStdin: async () => "",
+        env: {},
+        cwd: tree.path("repo"),
+        isTTY,
+      };
+      expect(await main(["--home", tree.home, "--preset", "gemini", "touch", tree.path("repo/pkg/x.ts"), "--state", tree.path(state)], io)).toBe(0);
+      return stdout;
+    };
+    const piped = await touch(false, "a.json");
+    // Gemini's JIT block ends with its own closing line, trimmed content inside: no trailing newline.
+    expect(piped.endsWith(`--- End of Context from: ${tree.path("repo/pkg/GEMINI.md")} ---\n--- End Project Context ---`)).toBe(true);
+    expect(await touch(true, "b.json")).toBe(`${piped}\n`);
+  });
 });

@@ -4,6 +4,7 @@ import { explainAllPresets, explainPath, formatExplanation, formatMatrix, type E
 import { codeliaPreset } from "../src/presets/preset.js";
 import { presetNames, registerPreset } from "../src/presets/table.js";
 import { createTree, runCli, type Tree } from "./helpers/tree.js";
+import { createSession } from "../src/session/session.js";
 
 const base = (tree: Tree, more: Record<string, unknown> = {}) => ({ cwd: tree.root, home: tree.home, env: {}, ...more });
 const byPath = (explanation: Explanation, path: string) => explanation.files.find((entry) => entry.path === path)!;
@@ -21,6 +22,42 @@ describe("explainPath", () => {
     expect(explanation.files[1]!.reason).toContain("(cwd)");
     expect(explanation.files[2]!.reason).toContain("(the target's directory)");
     expect(explanation.files[0]!.fate).toBe("whole (4 bytes)");
+  });
+
+  it("lists touch's files in the order touch delivers them (root side first for codelia, nearest first for opencode), and says so", async () => {
+    const tree = await createTree({ ".git/": null, "AGENTS.md": "root", "a/AGENTS.md": "a", "a/b/AGENTS.md": "b", "a/b/x.ts": "" });
+    const delivered = async (preset: string) => {
+      const explanation = await explainPath(base(tree, { preset }), tree.path("a/b/x.ts"));
+      return { explanation, touched: explanation.files.filter((entry) => entry.status === "touch").map((entry) => [entry.order, entry.path]) };
+    };
+    const codelia = await delivered("codelia");
+    expect(codelia.touched).toEqual([
+      [2, tree.path("a/AGENTS.md")],
+      [3, tree.path("a/b/AGENTS.md")],
+    ]);
+    expect(formatExplanation(codelia.explanation)).toContain(
+      "order: startup files in the initial message's order, then the files touch delivers, root side first (spec 000 section 6)",
+    );
+    const opencode = await delivered("opencode");
+    expect(opencode.touched).toEqual([
+      [2, tree.path("a/b/AGENTS.md")],
+      [3, tree.path("a/AGENTS.md")],
+    ]);
+    expect(opencode.explanation.order).toContain("nearest directory first (the agent's own order, kept by preset opencode)");
+    // The same order the session's touch delivers.
+    const session = await createSession(base(tree, { preset: "codelia" }));
+    expect((await session.touch([tree.path("a/b/x.ts")])).map((block) => block.path)).toEqual([tree.path("a/AGENTS.md"), tree.path("a/b/AGENTS.md")]);
+  });
+
+  it("names the root's reason: preset claude has no project root (not an override the user set); --root is one", async () => {
+    const tree = await createTree({ ".git/": null, "CLAUDE.md": "c" });
+    const plain = await runCli(["--home", tree.home, "--cwd", tree.root, "--preset", "claude", "explain", "x.ts"]);
+    expect(plain.stdout).toContain("; root / (preset claude: the agent has no project root, every directory from / to cwd counts)");
+    expect(plain.stdout).not.toContain("(override)");
+    const root = await runCli(["--home", tree.home, "--cwd", tree.root, "--preset", "claude", "--json", "root"]);
+    expect(JSON.parse(root.stdout)).toMatchObject({ root: "/", reason: "preset" });
+    const given = await runCli(["--home", tree.home, "--cwd", tree.root, "--preset", "claude", "--root", tree.root, "explain", "x.ts"]);
+    expect(given.stdout).toContain(`; root ${tree.root} (root.projectRootOverride or --root)`);
   });
 
   it("names the winning candidate and what it shadowed (codex: override beats AGENTS.md)", async () => {

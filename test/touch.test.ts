@@ -15,22 +15,47 @@ const repo = {
 };
 
 describe("inline mode (touch)", () => {
-  it("returns the bodies of newly applicable files, deepest first, and nothing the second time", async () => {
+  it("returns the bodies of newly applicable files, root side first (spec 000 section 6), and nothing the second time", async () => {
     const t = await createTree(repo);
     const session = await openSession(t, { cwd: t.path("repo") });
     const blocks = await session.touch([t.path("repo/pkg/src/deep/file.ts")]);
     expect(blocks.map((block) => [block.path, block.content, block.layer])).toEqual([
-      [t.path("repo/pkg/src/AGENTS.md"), "src rules\n", "path"],
       [t.path("repo/pkg/AGENTS.md"), "pkg rules\n", "path"],
+      [t.path("repo/pkg/src/AGENTS.md"), "src rules\n", "path"],
     ]);
     expect(await session.touch([t.path("repo/pkg/src/deep/file.ts")])).toEqual([]);
     expect(await session.touch([t.path("repo/pkg/src/other.ts")])).toEqual([]);
   });
 
+  it("keeps the agent's own order where it has one: nearest directory first for opencode, hygge and copilot, root side first for the rest; explain says which", async () => {
+    const t = await createTree(repo);
+    const target = t.path("repo/pkg/src/deep/file.ts");
+    const order: Record<string, string[]> = {};
+    for (const preset of ["codelia", "codex", "gemini", "opencode", "hygge", "copilot"]) {
+      const session = await openSession(t, { cwd: t.path("repo"), preset, config: { files: { names: ["AGENTS.md"] } } });
+      order[preset] = (await session.touch([target])).map((block) => block.path.slice(t.path("repo").length + 1));
+      const explained = await runCli(["--home", t.home, "--cwd", t.path("repo"), "--preset", preset, "explain", target]);
+      expect(explained.stdout, preset).toContain(
+        ["opencode", "hygge", "copilot"].includes(preset)
+          ? "then the files touch delivers, nearest directory first (the agent's own order"
+          : "then the files touch delivers, root side first (spec 000 section 6)",
+      );
+    }
+    const rootFirst = ["pkg/AGENTS.md", "pkg/src/AGENTS.md"];
+    expect(order).toEqual({
+      codelia: rootFirst,
+      codex: rootFirst,
+      gemini: rootFirst,
+      opencode: [...rootFirst].reverse(),
+      hygge: [...rootFirst].reverse(),
+      copilot: [...rootFirst].reverse(),
+    });
+  });
+
   it("resolves relative paths against cwd; an existing directory starts at itself, anything else at its parent", async () => {
     const t = await createTree(repo);
     const session = await openSession(t, { cwd: t.path("repo") });
-    expect((await session.touch(["pkg/src"])).map((block) => block.path)).toEqual([t.path("repo/pkg/src/AGENTS.md"), t.path("repo/pkg/AGENTS.md")]);
+    expect((await session.touch(["pkg/src"])).map((block) => block.path)).toEqual([t.path("repo/pkg/AGENTS.md"), t.path("repo/pkg/src/AGENTS.md")]);
     // A file that does not exist yet (a write creates it) starts at its parent.
     expect((await session.touch(["other/new-file.ts"])).map((block) => block.path)).toEqual([t.path("repo/other/AGENTS.md")]);
   });
@@ -63,8 +88,8 @@ describe("inline mode (touch)", () => {
     const t = await createTree({ ...repo, "repo/pkg/node_modules/dep/AGENTS.md": "dependency rules", "repo/generated/AGENTS.md": "gen" });
     const session = await openSession(t, { cwd: t.path("repo"), config: { lazy: { exclude: ["generated"] } } });
     expect((await session.touch([t.path("repo/pkg/node_modules/dep/i.js")])).map((block) => block.path)).toEqual([
-      t.path("repo/pkg/node_modules/dep/AGENTS.md"),
       t.path("repo/pkg/AGENTS.md"),
+      t.path("repo/pkg/node_modules/dep/AGENTS.md"),
     ]);
     expect(await session.touch([t.path("repo/generated/x")])).toEqual([]);
   });
@@ -89,7 +114,7 @@ describe("inline mode (touch)", () => {
   it("caps the number of files per session", async () => {
     const t = await createTree({ "repo/.git/": null, "repo/a/AGENTS.md": "a", "repo/a/b/AGENTS.md": "b" });
     const session = await openSession(t, { cwd: t.path("repo"), config: { lazy: { maxFiles: 1 } } });
-    expect((await session.touch([t.path("repo/a/b/x")])).map((block) => block.content)).toEqual(["b"]);
+    expect((await session.touch([t.path("repo/a/b/x")])).map((block) => block.content)).toEqual(["a"]);
     expect(session.diagnostics.some((diagnostic) => diagnostic.code === "lazy-cap")).toBe(true);
   });
 
@@ -97,7 +122,7 @@ describe("inline mode (touch)", () => {
     const t = await createTree(repo);
     const session = await openSession(t, { cwd: t.path("repo") });
     const blocks = await session.touch([t.path("repo/pkg/src/a.ts"), t.path("repo/pkg/b.ts"), t.path("repo/other/c.ts")]);
-    expect(blocks.map((block) => block.path)).toEqual([t.path("repo/pkg/src/AGENTS.md"), t.path("repo/pkg/AGENTS.md"), t.path("repo/other/AGENTS.md")]);
+    expect(blocks.map((block) => block.path)).toEqual([t.path("repo/pkg/AGENTS.md"), t.path("repo/pkg/src/AGENTS.md"), t.path("repo/other/AGENTS.md")]);
   });
 
   it("never re-delivers what the initial bundle already holds", async () => {
@@ -120,12 +145,13 @@ describe("inline mode (touch)", () => {
     const base = ["--home", t.home, "--cwd", t.path("repo")];
     const first = await runCli([...base, "touch", t.path("repo/other/x.ts"), "--state", state]);
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe(`<agents_context scope="path">\nInstructions from: ${t.path("repo/other/AGENTS.md")}\nother rules\n</agents_context>\n`);
+    // Piped: the exact text a host adds (no final newline of agentsmd's own); on a terminal a newline ends it.
+    expect(first.stdout).toBe(`<agents_context scope="path">\nInstructions from: ${t.path("repo/other/AGENTS.md")}\nother rules\n</agents_context>`);
     const json = await runCli([...base, "--json", "touch", t.path("repo/pkg/src/deep/file.ts"), "--state", state]);
     expect(JSON.parse(json.stdout)).toEqual({
       blocks: [
-        { path: t.path("repo/pkg/src/AGENTS.md"), layer: "path", content: "src rules\n", truncated: false },
         { path: t.path("repo/pkg/AGENTS.md"), layer: "path", content: "pkg rules\n", truncated: false },
+        { path: t.path("repo/pkg/src/AGENTS.md"), layer: "path", content: "src rules\n", truncated: false },
       ],
     });
     const again = await runCli([...base, "--json", "touch", t.path("repo/pkg/src/deep/file.ts"), "--state", state]);

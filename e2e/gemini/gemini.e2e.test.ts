@@ -60,7 +60,7 @@ interface Fixture {
   state: string;
   /** agentsmd with the fixture's cwd, home, env and settings. */
   agentsmd(args: string[]): Promise<string>;
-  /** Gemini's JIT text for a tool call on `target` (tree-relative), as agentsmd touch prints it. */
+  /** Gemini's JIT text for a tool call on `target` (tree-relative), less the two newlines before it: what agentsmd touch prints, byte for byte. */
   geminiJit(target: string): Promise<string>;
   /** `agentsmd touch` on `target` (tree-relative) against the fixture's state file. */
   touch(target: string): Promise<string>;
@@ -101,7 +101,7 @@ async function fixture(spec: TreeSpec, setup: Setup, prepare?: (tree: BuiltTree)
     agentsmd,
     geminiJit: async (target) => {
       const { appended } = await gemini.jit(started.session, tree.path(target));
-      return appended === "" ? "" : `${appended.replace(/^\n\n/, "")}\n`;
+      return appended.replace(/^\n\n/, "");
     },
     touch: (target) => agentsmd(["touch", tree.path(target), "--state", state]),
   };

@@ -36,6 +36,8 @@ export interface CommandContext {
   /** Prints one JSON document. */
   json(value: unknown): void;
   out(text: string): void;
+  /** Model-visible text as a host would inject it: exact bytes when piped, a final newline added on a terminal only. */
+  exact(text: string): void;
 }
 
 /**
@@ -112,5 +114,6 @@ export function createContext(io: CliIo): CommandContext {
     },
     json: (value) => io.stdout(`${jsonText(value, 2)}\n`),
     out: (text) => io.stdout(text.endsWith("\n") || text === "" ? text : `${text}\n`),
+    exact: (text) => io.stdout(io.isTTY && text !== "" && !text.endsWith("\n") ? `${text}\n` : text),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `agentsmd explain PATH`: under a preset, every instruction file that applies to PATH in the
- * order the model sees it, with its layer, why it was chosen (or shadowed, ignored, skipped) and
+ * order the preset delivers it (the initial message, then touch's blocks in `scope.touchOrder`), with its layer, why it was chosen (or shadowed, ignored, skipped) and
  * what the budget did to it. Built on a real session (its initial load and a non-admitting
  * `touch`) plus the discovery layer's `chooseFiles`, so it reports what the loader does rather
  * than re-deriving it.
@@ -16,6 +16,8 @@ import { initialDirs, type InitialLoad } from "../load/initial.js";
 import type { ImportRecord } from "../load/imports.js";
 import { chain, isInside, nameOf } from "../core/paths.js";
 import { presetNames } from "../presets/table.js";
+import { SPEC_SCOPE } from "../presets/preset.js";
+import { countOf } from "../core/words.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../session/session.js";
 import type { Diagnostic, Layer } from "../core/schema.js";
 import { knownInstructionNames } from "./survey.js";
@@ -67,6 +69,8 @@ export interface Explanation {
   cwd: string;
   root: string;
   rootReason: string;
+  /** The order files reach the model in, in words (the initial message's order, then touch's). */
+  order: string;
   hasProject: boolean;
   /** The byte budgets in force and where they come from (the agent's own, agentsmd's default, the config). */
   budget: string;
@@ -95,7 +99,7 @@ function where(dir: string, session: AgentsSession, targetDir: string): string {
 }
 
 function bytes(count: number): string {
-  return `${count} byte${count === 1 ? "" : "s"}`;
+  return countOf(count, "byte");
 }
 
 /**
@@ -148,6 +152,7 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
     cwd: session.cwd,
     root: session.root,
     rootReason: session.rootReason,
+    order: deliveryOrder(session),
     hasProject: session.hasProject,
     budget: describeBudget(session),
     files: [],
@@ -376,6 +381,30 @@ function notDeliveredReason(session: AgentsSession, found: Found, dir: string): 
   return "the session's inline caps (lazy.maxFiles / lazy.maxBytes) stop it";
 }
 
+/**
+ * The order the preset delivers files in: the initial message as rendered, then what touch adds,
+ * root side first (spec 000 §6) or nearest first where the agent does so.
+ * @example deliveryOrder(session) // "startup files in the initial message's order, then the files touch delivers, root side first (spec 000 section 6)"
+ */
+export function deliveryOrder(session: AgentsSession): string {
+  const startup = session.preset.startup.order === "path" ? "sorted by path, as the agent sorts them" : "in the initial message's order";
+  const touch =
+    session.preset.scope.touchOrder === SPEC_SCOPE.touchOrder
+      ? "root side first (spec 000 section 6)"
+      : `nearest directory first (the agent's own order, kept by preset ${session.preset.name})`;
+  return `startup files ${startup}, then the files touch delivers, ${touch}`;
+}
+
+/** The root line's reason, in words. */
+function rootWords(explanation: Explanation): string {
+  if (explanation.rootReason === "preset")
+    return explanation.root === "/"
+      ? `preset ${explanation.preset}: the agent has no project root, every directory from / to cwd counts`
+      : `set by preset ${explanation.preset}`;
+  if (explanation.rootReason === "override") return "root.projectRootOverride or --root";
+  return explanation.rootReason;
+}
+
 /** Every registered preset's explanation of one path. */
 export interface PresetMatrix {
   target: string;
@@ -426,7 +455,11 @@ export function formatMatrix(matrix: PresetMatrix): string {
   ]);
   const widths = matrix.presets.map((_, column) => Math.max(header[column]!.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join("  ");
-  const lines = [`${quote(matrix.target)}: what each preset loads (N = position the model sees it in)`, line(header), ...rows.map(line)];
+  const lines = [
+    `${quote(matrix.target)}: what each preset loads (N = position in what the preset delivers: the initial message, then touch's files in the preset's order)`,
+    line(header),
+    ...rows.map(line),
+  ];
   if (rows.length === 0) lines.push("(no instruction file applies under any preset)");
   return lines.join("\n");
 }
@@ -458,7 +491,8 @@ export function formatExplanation(explanation: Explanation): string {
   const lines = [
     quote(explanation.target),
     `budget ${explanation.budget}`,
-    `preset ${explanation.preset}; cwd ${quote(explanation.cwd)}; root ${explanation.hasProject ? `${quote(explanation.root)} (${explanation.rootReason})` : "none (no project)"}`,
+    `preset ${explanation.preset}; cwd ${quote(explanation.cwd)}; root ${explanation.hasProject ? `${quote(explanation.root)} (${rootWords(explanation)})` : "none (no project)"}`,
+    `order: ${explanation.order}`,
   ];
   // Settings the agent's own configuration decided (Codex config.toml, Gemini settings.json, OpenCode instructions, Claude Code claudeMdExcludes).
   for (const diagnostic of explanation.diagnostics) if (diagnostic.code === "agent-config") lines.push(`setting: ${quoteControls(diagnostic.message)}`);

@@ -7,7 +7,8 @@ import type { Diagnostic } from "../core/schema.js";
 import { ancestors, isInside, join } from "../core/paths.js";
 import { ConfigError } from "../core/errors.js";
 
-export type RootReason = "override" | "marker" | "no-marker";
+/** How the root was found: the config's override, a marker, none (cwd), or the preset's own root (Claude Code has none: `/`). */
+export type RootReason = "override" | "marker" | "no-marker" | "preset";
 
 export interface RootResult {
   root: string;

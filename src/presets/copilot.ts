@@ -123,7 +123,7 @@ export const copilotPreset: Preset = {
   initial: { maxFiles: UNLIMITED, maxBytes: 4 * 1024 * 1024 },
   resolver: { enabled: true, maxFilesPerResolve: 8 },
   lazy: { maxFiles: UNLIMITED, maxBytes: 4 * 1024 * 1024, exclude: [] },
-  scope: SPEC_SCOPE,
+  scope: { ...SPEC_SCOPE, touchOrder: "nearest-first" },
   startup: SPEC_STARTUP,
   text: { ...SPEC_TEXT, skipBlank: false },
   dedupe: "path",

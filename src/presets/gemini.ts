@@ -116,7 +116,7 @@ export const geminiRenderer: Renderer = {
     return sections.length === 0 ? "" : `<loaded_context>\n${sections.join("\n")}\n</loaded_context>`;
   },
   inline(blocks) {
-    // touch delivers the nearest directory first; Gemini walks root to leaf (stable within a directory).
+    // Gemini walks root to leaf (stable within a directory); one touch of several targets is sorted likewise.
     const ordered = blocks.map((block, index) => ({ block, index })).sort((a, b) => depth(a.block.path) - depth(b.block.path) || a.index - b.index);
     const text = geminiContext(ordered.map((entry) => entry.block));
     return text === "" ? "" : `${GEMINI_JIT_HEADER}\n${text}\n${GEMINI_JIT_FOOTER}`;

@@ -55,7 +55,7 @@ export const hyggePreset: Preset = {
     exclude: [...new Set([...DEFAULT_EXCLUDES, ".agents", ".hygge"])],
     groups: [["AGENTS.md"], ["CLAUDE.md", "CLAUDE.local.md"]],
   },
-  scope: { ...SPEC_SCOPE, noMarker: "none" },
+  scope: { ...SPEC_SCOPE, noMarker: "none", touchOrder: "nearest-first" },
   startup: { ...SPEC_STARTUP, dirs: "root", keep: "root-first" },
   text: { ...SPEC_TEXT, skipBlank: false, trim: true },
   dedupe: "path",

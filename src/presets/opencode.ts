@@ -184,7 +184,7 @@ export const opencodePreset: Preset = {
   initial: { maxFiles: UNLIMITED, maxBytes: UNLIMITED },
   resolver: { enabled: true, maxFilesPerResolve: UNLIMITED },
   lazy: { maxFiles: UNLIMITED, maxBytes: UNLIMITED, exclude: [] },
-  scope: { ...SPEC_SCOPE, noMarker: "fs-root", nested: "below-cwd" },
+  scope: { ...SPEC_SCOPE, noMarker: "fs-root", nested: "below-cwd", touchOrder: "nearest-first" },
   startup: { ...SPEC_STARTUP, keep: "root-first" },
   text: { ...SPEC_TEXT, skipBlank: false },
   dedupe: "path",

@@ -51,6 +51,12 @@ export interface ScopeSlot {
    * all of them but only for targets inside cwd (Gemini CLI: JIT only inside the workspace).
    */
   nested: "root" | "below-cwd" | "inside-cwd";
+  /**
+   * The order `touch` delivers nested files in: root side first (spec 000 §6, Gemini CLI's JIT walk)
+   * or nearest directory first (OpenCode's read attachments, hygge, Copilot CLI). Under the inline
+   * caps, files come in this order until one does not fit.
+   */
+  touchOrder: "root-first" | "nearest-first";
 }
 
 /** How the startup bundle is assembled from the files found. The spec's answers are {@link SPEC_STARTUP}. */
@@ -167,7 +173,7 @@ export interface Preset {
 }
 
 /** The spec's scope (seed 000): the root is the marker's directory, or cwd without one; touches reach the whole chain. */
-export const SPEC_SCOPE: ScopeSlot = { noMarker: "cwd", rootAt: "marker", nested: "root" };
+export const SPEC_SCOPE: ScopeSlot = { noMarker: "cwd", rootAt: "marker", nested: "root", touchOrder: "root-first" };
 
 /** The spec's startup bundle: the chain root -> cwd, nearest files kept first, rendered root first, unprobeable candidates skipped. */
 export const SPEC_STARTUP: StartupSlot = { dirs: "chain", keep: "nearest-first", order: "chain", probeErrors: "skip" };

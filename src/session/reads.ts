@@ -59,7 +59,7 @@ export class InlineReads {
     this.#lazy = { ...totals };
   }
 
-  /** The bodies of instruction files (and scoped rules) newly applicable to `paths`, deepest first. */
+  /** The bodies of instruction files (and scoped rules) newly applicable to `paths`, in the preset's `scope.touchOrder`. */
   async touch(paths: readonly string[], options: AdmitOptions = {}): Promise<InlineBlock[]> {
     const { config, preset, scope, ledger, rules, sink } = this.#init;
     if (!config.enabled || this.#lazy.capped) return [];
@@ -67,7 +67,7 @@ export class InlineReads {
     const pickedPaths = new Set<string>();
     for (const target of paths) {
       const candidates = await scope.applicable(target, { lazy: true });
-      for (const found of deepestFirst(candidates)) {
+      for (const found of preset.scope.touchOrder === "root-first" ? candidates : deepestFirst(candidates)) {
         if (pickedPaths.has(found.path) || !ledger.isNew(found.path, found.info.mtimeMs)) continue;
         pickedPaths.add(found.path);
         picked.push(found);

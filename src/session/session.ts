@@ -208,7 +208,8 @@ export class AgentsSession {
   }
 
   /**
-   * Inline (lazy) mode: the bodies of instruction files newly applicable to `paths`, deepest first.
+   * Inline (lazy) mode: the bodies of instruction files newly applicable to `paths`, root side first
+   * (spec 000 §6) or nearest first where the agent delivers so (`preset.scope.touchOrder`).
    * Session caps `lazy.maxFiles` / `lazy.maxBytes`: the first overflow adds one diagnostic and stops
    * further loading; a file is never half-read.
    * @example

@@ -115,7 +115,8 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     raw: resolved.raw,
     preset: resolved.preset,
     root: rootResult.root,
-    rootReason: rootResult.reason,
+    // An override the preset set (Claude Code reads every ancestor: root /), not the user.
+    rootReason: rootResult.reason === "override" && resolved.raw.root?.projectRootOverride === undefined ? "preset" : rootResult.reason,
     project,
     importRoot,
     sink,

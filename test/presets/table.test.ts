@@ -62,7 +62,7 @@ describe("preset table", () => {
       expect(getPreset(name)).toBe(preset);
       expect(typeof preset.renderer.initial, name).toBe("function");
       expect(typeof preset.renderer.inline, name).toBe("function");
-      expect(Object.keys(preset.scope).sort(), name).toEqual(["nested", "noMarker", "rootAt"]);
+      expect(Object.keys(preset.scope).sort(), name).toEqual(["nested", "noMarker", "rootAt", "touchOrder"]);
       expect(Object.keys(preset.startup).sort(), name).toEqual(["dirs", "keep", "order", "probeErrors"]);
       expect(Object.keys(preset.text).sort(), name).toEqual(["blank", "cut", "skipBlank", "trim"]);
       expect(["path", "identity"], name).toContain(preset.dedupe);

@@ -3,7 +3,7 @@
  * delete / admit / release / compacted / snapshot-restore, checked against a model of what the
  * model (the LLM) has been given. After every operation:
  * - a file is never presented twice at the same mtime (nor proposed twice while a proposal is open);
- * - resolve output is root-first, touch output deepest-first per target;
+ * - resolve output is root-first, touch output root-first per target too (spec 000 section 6, preset codelia);
  * - no budget is exceeded (initial maxFiles/maxBytes, maxFilesPerResolve, the session's lazy caps);
  * - nothing outside the target's root chain is returned;
  * and at the end, every applicable file has been presented at its current version.
@@ -140,8 +140,8 @@ async function run(scenario: Scenario): Promise<void> {
           const targets = op.dirs.map((dir) => `${dirPath(dir)}/file.ts`);
           const blocks = await session.touch(targets, { admit: op.admit });
           let runs = blocks.length > 0 ? 1 : 0;
-          for (let i = 1; i < blocks.length; i++) if (depth(blocks[i]!.path) >= depth(blocks[i - 1]!.path)) runs++;
-          expect(runs, "touch output is deepest-first per target").toBeLessThanOrEqual(targets.length);
+          for (let i = 1; i < blocks.length; i++) if (depth(blocks[i]!.path) <= depth(blocks[i - 1]!.path)) runs++;
+          expect(runs, "touch output is root-first per target").toBeLessThanOrEqual(targets.length);
           for (const block of blocks) {
             expect(op.dirs.some((dir) => inChain(block.path, dirPath(dir)))).toBe(true);
             deliver(block.path, block.mtimeMs, "touch");

@@ -3,6 +3,7 @@
  * when any finding is an error.
  */
 import type { Command } from "commander";
+import { countOf } from "../../core/words.js";
 import { homedir } from "node:os";
 import { doctor, formatReport } from "../../inspect/doctor.js";
 import { AgentsMdError } from "../../core/errors.js";
@@ -30,7 +31,7 @@ export function registerDoctor(program: Command, context: CommandContext): void 
       if (context.globals(command).json) context.json(report);
       else context.out(formatReport(report));
       if (report.counts.error > 0) {
-        throw new AgentsMdError(`doctor found ${report.counts.error} error${report.counts.error === 1 ? "" : "s"} in ${root}`, {
+        throw new AgentsMdError(`doctor found ${countOf(report.counts.error, "error")} in ${root}`, {
           path: root,
           fix: "see the fix line of each error above",
         });

@@ -6,6 +6,7 @@ import { createSession } from "../../session/session.js";
 import { configJsonSchema } from "../../core/schema.js";
 import type { CommandContext } from "../context.js";
 import { quote, quoteControls } from "../../core/quote.js";
+import { countOf } from "../../core/words.js";
 
 export function registerInspect(program: Command, context: CommandContext): void {
   program
@@ -35,7 +36,7 @@ export function registerInspect(program: Command, context: CommandContext): void
         context.out(`no instruction files load for ${quote(session.cwd)} (root ${quote(session.root)}, preset ${session.preset.name})`);
       } else {
         for (const file of files) {
-          const fate = file.truncated ? `${file.includedBytes} of ${file.sizeBytes} bytes (truncated)` : `${file.sizeBytes} bytes`;
+          const fate = file.truncated ? `${file.includedBytes} of ${countOf(file.sizeBytes, "byte")} (truncated)` : countOf(file.sizeBytes, "byte");
           context.out(`${file.layer.padEnd(7)} ${quote(file.path)}  ${fate}`);
         }
       }
@@ -49,7 +50,7 @@ export function registerInspect(program: Command, context: CommandContext): void
       const session = await createSession(context.sessionOptions(command));
       if (context.globals(command).json) context.json({ root: session.root, cwd: session.cwd, message: session.initialMessage });
       // Piped: the exact bytes a host injects. On a terminal: a final newline so the prompt starts on its own line.
-      else context.io.stdout(context.io.isTTY && !session.initialMessage.endsWith("\n") ? `${session.initialMessage}\n` : session.initialMessage);
+      else context.exact(session.initialMessage);
       reportDiagnostics(context, session.diagnostics);
     });
 

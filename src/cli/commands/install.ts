@@ -4,6 +4,7 @@
  * project scope, choosing it prints the host's subdirectory caveat (stderr).
  */
 import { InvalidArgumentError, type Command } from "commander";
+import { countOf } from "../../core/words.js";
 import { homedir } from "node:os";
 import type { CommandContext } from "../context.js";
 import { absolute, homeFromEnv } from "../../core/paths.js";
@@ -120,11 +121,11 @@ async function installCodexCommand(
   ];
   if (options.trust) {
     lines.push(
-      `agentsmd: trusted ${result.trusted.length} hook${result.trusted.length === 1 ? "" : "s"} in ${q(result.configFile)} (${result.trustedVia === "app-server" ? "keys and hashes from codex app-server hooks/list, confirmed trusted by it" : "hashes computed by agentsmd; no codex binary found"}):`,
+      `agentsmd: trusted ${countOf(result.trusted.length, "hook")} in ${q(result.configFile)} (${result.trustedVia === "app-server" ? "keys and hashes from codex app-server hooks/list, confirmed trusted by it" : "hashes computed by agentsmd; no codex binary found"}):`,
     );
     for (const t of result.trusted) lines.push(`  ${q(t.key)} = ${t.hash}`);
     if (result.hashMismatches.length > 0)
-      lines.push(`  note: Codex computed another hash than agentsmd for ${result.hashMismatches.length} hook(s); Codex's was recorded`);
+      lines.push(`  note: Codex computed another hash than agentsmd for ${countOf(result.hashMismatches.length, "hook")}; Codex's was recorded`);
   } else {
     lines.push(
       "Codex runs a new hook only after you trust it: open Codex, type /hooks and trust the three agentsmd hooks,",

@@ -46,7 +46,9 @@ export function registerState(program: Command, context: CommandContext): void {
 
   program
     .command("touch")
-    .description("inline mode: the bodies of instruction files newly applicable to PATH")
+    .description(
+      "inline mode: the bodies of instruction files newly applicable to PATH, exactly as a host would add them (a final newline is added only on a terminal)",
+    )
     .argument("<paths...>", "target paths")
     .requiredOption("--state <file>", "session state file (created on first use)")
     .action(async (paths: string[], options: { state: string }, command: Command) => {
@@ -56,7 +58,7 @@ export function registerState(program: Command, context: CommandContext): void {
       });
       if (context.globals(command).json) {
         context.json({ blocks: result.blocks.map(({ path, layer, content, truncated }) => ({ path, layer, content, truncated })) });
-      } else context.out(result.text);
+      } else context.exact(result.text);
     });
 
   program
