@@ -133,8 +133,9 @@ describe("a file that changes while it is read", () => {
   });
 
   it("grown past the lazy cap between stat and read: touch delivers no half file and stops", async () => {
-    const tree = await createTree({ "repo/.git/": null, "repo/a/AGENTS.md": "small", "repo/a/b/AGENTS.md": "b rules" });
-    const grower = tree.path("repo/a/AGENTS.md");
+    // Touch delivers root side first: a/ is read, then a/b/ grows past the cap while it is read.
+    const tree = await createTree({ "repo/.git/": null, "repo/a/AGENTS.md": "a rules", "repo/a/b/AGENTS.md": "small", "repo/a/b/c/AGENTS.md": "c rules" });
+    const grower = tree.path("repo/a/b/AGENTS.md");
     const fs = injectFs({
       read: async ([path, max], next) => {
         if (path === grower) await appendFile(grower, "x".repeat(4096));
@@ -142,8 +143,8 @@ describe("a file that changes while it is read", () => {
       },
     });
     const session = await openSession(tree, { cwd: tree.path("repo"), fs, config: { lazy: { maxBytes: 1024 } } });
-    const blocks = await session.touch([tree.path("repo/a/b/x.ts")]);
-    expect(files(blocks)).toEqual([tree.path("repo/a/b/AGENTS.md")]);
+    const blocks = await session.touch([tree.path("repo/a/b/c/x.ts")]);
+    expect(files(blocks)).toEqual([tree.path("repo/a/AGENTS.md")]);
     expect(session.loadedVersion(grower)).toBeUndefined();
     expect(session.diagnostics).toContainEqual(expect.objectContaining({ code: "lazy-cap", path: grower }));
   });

@@ -33,8 +33,8 @@ describe("an unreadable instruction file", () => {
       const fs = injectFs({ read: ([path, max], next) => (broken && path === bad ? Promise.reject(fsError(path, code, "open")) : next(path, max)) });
       const session = await openSession(tree, { cwd: tree.path("repo"), fs });
       expect(files(await session.touch([tree.path("repo/a/locked/deep/x.ts")]))).toEqual([
-        tree.path("repo/a/locked/deep/AGENTS.md"),
         tree.path("repo/a/locked/AGENTS.md"),
+        tree.path("repo/a/locked/deep/AGENTS.md"),
       ]);
       expect(session.diagnostics).toContainEqual(expect.objectContaining({ level: "warning", code: `read-${code}`, path: bad }));
       expect(session.loadedVersion(bad)).toBeUndefined();
