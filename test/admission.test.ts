@@ -25,8 +25,8 @@ describe("two-phase admission", () => {
     const session = await openSession(t, { cwd: t.path("repo") });
     const blocks = await session.touch([t.path("repo/a/b/file.ts")], { admit: false });
     expect(blocks.map((block) => [block.path, block.content])).toEqual([
-      [t.path("repo/a/b/AGENTS.md"), "B"],
       [t.path("repo/a/AGENTS.md"), "A"],
+      [t.path("repo/a/b/AGENTS.md"), "B"],
     ]);
     expect(session.loadedVersion(t.path("repo/a/AGENTS.md"))).toBeUndefined();
     // Claimed: neither touch nor resolve offers them while the proposal is open.
@@ -55,7 +55,7 @@ describe("two-phase admission", () => {
     const t = await tree();
     const session = await openSession(t, { cwd: t.path("repo") });
     const blocks = await session.touch([t.path("repo/a/b/file.ts")], { admit: false });
-    const [b, a] = blocks;
+    const [a, b] = blocks;
     session.admit([b!]);
     session.release([a!]);
     const again = await session.touch([t.path("repo/a/b/file.ts")], { admit: false });

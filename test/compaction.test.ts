@@ -112,12 +112,12 @@ describe("session.compacted", () => {
     const t = await tree();
     const session = await openSession(t, { cwd: t.path("repo") });
     const target = t.path("repo/a/b/file.ts");
-    expect((await session.touch([target])).map((block) => block.path)).toEqual([t.path("repo/a/b/AGENTS.md"), t.path("repo/a/AGENTS.md")]);
+    expect((await session.touch([target])).map((block) => block.path)).toEqual([t.path("repo/a/AGENTS.md"), t.path("repo/a/b/AGENTS.md")]);
     expect(await session.touch([target])).toEqual([]);
     expect(session.compacted().sort()).toEqual([t.path("repo/a/AGENTS.md"), t.path("repo/a/b/AGENTS.md")]);
     expect(session.loadedVersion(t.path("repo/AGENTS.md"))).toBeDefined();
     expect(session.isCovered(target)).toBe(false);
-    expect((await session.touch([target])).map((block) => block.path)).toEqual([t.path("repo/a/b/AGENTS.md"), t.path("repo/a/AGENTS.md")]);
+    expect((await session.touch([target])).map((block) => block.path)).toEqual([t.path("repo/a/AGENTS.md"), t.path("repo/a/b/AGENTS.md")]);
   });
 
   it("survives snapshot and restore", async () => {
@@ -128,7 +128,7 @@ describe("session.compacted", () => {
     const beforeCompaction = session.snapshot();
     session.compacted();
     const { session: restored } = await restoreSession(session.snapshot(), { home: t.home, env: {} });
-    expect((await restored.touch([target])).map((block) => block.path)).toEqual([t.path("repo/a/b/AGENTS.md"), t.path("repo/a/AGENTS.md")]);
+    expect((await restored.touch([target])).map((block) => block.path)).toEqual([t.path("repo/a/AGENTS.md"), t.path("repo/a/b/AGENTS.md")]);
     const { session: uncompacted } = await restoreSession(beforeCompaction, { home: t.home, env: {} });
     expect(await uncompacted.touch([target])).toEqual([]);
     expect((await uncompacted.compactionContext()).included.map((file) => file.path)).toEqual([
