@@ -2,6 +2,7 @@ import { link } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { ADVISORY_CODES, doctor, firstInvalidUtf8, formatReport, type DoctorReport } from "../src/inspect/doctor.js";
 import { createTree, makeSymlink, runCli, type Tree } from "./helpers/tree.js";
+import { loadCorpus, materialise } from "./corpus/materialise.js";
 
 const run = (tree: Tree, presets?: string[], root = tree.root) => doctor({ root, session: { home: tree.home, env: {} }, ...(presets ? { presets } : {}) });
 const codes = (report: DoctorReport) => report.findings.map((finding) => finding.code);
@@ -184,6 +185,18 @@ describe("doctor findings", () => {
     expect(findings[0]!.message).toContain("(606 bytes) replaces");
     expect(findings[0]!.message).toContain("(16896 bytes)");
     expect(findings[0]!.fix).toContain("move its text into AGENTS.md");
+  });
+
+  it("issue 14, corpus: on kanbus's real layout doctor says its 606-byte AGENTS.override.md hides the 16,516-byte AGENTS.md from Codex", async () => {
+    const kanbus = loadCorpus().find((repo) => repo.name === "kanbus")!;
+    const tree = await createTree({});
+    const root = materialise(kanbus, tree.path("kanbus"));
+    const report = await doctor({ root, session: { home: tree.home, env: {} } });
+    const [finding] = find(report, "override-hides-bigger-file").filter((each) => each.path === `${root}/AGENTS.override.md`);
+    expect(finding).toMatchObject({ severity: "warning", paths: [`${root}/AGENTS.override.md`, `${root}/AGENTS.md`] });
+    expect(finding!.agents).toContain("codex");
+    expect(finding!.message).toContain("(606 bytes) replaces");
+    expect(finding!.message).toContain("(16516 bytes)");
   });
 
   it("advisory findings are info unless the repository has a file or settings of one of their agents (here .github/copilot-instructions.md, .gemini/)", async () => {
