@@ -52,7 +52,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod through its namespace export (tree-shaken), at most 109 modules and 320 KB", () => {
+  it("stays small: zod through its namespace export (tree-shaken), at most 111 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const zod = Object.entries(output.inputs)
       .filter(([input]) => input.includes("node_modules/zod/"))
@@ -62,7 +62,8 @@ describe("hook bundle", () => {
     // 103 with the Gemini CLI and Qwen Code profiles (each host adds its profile and input modules);
     // 108 with the session split into its parts (scope, reads, refresh, snapshot: +4 modules over 104, +1.3 KB of 257 KB).
     // 109 with OpenCode's config instructions (presets/opencode-instructions.ts).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(109);
+    // 111 with preset kilo in the preset table (presets/kilo.ts, load/kilo-variables.ts).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(111);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

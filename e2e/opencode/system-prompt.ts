@@ -1,7 +1,8 @@
 /**
  * The instruction part of OpenCode's system prompt, and runs that compare it with
  * `agentsmd show --preset opencode` step by step (used by preset.e2e.test.ts, instructions.e2e.test.ts
- * and the corpus suite).
+ * and the corpus suite; e2e/kilo/preset.e2e.test.ts runs Kilo Code, OpenCode's fork, through the
+ * same steps with its own preset, environment and cut).
  *
  * OpenCode builds its system prompt as one string,
  * `[providerPrompt, ...environment, ...instructions, ...skills].join("\n")`, so the instruction
@@ -79,11 +80,20 @@ export interface StepResult {
 export interface RunStatesOptions {
   /** Also run `agentsmd show --no-agent-config` at each step. */
   withoutAgentConfig?: boolean;
+  /** `agentsmd show --preset <preset>`. @default "opencode" */
+  preset?: string;
+  /** The whole environment of `agentsmd show`. @default the process's, OpenCode's switches cleared, then `env` */
+  showEnv?: NodeJS.ProcessEnv;
+  /** Cuts the instruction part out of a system prompt. @default {@link instructionPart} */
+  instructionPart?(system: string): string;
+  /** Kill the CLI after this long. @default 120 s */
+  timeoutMs?: number;
 }
 
 /**
- * One `opencode run` in `cwd` (relative to the repo) going through `states`: per step, agentsmd
- * show on the current tree, then the next state. `env` goes to both programs.
+ * One `opencode run` (or another CLI of the family, by the fixture) in `cwd` (relative to the
+ * repo) going through `states`: per step, agentsmd show on the current tree, then the next state.
+ * `env` goes to both programs.
  */
 export async function runStates(
   fx: OpenCodeFixture,
@@ -97,19 +107,21 @@ export async function runStates(
   const notes = fx.path(path.join(cwd, "notes.txt"));
   await mkdir(path.dirname(notes), { recursive: true });
   await writeFile(notes, "notes\n");
-  const agentsmdEnv = cleanEnv({
-    HOME: fx.home,
-    XDG_CONFIG_HOME: fx.xdg.config,
-    OPENCODE_DISABLE_CLAUDE_CODE: "1",
-    OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: undefined,
-    OPENCODE_DISABLE_PROJECT_CONFIG: undefined,
-    OPENCODE_CONFIG: undefined,
-    OPENCODE_CONFIG_DIR: undefined,
-    OPENCODE_CONFIG_CONTENT: undefined,
-    ...env,
-  });
+  const agentsmdEnv =
+    options.showEnv ??
+    cleanEnv({
+      HOME: fx.home,
+      XDG_CONFIG_HOME: fx.xdg.config,
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE_PROMPT: undefined,
+      OPENCODE_DISABLE_PROJECT_CONFIG: undefined,
+      OPENCODE_CONFIG: undefined,
+      OPENCODE_CONFIG_DIR: undefined,
+      OPENCODE_CONFIG_CONTENT: undefined,
+      ...env,
+    });
   const show = async (extra: string[]) => {
-    const r = await runAgentsmd(["show", "--preset", "opencode", "--cwd", fx.path(cwd), "--home", fx.home, ...extra], { env: agentsmdEnv });
+    const r = await runAgentsmd(["show", "--preset", options.preset ?? "opencode", "--cwd", fx.path(cwd), "--home", fx.home, ...extra], { env: agentsmdEnv });
     expect(r.code, r.stderr.toString()).toBe(0);
     return r.stdout.toString("utf8");
   };
@@ -122,7 +134,8 @@ export async function runStates(
     await apply(fx.base, next.files);
     return { toolCalls: [{ tool: "read", args: { filePath: notes } }] };
   });
-  const run = await fx.run({ prompt: "go", cwd, script, env, timeoutMs: 120_000 });
+  const run = await fx.run({ prompt: "go", cwd, script, env, timeoutMs: options.timeoutMs ?? 120_000 });
+  expect(run.timedOut, "the CLI timed out").toBe(false);
   expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
   expect(run.serverErrors).toEqual([]);
   expect(run.turnsLeft).toBe(0);
@@ -132,7 +145,7 @@ export async function runStates(
     expect(systems, `${state.name}: one system message`).toHaveLength(1);
     return {
       state,
-      sent: instructionPart(systems[0]!),
+      sent: (options.instructionPart ?? instructionPart)(systems[0]!),
       shown: shown[index]!,
       ...(options.withoutAgentConfig ? { shownWithout: without[index]! } : {}),
     };

@@ -353,4 +353,9 @@ export type ImportMarker =
    * Sessions with this marker (preset `gemini`) expand with Gemini's whole rule set instead
    * (gemini-imports.ts: its tokens, its root, its failure comments).
    */
-  | "gemini";
+  | "gemini"
+  /**
+   * No `@path` imports: Kilo Code's config variables instead (kilo-variables.ts: `{file:}` inlined,
+   * `{env:}` substituted in the global file and refusing a project file). Preset `kilo`.
+   */
+  | "kilo";

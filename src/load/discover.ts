@@ -175,7 +175,9 @@ export async function loadUserLayers(
 ): Promise<UserFile[]> {
   const out: UserFile[] = [];
   for (const layer of layers) {
+    const omitted = (await layer.omit?.(fs)) ?? [];
     for (const path of layer.candidates) {
+      if (omitted.includes(path)) continue;
       let file: UserFile | null = null;
       try {
         const info = await fs.stat(path);

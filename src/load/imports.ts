@@ -22,6 +22,7 @@ import { decodeLossy } from "../core/budget.js";
 import { cutRead, readInstruction, type InstructionText } from "./read.js";
 import { FsError } from "../core/errors.js";
 import { expandGeminiImports } from "./gemini-imports.js";
+import { mayHoldVariables, substituteKiloVariables } from "./kilo-variables.js";
 import { quote } from "../core/quote.js";
 
 /** Imports nest at most this deep (the importing file is depth 0). */
@@ -358,11 +359,13 @@ export interface ImportContext {
   maxDepth?: number;
   /** Root markers: with marker "gemini", an import's root is the importing file's nearest marker ancestor. */
   markers?: readonly string[];
+  /** The environment (marker "kilo": `{env:}` in the global file). @default none: every variable unset */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * The import settings of a session: the config's `imports` keys, the preset's marker and depth.
- * `importRoot` is the session's confinement directory ({@link importRootOf}).
+ * `importRoot` is the session's confinement directory ({@link importRootOf}); `env` the session's environment.
  * @example const context = importContextOf(session.config, session.preset, importRoot, session.home);
  */
 export function importContextOf(
@@ -370,8 +373,10 @@ export function importContextOf(
   preset: Pick<Preset, "imports">,
   importRoot: string,
   home: string,
+  env?: Readonly<Record<string, string | undefined>>,
 ): ImportContext {
   return {
+    ...(env ? { env } : {}),
     enabled: config.imports.enabled,
     root: importRoot,
     allowOutsideRoot: config.imports.allowOutsideRoot,
@@ -421,6 +426,21 @@ async function expandAsGemini(fs: FileSystem, text: string, path: string, contex
   };
 }
 
+/**
+ * Kilo Code's config variables (kilo-variables.ts) in the shape of {@link expandImports}: project
+ * files (`confine`) in the import root's file scope, home-level files trusted.
+ */
+async function expandAsKilo(fs: FileSystem, text: string, path: string, context: ImportContext, maxBytes: number, confine: boolean): Promise<ExpandResult> {
+  if (!mayHoldVariables(text)) return { content: text, imports: [], addedBytes: 0, diagnostics: [] };
+  const result = await substituteKiloVariables(text, path, { fs, trusted: !confine, root: context.root, home: context.home, env: context.env ?? {}, maxBytes });
+  return {
+    content: result.content,
+    imports: result.includes,
+    addedBytes: Buffer.byteLength(result.content) - Buffer.byteLength(text),
+    diagnostics: result.diagnostics,
+  };
+}
+
 /** Text of an instruction file with its imports expanded, as the budget left it. */
 export interface ExpandedText extends InstructionText {
   /** Bytes the imports added (0 without imports). */
@@ -448,7 +468,8 @@ export async function readInstructionExpanded(
   }
   if (budget <= 0) return null;
   const read = await fs.read(path, budget);
-  if (!read.bytes.includes(0x40)) {
+  // `@` starts an import, `{` a Kilo variable: without it the text is as read.
+  if (!read.bytes.includes(context.marker === "kilo" ? 0x7b : 0x40)) {
     const text = cutRead(read, path, budget, cut);
     return text && { ...text, importedBytes: 0, imports: [] };
   }
@@ -457,14 +478,16 @@ export async function readInstructionExpanded(
   const expanded =
     context.marker === "gemini"
       ? await expandAsGemini(fs, own, path, context, Math.max(0, budget - read.bytes.length))
-      : await expandImports(own, path, {
-          fs,
-          home: context.home,
-          allowedRoots: allowedRoots(context, true),
-          maxBytes: Math.max(0, budget - read.bytes.length),
-          ...(context.marker ? { marker: context.marker } : {}),
-          ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
-        });
+      : context.marker === "kilo"
+        ? await expandAsKilo(fs, own, path, context, Math.max(0, budget - read.bytes.length), true)
+        : await expandImports(own, path, {
+            fs,
+            home: context.home,
+            allowedRoots: allowedRoots(context, true),
+            maxBytes: Math.max(0, budget - read.bytes.length),
+            ...(context.marker ? { marker: context.marker } : {}),
+            ...(context.maxDepth !== undefined ? { maxDepth: context.maxDepth } : {}),
+          });
   for (const diagnostic of expanded.diagnostics) report(diagnostic);
   // Unchanged text (agentsmd rules: no import expanded; Gemini's: not even a failure comment).
   if (expanded.content === own) {
@@ -494,8 +517,11 @@ export async function expandInMemory(
   report: (diagnostic: Diagnostic) => void,
   confine = true,
 ): Promise<ExpandResult> {
-  if (context.marker === "gemini") {
-    const result = await expandAsGemini(fs, text, path, context, AGENTSMD_DEFAULT_MAX_BYTES);
+  if (context.marker === "gemini" || context.marker === "kilo") {
+    const result =
+      context.marker === "gemini"
+        ? await expandAsGemini(fs, text, path, context, AGENTSMD_DEFAULT_MAX_BYTES)
+        : await expandAsKilo(fs, text, path, context, AGENTSMD_DEFAULT_MAX_BYTES, confine);
     for (const diagnostic of result.diagnostics) report(diagnostic);
     return result;
   }

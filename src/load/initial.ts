@@ -92,7 +92,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   // device:inode -> path of the user files kept (identity dedupe: a hard link loads once).
   const userIdentities = new Map<string, string>();
   if (identity) ({ user } = await dedupeUserFiles(fs, user, userIdentities));
-  const imports = importContextOf(config, preset, context.importRoot ?? context.root ?? context.cwd, context.home);
+  const imports = importContextOf(config, preset, context.importRoot ?? context.root ?? context.cwd, context.home, context.env);
   const report = (diagnostic: Diagnostic) => sink.add(diagnostic);
   const expanded = new Map<string, ImportRecord[]>();
   // Home-level files may import from anywhere (Claude Code asks no approval for them).

@@ -33,7 +33,22 @@ import { quote } from "../core/quote.js";
 /** OpenCode's instruction file names, in priority order (1.18.33). */
 export const OPENCODE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 
-/** OpenCode's legacy flag parsing (`OPENCODE_DISABLE_PROJECT_CONFIG`): "true" or "1", any case. */
+/**
+ * What differs between the CLIs of the OpenCode family (OpenCode, Kilo Code) in how they pick
+ * instruction files: the switches' names and the global candidates. The algorithm is one.
+ */
+export interface OpenCodeFamily {
+  /** Runtime flags that drop every CLAUDE.md (any of them). */
+  claudeSwitches: readonly string[];
+  /** The legacy flag that drops the project files. */
+  projectSwitch: string;
+  /** Candidates of the global layer, in order (the first existing one is used). */
+  globalCandidates(context: PresetEnv): string[];
+  /** Candidates passed over after a look at the disk (Kilo's Claude Code handoff). @default none */
+  omit?(context: PresetEnv, fs: FileSystem): Promise<readonly string[]>;
+}
+
+/** The family's legacy flag parsing (`*_DISABLE_PROJECT_CONFIG`): "true" or "1", any case. */
 function flag(env: PresetEnv["env"], name: string): boolean {
   const value = env[name]?.toLowerCase();
   return value === "true" || value === "1";
@@ -42,7 +57,7 @@ function flag(env: PresetEnv["env"], name: string): boolean {
 const RUNTIME_TRUE: ReadonlySet<string> = new Set(["true", "yes", "on", "1", "y"]);
 
 /**
- * OpenCode's RuntimeFlags (Effect `Config.boolean`, the Claude Code switches): exactly "true",
+ * The family's RuntimeFlags (Effect `Config.boolean`, the Claude Code switches): exactly "true",
  * "yes", "on", "1" or "y". OpenCode refuses to start on a value outside these and "false", "no",
  * "off", "0", "n" (an empty value included).
  */
@@ -50,13 +65,19 @@ function runtimeFlag(env: PresetEnv["env"], name: string): boolean {
   return RUNTIME_TRUE.has(env[name] ?? "");
 }
 
-function claudeDisabled(env: PresetEnv["env"]): boolean {
-  return runtimeFlag(env, "OPENCODE_DISABLE_CLAUDE_CODE") || runtimeFlag(env, "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT");
+/** True when `family`'s Claude Code switches are on under `env`. */
+export function claudeDisabled(family: Pick<OpenCodeFamily, "claudeSwitches">, env: PresetEnv["env"]): boolean {
+  return family.claudeSwitches.some((name) => runtimeFlag(env, name));
 }
 
-/** The names OpenCode looks for under `env`. */
-export function opencodeNames(env: PresetEnv["env"]): string[] {
-  return OPENCODE_NAMES.filter((name) => name !== "CLAUDE.md" || !claudeDisabled(env));
+/** True when `family`'s project switch is on under `env`. */
+export function projectDisabled(family: Pick<OpenCodeFamily, "projectSwitch">, env: PresetEnv["env"]): boolean {
+  return flag(env, family.projectSwitch);
+}
+
+/** The names `family` looks for under `env`. */
+export function familyNames(family: Pick<OpenCodeFamily, "claudeSwitches">, env: PresetEnv["env"]): string[] {
+  return OPENCODE_NAMES.filter((name) => name !== "CLAUDE.md" || !claudeDisabled(family, env));
 }
 
 /**
@@ -68,24 +89,38 @@ export function opencodeConfigDir({ home, env }: PresetEnv): string {
   return dir && dir.length > 0 ? dir : opencodeXdgConfigDir(home, env);
 }
 
-/** Candidates of the global layer, in order (the first existing one is used). */
-export function opencodeGlobalCandidates(context: PresetEnv): string[] {
-  const candidates = [join(opencodeConfigDir(context), "AGENTS.md")];
-  if (!claudeDisabled(context.env)) candidates.push(join(join(context.home, ".claude"), "CLAUDE.md"));
-  return candidates;
+/** OpenCode 1.18.33's switches and global candidates. */
+export const OPENCODE_FAMILY: OpenCodeFamily = {
+  claudeSwitches: ["OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"],
+  projectSwitch: "OPENCODE_DISABLE_PROJECT_CONFIG",
+  globalCandidates(context) {
+    const candidates = [join(opencodeConfigDir(context), "AGENTS.md")];
+    if (!claudeDisabled(OPENCODE_FAMILY, context.env)) candidates.push(join(join(context.home, ".claude"), "CLAUDE.md"));
+    return candidates;
+  },
+};
+
+/** The names OpenCode looks for under `env`. */
+export function opencodeNames(env: PresetEnv["env"]): string[] {
+  return familyNames(OPENCODE_FAMILY, env);
 }
 
-/** The project chain OpenCode walks: cwd up to and including the worktree. */
+/** Candidates of OpenCode's global layer, in order (the first existing one is used). */
+export function opencodeGlobalCandidates(context: PresetEnv): string[] {
+  return OPENCODE_FAMILY.globalCandidates(context);
+}
+
+/** The project chain the family walks: cwd up to and including the worktree. */
 function projectDirs(cwd: string, worktree: string): string[] {
   return isInside(cwd, worktree) ? chain(worktree, cwd) : [cwd];
 }
 
-/** True when something (of any kind) exists at `path`, as OpenCode's `existsSafe`. */
+/** True when something (of any kind) exists at `path`, as the family's `existsSafe`. */
 async function exists(fs: FileSystem, path: string): Promise<boolean> {
   return (await fs.stat(path).catch(() => null)) !== null;
 }
 
-/** The project name OpenCode uses: the first name with a match anywhere on the chain. */
+/** The project name the family uses: the first name with a match anywhere on the chain. */
 async function chosenName(fs: FileSystem, dirs: readonly string[], names: readonly string[]): Promise<string | undefined> {
   for (const name of names) {
     const hits = await Promise.all(dirs.map((dir) => exists(fs, join(dir, name))));
@@ -94,22 +129,33 @@ async function chosenName(fs: FileSystem, dirs: readonly string[], names: readon
   return undefined;
 }
 
+export interface SystemPathsInput {
+  cwd: string;
+  worktree: string;
+  home: string;
+  env: PresetEnv["env"];
+  fs: FileSystem;
+}
+
 /**
- * The files OpenCode puts in its system prompt right now (recomputed every step by OpenCode):
- * the global file, then the project files nearest first. Config `instructions` are not included.
- * @example const paths = await opencodeSystemPaths({ cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
+ * The files a CLI of `family` puts in its system prompt right now (recomputed every step): the
+ * global file (the first existing candidate not omitted), then the project files nearest first.
+ * Config `instructions` are not included.
+ * @example const paths = await familySystemPaths(OPENCODE_FAMILY, { cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
  */
-export async function opencodeSystemPaths(input: { cwd: string; worktree: string; home: string; env: PresetEnv["env"]; fs: FileSystem }): Promise<string[]> {
+export async function familySystemPaths(family: OpenCodeFamily, input: SystemPathsInput): Promise<string[]> {
   const out: string[] = [];
-  for (const candidate of opencodeGlobalCandidates(input)) {
+  const omitted = (await family.omit?.(input, input.fs)) ?? [];
+  for (const candidate of family.globalCandidates(input)) {
+    if (omitted.includes(candidate)) continue;
     if (await exists(input.fs, candidate)) {
       out.push(candidate);
       break;
     }
   }
-  if (flag(input.env, "OPENCODE_DISABLE_PROJECT_CONFIG")) return out;
+  if (projectDisabled(family, input.env)) return out;
   const dirs = projectDirs(input.cwd, input.worktree);
-  const name = await chosenName(input.fs, dirs, opencodeNames(input.env));
+  const name = await chosenName(input.fs, dirs, familyNames(family, input.env));
   if (name === undefined) return out;
   const nearestFirst = [...dirs].reverse();
   const hits = await Promise.all(nearestFirst.map((dir) => exists(input.fs, join(dir, name))));
@@ -117,6 +163,29 @@ export async function opencodeSystemPaths(input: { cwd: string; worktree: string
     if (hits[index]) out.push(join(dir, name));
   });
   return out;
+}
+
+/**
+ * The files OpenCode puts in its system prompt right now (recomputed every step by OpenCode):
+ * the global file, then the project files nearest first. Config `instructions` are not included.
+ * @example const paths = await opencodeSystemPaths({ cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
+ */
+export function opencodeSystemPaths(input: SystemPathsInput): Promise<string[]> {
+  return familySystemPaths(OPENCODE_FAMILY, input);
+}
+
+/**
+ * The family's project name rule as a preset's `prepare`: the first name with any match on the
+ * chain, nothing when the project switch is on; every name (one per directory) for nested files.
+ */
+export function familyPrepare(family: OpenCodeFamily): NonNullable<Preset["prepare"]> {
+  return async ({ cwd, root, env, fs }) => {
+    const names = familyNames(family, env);
+    const lazyGroups = names.map((name) => [name]);
+    if (projectDisabled(family, env)) return { groups: [], lazyGroups };
+    const name = await chosenName(fs, projectDirs(cwd, root), names);
+    return { groups: [[name ?? names[0]!]], lazyGroups };
+  };
 }
 
 /**
@@ -193,13 +262,7 @@ export const opencodePreset: Preset = {
   // or a directory there yields nothing, and ~/.claude/CLAUDE.md is not tried.
   userLayers: (context) => [{ candidates: opencodeGlobalCandidates(context), select: "first-non-empty", trim: false, keepEmpty: true, firstExisting: true }],
   listed: opencodeListed,
-  async prepare({ cwd, root, env, fs }) {
-    const names = opencodeNames(env);
-    const lazyGroups = names.map((name) => [name]);
-    if (flag(env, "OPENCODE_DISABLE_PROJECT_CONFIG")) return { groups: [], lazyGroups };
-    const name = await chosenName(fs, projectDirs(cwd, root), names);
-    return { groups: [[name ?? names[0]!]], lazyGroups };
-  },
+  prepare: familyPrepare(OPENCODE_FAMILY),
 };
 
 /**

@@ -27,6 +27,8 @@ export interface UserLayer {
    * yields nothing (OpenCode's existsSafe). @default false: such candidates are passed over
    */
   firstExisting?: boolean;
+  /** Candidates passed over after a look at the disk (Kilo skips ~/.claude/CLAUDE.md after its Claude Code migration). @default none */
+  omit?(fs: import("../io/file-system.js").FileSystem): Promise<readonly string[]>;
 }
 
 export interface PresetEnv {

@@ -11,15 +11,27 @@ import { claudePreset } from "./claude.js";
 import { copilotPreset } from "./copilot.js";
 import { geminiPreset } from "./gemini.js";
 import { hyggePreset } from "./hygge.js";
+import { kiloPluginPreset, kiloPreset } from "./kilo.js";
 import { opencodePluginPreset, opencodePreset } from "./opencode.js";
 import { piPreset } from "./pi.js";
 import { qwenPreset } from "./qwen.js";
 
 /** Every built-in preset, by name, in the order the CLI lists them. */
 export const PRESETS: ReadonlyMap<string, Preset> = new Map(
-  [codeliaPreset, codexPreset, hyggePreset, geminiPreset, opencodePreset, opencodePluginPreset, claudePreset, copilotPreset, piPreset, qwenPreset].map(
-    (preset) => [preset.name, preset],
-  ),
+  [
+    codeliaPreset,
+    codexPreset,
+    hyggePreset,
+    geminiPreset,
+    opencodePreset,
+    opencodePluginPreset,
+    claudePreset,
+    copilotPreset,
+    piPreset,
+    qwenPreset,
+    kiloPreset,
+    kiloPluginPreset,
+  ].map((preset) => [preset.name, preset]),
 );
 
 const added = new Map<string, Preset>();

@@ -26,6 +26,8 @@ export interface LazyTotals {
 export interface InlineReadsInit {
   root: string;
   home: string;
+  /** The session's environment (Kilo's `{env:}` variables). */
+  env: Readonly<Record<string, string | undefined>>;
   /** Where imports of project files stay (load/imports.ts `importRootOf`). */
   importRoot: string;
   config: ResolvedConfig;
@@ -151,8 +153,8 @@ export class InlineReads {
 
   /** Import settings for inline reads (imports count against the lazy budget). */
   #imports() {
-    const { config, preset, importRoot, home } = this.#init;
-    return importContextOf(config, preset, importRoot, home);
+    const { config, preset, importRoot, home, env } = this.#init;
+    return importContextOf(config, preset, importRoot, home, env);
   }
 
   #cap(path: string): void {

@@ -113,7 +113,7 @@ export class AgentsSession {
     this.#initialLoad = initial.load;
     const common = { root: this.root, home: this.home, config: this.config, preset: this.preset, sink: this.#sink, ledger: this.#ledger };
     this.#scope = new SessionScope({ ...common, cwd: this.cwd, hasProject: this.hasProject, cache: this.#cache, groups, lazyGroups: lazy });
-    this.#reads = new InlineReads({ ...common, importRoot: parts.importRoot, fs: this.#cache.fs, scope: this.#scope, rules });
+    this.#reads = new InlineReads({ ...common, env: this.env, importRoot: parts.importRoot, fs: this.#cache.fs, scope: this.#scope, rules });
     this.#state = { ledger: this.#ledger, scope: this.#scope, reads: this.#reads, leftOut: new Map() };
     for (const file of this.initialFiles) this.#ledger.mark(file.path, file.mtimeMs, file.layer);
     for (const file of initial.load?.blank ?? []) this.#ledger.mark(file.path, file.mtimeMs, "project");

@@ -1,0 +1,94 @@
+/**
+ * Runs the real Kilo Code CLI (`@kilocode/cli`, pinned in e2e/kilo/package.json) non-interactively
+ * (`kilo run --format json`) against the scripted model server, fully offline, inside a throwaway
+ * fixture (e2e/lib/opencode-family.ts): `kilo.json` with a custom OpenAI-compatible provider
+ * pointed at the server, local plugins in `<repo>/.kilo/plugins/`, HOME and every XDG dir inside
+ * the fixture.
+ *
+ * The CLI is installed on first use with `npm ci --prefix e2e/kilo` (what CI runs up front).
+ *
+ * @example
+ * const fixture = await createKiloFixture({ files: { "AGENTS.md": "rules\n" } });
+ * try {
+ *   const run = await fixture.run({ prompt: "go", script: [{ text: "done" }] });
+ *   run.mainRequests; // what the model saw, step by step
+ * } finally {
+ *   await fixture.cleanup();
+ * }
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureInstalled } from "../lib/install.js";
+import {
+  binaryVersion,
+  createFamilyFixture,
+  familyEnv,
+  isNativeExecutable,
+  platformBinaries,
+  type FamilyFixture,
+  type FamilyFixtureOptions,
+  type FamilyHost,
+  type FamilyXdg,
+} from "../lib/opencode-family.js";
+
+export const KILO_VERSION = "7.7.7";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** The native Kilo binary from e2e/kilo/node_modules (`$AGENTSMD_E2E_KILO_BIN` when set), or `null`. */
+export function findKiloBinary(modulesDir = join(HERE, "node_modules")): string | null {
+  if (process.env.AGENTSMD_E2E_KILO_BIN) return process.env.AGENTSMD_E2E_KILO_BIN;
+  return platformBinaries(modulesDir, "@kilocode/cli", "kilo").find(isNativeExecutable) ?? null;
+}
+
+let checkedBinary: Promise<string> | undefined;
+
+/**
+ * The pinned Kilo binary, installing it first with `npm ci --prefix e2e/kilo` when missing
+ * (AGENTSMD_E2E_NO_INSTALL=1 makes that an error instead). Checks `kilo --version`.
+ */
+export function requireKiloBinary(): Promise<string> {
+  checkedBinary ??= (async () => {
+    if (!process.env.AGENTSMD_E2E_KILO_BIN) await ensureInstalled({ folder: "kilo", pkg: "@kilocode/cli", version: KILO_VERSION });
+    const bin = findKiloBinary();
+    if (!bin) throw new Error("Kilo CLI not installed: run `npm ci --prefix e2e/kilo`");
+    const version = binaryVersion(bin);
+    if (version !== KILO_VERSION) throw new Error(`expected Kilo ${KILO_VERSION}, found ${version} at ${bin}: run \`npm ci --prefix e2e/kilo\``);
+    return bin;
+  })();
+  checkedBinary.catch(() => (checkedBinary = undefined));
+  return checkedBinary;
+}
+
+/** The environment that keeps Kilo offline, quiet and inside the fixture: the family's, and Kilo's own services off. */
+export function kiloEnv(home: string, xdg: FamilyXdg, extra: Record<string, string> = {}): Record<string, string> {
+  return familyEnv(home, xdg, "KILO", {
+    KILO_DISABLE_SESSION_INGEST: "1",
+    KILO_DISABLE_CODEBASE_INDEXING: "1",
+    KILO_DISABLE_PRESENCE: "1",
+    KILO_TELEMETRY_LEVEL: "off",
+    KILO_NO_DAEMON: "1",
+    ...extra,
+  });
+}
+
+/** Kilo in the family fixture. */
+export const KILO_HOST: FamilyHost = {
+  name: "kilo",
+  binary: requireKiloBinary,
+  configFile: "kilo.json",
+  schema: "https://app.kilo.ai/config.json",
+  pluginDir: join(".kilo", "plugins"),
+  env: kiloEnv,
+  logDir: (xdg) => join(xdg.data, "kilo", "log"),
+};
+
+export type KiloFixture = FamilyFixture;
+
+/**
+ * Create a fixture repo and temp HOME. See the module comment.
+ * @example const fixture = await createKiloFixture({ files: { "AGENTS.md": "root rules\n" } });
+ */
+export function createKiloFixture(options: FamilyFixtureOptions = {}): Promise<KiloFixture> {
+  return createFamilyFixture(KILO_HOST, options);
+}

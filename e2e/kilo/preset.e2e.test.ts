@@ -1,0 +1,213 @@
+/**
+ * Proof that `agentsmd show --preset kilo` prints, byte for byte, the instruction part of the
+ * system prompt the real Kilo Code CLI 7.7.7 sends (pinned in package.json here; scripted model on
+ * 127.0.0.1, see harness.ts).
+ *
+ * The instruction part. Kilo builds its system prompt as one string, `[providerPrompt,
+ * ...environment, board?, ...instructions, ...mcp, skills].join("\n")`: the instruction entries
+ * (`Instructions from: <abs path>\n<text>`, global first, then the project nearest first) follow
+ * the environment entry (ending `</env>`) and, when the agent has the board tools, the board
+ * entry (ending with its fixed last sentence), and precede the skills entry (`Skills provide
+ * specialized instructions`). {@link instructionPart} cuts exactly that; with no instruction file
+ * the part is "".
+ *
+ * Kilo recomputes the instruction list from disk on every loop step, so one run covers several
+ * trees (e2e/opencode/system-prompt.ts, shared with OpenCode's proof): each step is one fixture.
+ *
+ * Run: npm run build && npm ci --prefix e2e/kilo && npx vitest run -c vitest.e2e.config.ts e2e/kilo/preset
+ */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
+import { check, runStates, type State as PromptState, type StepResult } from "../opencode/system-prompt.js";
+import { createKiloFixture, kiloEnv, requireKiloBinary, KILO_VERSION, type KiloFixture } from "./harness.js";
+
+const ENV_END = "</env>\n";
+const BOARD_END = "Do not resume workers just to deliver a note or obtain a read receipt.\n";
+const SKILLS_START = "\nSkills provide specialized instructions";
+
+/** The instruction entries of a Kilo system prompt (see the module comment). */
+function instructionPart(system: string): string {
+  const envEnd = system.indexOf(ENV_END);
+  expect(envEnd, "system prompt without </env>").toBeGreaterThan(0);
+  expect(system.indexOf(ENV_END, envEnd + 1), "</env> twice").toBe(-1);
+  let start = envEnd + ENV_END.length;
+  const board = system.indexOf(BOARD_END, start);
+  if (board >= 0) start = board + BOARD_END.length;
+  const end = system.indexOf(SKILLS_START, start - 1);
+  expect(end, "system prompt without the skills entry after the instructions").toBeGreaterThanOrEqual(start - 1);
+  expect(system.indexOf(SKILLS_START, end + 1), "skills entry twice").toBe(-1);
+  const part = end < start ? "" : system.slice(start, end);
+  if (part !== "") expect(part.startsWith("Instructions from: "), `unexpected entry before the instructions: ${part.slice(0, 200)}`).toBe(true);
+  return part;
+}
+
+let fixture: KiloFixture | undefined;
+afterEach(async () => {
+  await fixture?.cleanup();
+  fixture = undefined;
+});
+
+beforeAll(async () => {
+  await assertAgentsmdBuilt();
+  await requireKiloBinary();
+}, 15 * 60_000);
+
+/** One `kilo run` in `cwd` (relative to the repo) going through `states`; `agentsmd show` gets Kilo's environment. */
+function runKiloStates(fx: KiloFixture, cwd: string, states: PromptState[], env: Record<string, string>): Promise<StepResult[]> {
+  return runStates(fx, cwd, states, env, { preset: "kilo", showEnv: kiloEnv(fx.home, fx.xdg, env), instructionPart, timeoutMs: 420_000 });
+}
+
+describe(`preset kilo is byte-identical with the instructions in Kilo ${KILO_VERSION}'s system prompt`, () => {
+  it("in a git repository, Claude Code compatibility on: names, global files, the migration handoff", async () => {
+    fixture = await createKiloFixture({ files: { "pkg/sub/.keep": "" } });
+    const states: PromptState[] = [
+      {
+        name: "AGENTS.md chain, nearest first; a CLAUDE.md beside it and a file below cwd are not loaded",
+        files: {
+          "repo/AGENTS.md": "# Root\nROOT-AG-1\n",
+          "repo/pkg/AGENTS.md": "  PKG-AG-2  \n\n\n",
+          "repo/pkg/sub/AGENTS.md": "SUB-AG-3",
+          "repo/pkg/CLAUDE.md": "PKG-CC-X\n",
+          "repo/pkg/sub/deeper/AGENTS.md": "DEEPER-X\n",
+        },
+        has: ["ROOT-AG-1", "PKG-AG-2", "SUB-AG-3"],
+        hasNot: ["PKG-CC-X", "DEEPER-X"],
+      },
+      {
+        name: "CLAUDE.md only",
+        files: {
+          "repo/AGENTS.md": null,
+          "repo/pkg/AGENTS.md": null,
+          "repo/pkg/sub/AGENTS.md": null,
+          "repo/CLAUDE.md": "ROOT-CC-1\n",
+          "repo/pkg/sub/CLAUDE.md": "SUB-CC-2\n",
+        },
+        has: ["ROOT-CC-1", "PKG-CC-X", "SUB-CC-2"],
+      },
+      {
+        name: "one AGENTS.md at the root suppresses every CLAUDE.md",
+        files: { "repo/AGENTS.md": "ROOT-AG-4\n" },
+        has: ["ROOT-AG-4"],
+        hasNot: ["CC-"],
+      },
+      {
+        name: "CONTEXT.md only",
+        files: {
+          "repo/AGENTS.md": null,
+          "repo/CLAUDE.md": null,
+          "repo/pkg/CLAUDE.md": null,
+          "repo/pkg/sub/CLAUDE.md": null,
+          "repo/CONTEXT.md": "ROOT-CTX-1\n",
+          "repo/pkg/sub/CONTEXT.md": "SUB-CTX-2\n",
+        },
+        has: ["ROOT-CTX-1", "SUB-CTX-2"],
+      },
+      {
+        name: "global ~/.config/kilo/AGENTS.md first; ~/.claude/CLAUDE.md then unused",
+        files: { "home/.config/kilo/AGENTS.md": "GLOBAL-AG-1\n", "home/.claude/CLAUDE.md": "GLOBAL-CC-X\n", "repo/pkg/AGENTS.md": "PKG-AG-5\n" },
+        has: ["GLOBAL-AG-1", "PKG-AG-5"],
+        hasNot: ["GLOBAL-CC-X", "CTX"],
+      },
+      {
+        name: "~/.claude/CLAUDE.md when there is no global AGENTS.md",
+        files: { "home/.config/kilo/AGENTS.md": null, "home/.claude/CLAUDE.md": "GLOBAL-CC-2\n" },
+        has: ["GLOBAL-CC-2", "PKG-AG-5"],
+      },
+      {
+        name: "after Kilo's Claude Code migration (its receipt in the state dir) ~/.claude/CLAUDE.md is not read",
+        files: { "home/.local/state/kilo/claude-migration.json": "{}\n" },
+        has: ["PKG-AG-5"],
+        hasNot: ["GLOBAL-CC-2"],
+      },
+    ];
+    // "0": Kilo rejects an empty value for its boolean flags.
+    check(await runKiloStates(fixture, "pkg/sub", states, { KILO_DISABLE_CLAUDE_CODE: "0" }));
+  }, 480_000);
+
+  it("{file:} and {env:} in project files and in the global file; text as read", async () => {
+    fixture = await createKiloFixture({ files: { "pkg/sub/.keep": "" } });
+    const states: PromptState[] = [
+      {
+        name: "{file:} inlined (trimmed) inside the project; missing gives nothing; comments and ${file:} stay",
+        files: {
+          "home/.claude/CLAUDE.md": "GLOBAL-CC-2\n",
+          "repo/docs/style.md": "\n  STYLE-TEXT-1  \n\n",
+          "repo/pkg/AGENTS.md":
+            "PKG-AG-6 {file:../docs/style.md} end\nmissing:[{file:./nope.md}]\n// {file:../docs/style.md}\n  // {env:HOME} in a comment\nkeep ${file:../docs/style.md} and ${env:HOME}\n",
+        },
+        has: ["PKG-AG-6 STYLE-TEXT-1 end", "missing:[]", "// {file:../docs/style.md}", "keep ${file:"],
+      },
+      {
+        name: "{env:} in a project file drops that file; {file:} outside the worktree drops it too",
+        files: {
+          "repo/pkg/AGENTS.md": "PKG-AG-7 {env:HOME}\n",
+          "repo/CONTEXT.md": null,
+          "repo/pkg/sub/CONTEXT.md": null,
+          "repo/AGENTS.md": "ROOT-AG-8 {file:~/.claude/CLAUDE.md}\n",
+          "repo/pkg/sub/AGENTS.md": "SUB-AG-9\n",
+        },
+        has: ["SUB-AG-9", "GLOBAL-CC-2"],
+        hasNot: ["PKG-AG-7", "ROOT-AG-8"],
+      },
+      {
+        name: "the global file: {env:} substituted, {file:} from anywhere",
+        files: {
+          "repo/pkg/AGENTS.md": null,
+          "repo/AGENTS.md": "ROOT-AG-10\n",
+          "home/.claude/CLAUDE.md": "GLOBAL-CC-3 [{env:KILO_PROOF_VALUE}] [{env:KILO_PROOF_UNSET}] [{file:../outside.md}]\n",
+          "home/outside.md": "OUTSIDE-TEXT\n",
+        },
+        has: ["GLOBAL-CC-3 [proof value] [] [OUTSIDE-TEXT]", "ROOT-AG-10"],
+      },
+      {
+        name: "text as read: a BOM, invalid UTF-8, CRLF, no trimming",
+        files: {
+          "repo/pkg/sub/AGENTS.md": Uint8Array.from([0xef, 0xbb, 0xbf, 0x42, 0x4f, 0x4d, 0x0d, 0x0a, 0xff, 0x58, 0xe2, 0x82, 0x0a, 0x20, 0x0a]),
+        },
+        has: ["BOM"],
+      },
+    ];
+    // "0": Kilo rejects an empty value for its boolean flags.
+    check(await runKiloStates(fixture, "pkg/sub", states, { KILO_DISABLE_CLAUDE_CODE: "0", KILO_PROOF_VALUE: "proof value" }));
+  }, 480_000);
+
+  it("KILO_CONFIG_DIR and KILO_DISABLE_CLAUDE_CODE=yes: $KILO_CONFIG_DIR/AGENTS.md is the global file, no CLAUDE.md anywhere", async () => {
+    fixture = await createKiloFixture({ files: { "pkg/.keep": "" } });
+    const env = { KILO_DISABLE_CLAUDE_CODE: "yes", KILO_CONFIG_DIR: `${fixture.base}/kilo-config` };
+    const states: PromptState[] = [
+      {
+        name: "$KILO_CONFIG_DIR/AGENTS.md first; CLAUDE.md files ignored; CONTEXT.md used",
+        files: {
+          "kilo-config/AGENTS.md": "CONFIG-DIR-AG-1\n",
+          "home/.config/kilo/AGENTS.md": "XDG-AG-X\n",
+          "repo/CLAUDE.md": "ROOT-CC-X\n",
+          "repo/pkg/CONTEXT.md": "PKG-CTX-1\n",
+          "home/.claude/CLAUDE.md": "GLOBAL-CC-X\n",
+        },
+        has: ["CONFIG-DIR-AG-1", "PKG-CTX-1"],
+        hasNot: ["CC-X", "XDG-AG-X"],
+      },
+      {
+        name: "without $KILO_CONFIG_DIR/AGENTS.md",
+        files: { "kilo-config/AGENTS.md": null },
+        has: ["PKG-CTX-1"],
+        hasNot: ["CONFIG-DIR"],
+      },
+    ];
+    check(await runKiloStates(fixture, "pkg", states, env));
+  }, 480_000);
+
+  it("KILO_DISABLE_PROJECT_CONFIG=1 outside a git repository: the global file only", async () => {
+    fixture = await createKiloFixture({ git: false, files: { "app/.keep": "" } });
+    const states: PromptState[] = [
+      {
+        name: "no project files, the global file stays",
+        files: { "repo/AGENTS.md": "REPO-AG-X\n", "repo/app/AGENTS.md": "APP-AG-X\n", "home/.config/kilo/AGENTS.md": "GLOBAL-AG-2\n" },
+        has: ["GLOBAL-AG-2"],
+        hasNot: ["AG-X"],
+      },
+    ];
+    // The project's kilo.json is project config too: KILO_CONFIG names it as an extra config file.
+    check(await runKiloStates(fixture, "app", states, { KILO_DISABLE_PROJECT_CONFIG: "1", KILO_CONFIG: fixture.path("kilo.json") }));
+  }, 480_000);
+});

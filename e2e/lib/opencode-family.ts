@@ -1,0 +1,367 @@
+/**
+ * One fixture for the CLIs of the OpenCode family (OpenCode itself, Kilo Code): the real binary run
+ * non-interactively (`run <prompt> --format json`) against the scripted model server, fully
+ * offline, inside a throwaway tree:
+ *
+ *   <base>/home            HOME and every XDG dir (config, data, cache, state): nothing of the
+ *                          user's setup is read or written
+ *   <base>/repo            a git repository (so the CLI's worktree is the repo, not `/`) holding
+ *                          the test's files, the config file (`opencode.json`, `kilo.json`) with a
+ *                          custom OpenAI-compatible provider pointed at the server, and local plugins
+ *
+ * What differs per CLI (binary, config file, plugin folder, environment, log folder) is a
+ * {@link FamilyHost}; e2e/opencode/harness.ts and e2e/kilo/harness.ts each define one.
+ *
+ * @example
+ * const fixture = await createFamilyFixture(KILO_HOST, { files: { "AGENTS.md": "rules\n" } });
+ * const run = await fixture.run({ prompt: "go", script: [{ text: "done" }] });
+ * run.mainRequests; // what the model saw, step by step
+ * await fixture.cleanup();
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, openSync, readSync, closeSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile, realpath } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { runText } from "./exec.js";
+import { startOpenAIChatServer, type OpenAIChatServer, type OpenAIChatServerOptions, type RecordedRequest, type ScriptStep } from "./openai-chat-server.js";
+
+export const PROVIDER_ID = "scripted";
+export const MODEL_ID = "scripted-model";
+
+/** XDG dirs of a fixture's HOME. */
+export interface FamilyXdg {
+  config: string;
+  data: string;
+  cache: string;
+  state: string;
+}
+
+/** What one CLI of the family needs from the fixture. */
+export interface FamilyHost {
+  /** Temp-dir prefix and messages ("opencode", "kilo"). */
+  name: string;
+  /** The checked, pinned binary. */
+  binary(): Promise<string>;
+  /** The project config file the CLI reads (written at the repo root before each run). */
+  configFile: string;
+  /** `$schema` of that file. */
+  schema: string;
+  /** Local plugin folder, relative to the repo. */
+  pluginDir: string;
+  /** The environment that keeps the CLI offline, quiet and inside the fixture. */
+  env(home: string, xdg: FamilyXdg, extra?: Record<string, string>): Record<string, string>;
+  /** Where the CLI writes its log files. */
+  logDir(xdg: FamilyXdg): string;
+}
+
+/**
+ * True when `file` starts like a native executable (ELF, Mach-O or PE).
+ * @example isNativeExecutable("/usr/bin/env") // true on Linux
+ */
+export function isNativeExecutable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    const fd = openSync(file, "r");
+    try {
+      const head = Buffer.alloc(4);
+      readSync(fd, head, 0, 4, 0);
+      const elf = head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+      const macho = [0xfeedfacf, 0xcffaedfe, 0xcafebabe, 0xbebafeca].includes(head.readUInt32BE(0));
+      const pe = head[0] === 0x4d && head[1] === 0x5a;
+      return elf || macho || pe;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The platform packages' binaries under `modulesDir` (`<prefix>-<platform>-<arch>[-baseline][-musl]/bin/<exe>`), best first.
+ * @example platformBinaries("/e2e/kilo/node_modules", "@kilocode/cli", "kilo")
+ */
+export function platformBinaries(modulesDir: string, prefix: string, exe: string): string[] {
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const file = process.platform === "win32" ? `${exe}.exe` : exe;
+  const base = `${prefix}-${platform}-${process.arch}`;
+  return [base, `${base}-baseline`, `${base}-musl`, `${base}-baseline-musl`].map((name) => join(modulesDir, ...name.split("/"), "bin", file));
+}
+
+/** `bin --version`, trimmed, with nothing of the caller's environment but PATH. */
+export function binaryVersion(bin: string): string {
+  return execFileSync(bin, ["--version"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } }).trim();
+}
+
+export interface FamilyFixtureOptions {
+  /** Files to create, path relative to the repo -> content. */
+  files?: Record<string, string>;
+  /** Local plugins: file name -> source, written to the host's plugin folder. */
+  plugins?: Record<string, string>;
+  /** Keys merged over the generated config file (shallow). */
+  config?: Record<string, unknown>;
+  /** Files under the temp HOME: path relative to HOME -> content (e.g. `.config/opencode/AGENTS.md`). */
+  homeFiles?: Record<string, string>;
+  /** `git init` the repo so the CLI's worktree is the repo. Default true. */
+  git?: boolean;
+  /** Model context limit announced in the provider config. Default 200000. */
+  contextLimit?: number;
+  /**
+   * Model id. Default `scripted-model`. OpenCode 1.18.33 swaps `edit`/`write` for `apply_patch`
+   * when the id contains `gpt-` (but not `gpt-4` or `oss`), e.g. `gpt-5-scripted`.
+   */
+  modelId?: string;
+}
+
+export interface FamilyRunOptions {
+  prompt: string;
+  script: ScriptStep[];
+  /** Directory to run in, relative to the repo. Default: the repo. */
+  cwd?: string;
+  /** Extra CLI arguments after `run <prompt>` (e.g. `["--continue"]`). */
+  args?: string[];
+  /** Extra environment for the CLI. */
+  env?: Record<string, string>;
+  /** Kill the CLI after this long. Default 90 s. */
+  timeoutMs?: number;
+  /** Options for the model server besides the script. */
+  server?: Omit<OpenAIChatServerOptions, "script">;
+}
+
+/** One line of `run --format json` output. */
+export interface FamilyEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** One hook call recorded by e2e/opencode/fixtures/recorder-plugin.js. */
+export interface PluginCall {
+  hook: string;
+  time: number;
+  input: any;
+  output: any;
+}
+
+export interface FamilyRunResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  /** Parsed JSON lines of stdout. */
+  events: FamilyEvent[];
+  /** Every request the model server received. */
+  requests: RecordedRequest[];
+  /** The agent-loop requests (one per step), in order. */
+  mainRequests: RecordedRequest[];
+  turnsUsed: number;
+  turnsLeft: number;
+  serverErrors: Error[];
+  durationMs: number;
+  /** Hook calls the recorder plugin logged during this run (empty without it). */
+  pluginCalls: PluginCall[];
+  /** Text of the CLI's log files written during this run (they live under the temp XDG data dir). */
+  logs: string;
+}
+
+export interface FamilyFixture {
+  base: string;
+  repo: string;
+  home: string;
+  /** XDG dirs of the temp HOME. */
+  xdg: FamilyXdg;
+  /** JSONL file the recorder plugin writes (env AGENTSMD_E2E_PLUGIN_LOG). */
+  pluginLog: string;
+  /** Absolute path of a repo-relative path. */
+  path(relative: string): string;
+  /** Write (or overwrite) a repo file, creating directories. */
+  write(relative: string, content: string): Promise<void>;
+  /** Run the CLI once against a fresh scripted server. */
+  run(options: FamilyRunOptions): Promise<FamilyRunResult>;
+  /** Remove the whole fixture (set AGENTSMD_E2E_KEEP=1 to keep it for inspection). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The environment that keeps a CLI of the family offline, quiet and inside the fixture: HOME and
+ * every XDG dir in the fixture, npm offline (the CLIs run `npm install` of their plugin package in
+ * each config dir and wait for it; offline it fails at once and local plugins still load), and the
+ * family's `<PREFIX>_DISABLE_*` switches (auto-update, sharing, model list, LSP downloads, default
+ * plugins, Claude Code compatibility, external skills, terminal title).
+ * @example familyEnv(home, xdg, "KILO", { KILO_NO_DAEMON: "1" })
+ */
+export function familyEnv(home: string, xdg: FamilyXdg, prefix: string, extra: Record<string, string> = {}): Record<string, string> {
+  const switches = ["AUTOUPDATE", "SHARE", "MODELS_FETCH", "LSP_DOWNLOAD", "DEFAULT_PLUGINS", "CLAUDE_CODE", "EXTERNAL_SKILLS", "TERMINAL_TITLE"];
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: xdg.config,
+    XDG_DATA_HOME: xdg.data,
+    XDG_CACHE_HOME: xdg.cache,
+    XDG_STATE_HOME: xdg.state,
+    TMPDIR: process.env.TMPDIR ?? tmpdir(),
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    NO_COLOR: "1",
+    CI: "1",
+    npm_config_offline: "true",
+    npm_config_cache: join(xdg.cache, "npm"),
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    ...Object.fromEntries(switches.map((name) => [`${prefix}_DISABLE_${name}`, "1"])),
+    ...extra,
+  };
+}
+
+/**
+ * The config keys that point the CLI at the scripted server: one OpenAI-compatible provider, its
+ * one model as model and small model, every permission granted.
+ */
+export function scriptedProviderConfig(schema: string, baseURL: string, contextLimit: number, modelId: string): Record<string, unknown> {
+  return {
+    $schema: schema,
+    autoupdate: false,
+    share: "disabled",
+    enabled_providers: [PROVIDER_ID],
+    model: `${PROVIDER_ID}/${modelId}`,
+    small_model: `${PROVIDER_ID}/${modelId}`,
+    permission: { edit: "allow", bash: "allow", webfetch: "allow", external_directory: "allow" },
+    provider: {
+      [PROVIDER_ID]: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Scripted",
+        options: { baseURL, apiKey: "scripted-key" },
+        models: {
+          [modelId]: {
+            name: "Scripted model",
+            tool_call: true,
+            attachment: false,
+            reasoning: false,
+            temperature: true,
+            limit: { context: contextLimit, output: 4096 },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Writes `files` (relative path -> text) under `root`, creating directories. */
+export async function writeTree(root: string, files: Record<string, string>): Promise<void> {
+  for (const [relative, content] of Object.entries(files)) {
+    const file = join(root, relative);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, content);
+  }
+}
+
+async function readPluginCalls(file: string, offset: number): Promise<PluginCall[]> {
+  if (!existsSync(file)) return [];
+  const text = (await readFile(file)).subarray(offset).toString("utf8");
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as PluginCall);
+}
+
+async function readLogs(dir: string, since: number): Promise<string> {
+  if (!existsSync(dir)) return "";
+  const names = (await readdir(dir)).filter((name) => name.endsWith(".log")).sort();
+  const parts: string[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    if (statSync(file).mtimeMs >= since - 1000) parts.push(await readFile(file, "utf8"));
+  }
+  return parts.join("\n");
+}
+
+function parseEvents(stdout: string): FamilyEvent[] {
+  const events: FamilyEvent[] = [];
+  for (const line of stdout.split("\n")) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith("{")) continue;
+    try {
+      events.push(JSON.parse(trimmed) as FamilyEvent);
+    } catch {
+      // not an event line
+    }
+  }
+  return events;
+}
+
+/**
+ * Create a fixture repo and temp HOME for `host`. See the module comment.
+ * @example const fixture = await createFamilyFixture(OPENCODE_HOST, { files: { "AGENTS.md": "root rules\n" } });
+ */
+export async function createFamilyFixture(host: FamilyHost, options: FamilyFixtureOptions = {}): Promise<FamilyFixture> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), `agentsmd-e2e-${host.name}-`)));
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const xdg: FamilyXdg = {
+    config: join(home, ".config"),
+    data: join(home, ".local", "share"),
+    cache: join(home, ".cache"),
+    state: join(home, ".local", "state"),
+  };
+  for (const dir of [repo, ...Object.values(xdg)]) await mkdir(dir, { recursive: true });
+  await writeTree(repo, options.files ?? {});
+  await writeTree(home, options.homeFiles ?? {});
+  await writeTree(join(repo, host.pluginDir), options.plugins ?? {});
+  if (options.git ?? true) {
+    execFileSync("git", ["init", "-q", "-b", "main", repo], { stdio: "ignore" });
+  }
+  const contextLimit = options.contextLimit ?? 200_000;
+  const pluginLog = join(base, "plugin-log.jsonl");
+
+  return {
+    base,
+    repo,
+    home,
+    xdg,
+    pluginLog,
+    path: (relative) => resolve(repo, relative),
+    write: (relative, content) => writeTree(repo, { [relative]: content }),
+    async run(runOptions) {
+      const bin = await host.binary();
+      const server: OpenAIChatServer = await startOpenAIChatServer({ ...runOptions.server, script: runOptions.script });
+      try {
+        const config = { ...scriptedProviderConfig(host.schema, server.baseURL, contextLimit, options.modelId ?? MODEL_ID), ...options.config };
+        await writeFile(join(repo, host.configFile), `${JSON.stringify(config, null, 2)}\n`);
+        const cwd = resolve(repo, runOptions.cwd ?? ".");
+        const args = ["run", runOptions.prompt, "--format", "json", "--print-logs", "--log-level", "INFO", ...(runOptions.args ?? [])];
+        const logOffset = existsSync(pluginLog) ? statSync(pluginLog).size : 0;
+        const started = Date.now();
+        const result = await runText(bin, args, {
+          cwd,
+          env: host.env(home, xdg, { AGENTSMD_E2E_PLUGIN_LOG: pluginLog, ...runOptions.env }),
+          timeoutMs: runOptions.timeoutMs ?? 90_000,
+        });
+        return {
+          exitCode: result.code,
+          signal: result.signal,
+          timedOut: result.timedOut,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          events: parseEvents(result.stdout),
+          requests: [...server.requests],
+          mainRequests: server.mainRequests(),
+          turnsUsed: server.turnsUsed,
+          turnsLeft: server.turnsLeft,
+          serverErrors: [...server.errors],
+          durationMs: Date.now() - started,
+          pluginCalls: await readPluginCalls(pluginLog, logOffset),
+          logs: await readLogs(host.logDir(xdg), started),
+        };
+      } finally {
+        await server.close();
+      }
+    },
+    async cleanup() {
+      if (process.env.AGENTSMD_E2E_KEEP === "1") return;
+      await rm(base, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
