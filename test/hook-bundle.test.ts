@@ -27,7 +27,7 @@ const FORBIDDEN = [
   /src\/cli\/commands\//,
   /src\/inspect\//,
   /src\/session\/watch\.ts$/,
-  /src\/integrations\/(opencode|mcp)\//,
+  /src\/integrations\/(opencode|kilo|mcp)\//,
 ];
 
 describe("hook bundle", () => {

@@ -1,132 +1,33 @@
 /**
  * `agentsmd/opencode`: an OpenCode plugin (V1 hooks of `@opencode-ai/plugin` 1.18.33) that adds
- * exactly what OpenCode 1.x lacks and never repeats what it loads itself.
- *
- * OpenCode puts the global file and the cwd -> worktree chain in the system prompt (re-read every
- * step) and attaches nested AGENTS.md/CLAUDE.md/CONTEXT.md below cwd to `read` results
- * (`metadata.loaded`). This plugin, in `tool.execute.after`:
- * - for read, edit, write, apply_patch/patch, multiedit, glob, grep and list, finds the
- *   instruction files that apply to the touched paths (root -> path; `AGENTS.override.md` first in
- *   a directory), including reads outside cwd and writes to new files;
- * - skips every file OpenCode already gave the model (the current system-prompt files,
- *   `output.metadata.loaded`, an instruction file the model read itself) and every file this
- *   session already delivered at the same version; an edited file is presented again;
- * - appends the rest to the tool output as a `<system-reminder>` (bodies by default; spec §11.2
- *   paths with `mode: "paths"`), and only then admits them (two-phase admission). On `read` it
- *   also lists them in `metadata.loaded`, so OpenCode does not attach them again itself, and it
- *   removes from OpenCode's own attachment a file the model already has at that version.
- * `experimental.session.compacting` pushes the compaction context; `session.compacted` makes
- * path-layer files unadmitted (OpenCode re-attaches its own, so do we); a pruned tool result
- * (`time.compacted`) seen in `experimental.chat.messages.transform` does the same for what it
- * carried; `session.deleted` drops the state. State per session lives in the host layer's
- * conversation store (`$XDG_STATE_HOME/agentsmd/opencode/<sessionID>.json`, replaced atomically),
- * so a restarted OpenCode does not repeat what the conversation already holds. The tool step is
- * the host layer's proposal (`proposePieces`): skip what OpenCode gave the model, propose, render,
- * append, then admit.
+ * exactly what OpenCode 1.x lacks and never repeats what it loads itself. The machinery is the
+ * family's (./family.ts, shared with `agentsmd/kilo`); this module is OpenCode's description:
+ * its tool names and what they touch, its switches and global candidates (preset `opencode`).
  *
  * @example opencode.json (OpenCode loads the package's `./server` export, this module)
  * { "plugin": ["agentsmd"] }
  * { "plugin": [["agentsmd", { "mode": "paths", "maxFiles": 100 }]] }
  */
-import type { Hooks, Plugin, PluginInput, PluginModule, PluginOptions } from "@opencode-ai/plugin";
-import * as z from "zod";
-import { homedir } from "node:os";
-import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
-import { nodeFileSystem, removeFile } from "../../io/file-system.js";
-import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
-import { conversationPath, conversationSchema, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
-import { patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
-import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
-import { opencodeNames, opencodeSystemPaths } from "../../presets/opencode.js";
-import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
-import { ConfigError } from "../../core/errors.js";
-import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
+import type { Plugin } from "@opencode-ai/plugin";
+import { OPENCODE_FAMILY } from "../../presets/opencode.js";
+import { hostStateDir } from "../host/store.js";
+import type { TargetTable } from "../host/targets.js";
+import {
+  FamilyAgents,
+  FamilyPluginOptionsSchema,
+  familyPlugin,
+  familyToolTargets,
+  fileCall,
+  patchCall,
+  type FamilyPluginContext,
+  type FamilyPluginHost,
+  type FamilyPluginOptions,
+} from "./family.js";
+
+export { stripNativeBlocks } from "./family.js";
 
 /** Tools whose targets trigger resolution (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
 export const OPENCODE_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "patch", "multiedit", "glob", "grep", "list"];
-
-export const OpenCodePluginOptionsSchema = z
-  .object({
-    /** Preset the plugin resolves with; "opencode" means OpenCode's names plus AGENTS.override.md, root to any path. @default "opencode" */
-    preset: z.string().optional(),
-    /** "bodies": the files' text (OpenCode's own framing); "paths": spec §11.2 paths + mtime. @default "bodies" */
-    mode: z.enum(["bodies", "paths"]).optional(),
-    /** Session caps for bodies delivered by the plugin (`lazy.maxFiles` / `lazy.maxBytes`). @default OpenCode has none: files unlimited, bytes agentsmd's default (1 MiB, issue 18) */
-    maxFiles: z.number().int().positive().optional(),
-    maxBytes: z.number().int().positive().optional(),
-    /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
-    exclude: z.array(z.string().min(1)).optional(),
-    /** Token budget of the compaction context. @default DEFAULT_COMPACTION_TOKENS (1000) */
-    compactionTokens: z.number().int().positive().optional(),
-    /** Where per-session state lives. @default $XDG_STATE_HOME/agentsmd/opencode */
-    stateDir: z.string().min(1).optional(),
-    /** Tools that trigger resolution. @default OPENCODE_TRIGGER_TOOLS */
-    tools: z.array(z.string().min(1)).optional(),
-    /** Extra agentsmd config merged under the options above. */
-    config: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
-
-export type OpenCodePluginOptions = z.infer<typeof OpenCodePluginOptionsSchema>;
-
-/** Files a tool result carried, recorded in its metadata so pruning can be noticed later. */
-const METADATA_KEY = "agentsmd";
-
-interface SessionEntry {
-  session: AgentsSession;
-  /** Files this process delivered, path -> mtime (a native re-attachment of one is a duplicate). */
-  delivered: Map<string, number>;
-  /** Serialises state writes. */
-  saving: Promise<void>;
-}
-
-export interface OpenCodePluginContext {
-  directory: string;
-  worktree: string;
-  home?: string;
-  env?: Readonly<Record<string, string | undefined>>;
-}
-
-/**
- * The host store's directory: `$XDG_STATE_HOME/agentsmd/opencode`, else `~/.local/state/agentsmd/opencode`.
- * @example defaultStateDir("/home/me", {}) // "/home/me/.local/state/agentsmd/opencode"
- */
-export function defaultStateDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
-  return hostStateDir("opencode", env, home);
-}
-
-/** The plugin keeps no fields of its own in a conversation's state. */
-const OpenCodeStateSchema = conversationSchema("opencode", z.object({}).strict());
-
-function parseOptions(options: PluginOptions | undefined): OpenCodePluginOptions {
-  const result = OpenCodePluginOptionsSchema.safeParse(options ?? {});
-  if (!result.success) {
-    throw new ConfigError(`invalid agentsmd/opencode plugin options:\n${formatIssues(result.error)}`, {
-      fix: "check the options given with the plugin in opencode.json",
-    });
-  }
-  return result.data;
-}
-
-/** The files an apply_patch reported (`metadata.files`), else the paths its patch text names. */
-function patchCall(call: ToolCall): string[] {
-  const files = Array.isArray(call.metadata?.files) ? call.metadata.files : [];
-  const out: string[] = [];
-  for (const file of files) {
-    if (typeof file !== "object" || file === null || ("type" in file && file.type === "delete")) continue;
-    for (const key of ["movePath", "filePath"]) {
-      const path = key in file ? usablePath(Object.getOwnPropertyDescriptor(file, key)?.value, call.cwd) : undefined;
-      if (path) out.push(path);
-    }
-  }
-  return out.length > 0 ? out : patchTargets(call.input.patchText, call.cwd, { deleted: true });
-}
-
-/** A file tool: its `filePath`, else the path OpenCode reported in `metadata.filepath`. */
-function fileCall(call: ToolCall): string[] {
-  const path = usablePath(call.input.filePath, call.cwd) ?? usablePath(call.metadata?.filepath, call.cwd);
-  return path ? [path] : [];
-}
 
 /** Tool name -> the paths it touched (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
 export const OPENCODE_TOOL_TARGETS: TargetTable = {
@@ -141,8 +42,27 @@ export const OPENCODE_TOOL_TARGETS: TargetTable = {
   list: { fields: ["path"], orCwd: true },
 };
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
+/** OpenCode 1.18.33 as the family plugin sees it. */
+export const OPENCODE_PLUGIN_HOST: FamilyPluginHost = {
+  host: "opencode",
+  configFile: "opencode.json",
+  family: OPENCODE_FAMILY,
+  preset: "opencode",
+  pluginPreset: "opencode-plugin",
+  tools: OPENCODE_TRIGGER_TOOLS,
+  targets: OPENCODE_TOOL_TARGETS,
+};
+
+export const OpenCodePluginOptionsSchema = FamilyPluginOptionsSchema;
+export type OpenCodePluginOptions = FamilyPluginOptions;
+export type OpenCodePluginContext = FamilyPluginContext;
+
+/**
+ * The host store's directory: `$XDG_STATE_HOME/agentsmd/opencode`, else `~/.local/state/agentsmd/opencode`.
+ * @example defaultStateDir("/home/me", {}) // "/home/me/.local/state/agentsmd/opencode"
+ */
+export function defaultStateDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  return hostStateDir("opencode", env, home);
 }
 
 /**
@@ -151,320 +71,17 @@ function record(value: unknown): Record<string, unknown> {
  * @example toolTargets("grep", { pattern: "x", path: "src" }, {}, "/repo") // ["/repo/src"]
  */
 export function toolTargets(tool: string, args: unknown, metadata: unknown, directory: string): string[] {
-  return extractTargets(OPENCODE_TOOL_TARGETS, { tool, input: record(args), metadata: record(metadata), cwd: directory });
+  return familyToolTargets(OPENCODE_TOOL_TARGETS, tool, args, metadata, directory);
 }
 
-/** The entries of `all` that `shown` names, in the order of `shown`. */
-function pick<T extends { path: string }>(all: readonly T[], shown: readonly Piece[]): T[] {
-  const byPath = new Map(all.map((each) => [each.path, each]));
-  return shown.map((piece) => byPath.get(piece.path)).filter((each): each is T => each !== undefined);
-}
-
-/** OpenCode's inline rendering inside one `<system-reminder>` ("" stays ""). */
-function wrapReminder(rendered: string): string {
-  return rendered === "" || rendered.startsWith("<system-reminder") ? rendered : `<system-reminder>\n${rendered}\n</system-reminder>`;
-}
-
-/** The instruction-file paths OpenCode natively attached to this result. */
-function nativeLoaded(metadata: unknown): string[] {
-  const loaded = (metadata as { loaded?: unknown } | undefined)?.loaded;
-  return Array.isArray(loaded) ? loaded.filter((path): path is string => typeof path === "string") : [];
-}
-
-/**
- * Removes the blocks of `paths` from OpenCode's own `<system-reminder>` at the end of a read
- * result (`Instructions from: <path>\n<body>` blocks joined by blank lines). Returns the text
- * unchanged when the shape is not recognised.
- * @example output.output = stripNativeBlocks(output.output, ["/r/a/AGENTS.md"], nativeLoadedPaths);
- */
-export function stripNativeBlocks(output: string, paths: readonly string[], all: readonly string[]): string {
-  if (paths.length === 0) return output;
-  const open = output.lastIndexOf("\n\n<system-reminder>\n");
-  const close = output.indexOf("\n</system-reminder>", open);
-  if (open < 0 || close < 0) return output;
-  const body = output.slice(open + "\n\n<system-reminder>\n".length, close);
-  const starts = all.map((path) => ({ path, at: body.indexOf(`Instructions from: ${path}\n`) })).filter((entry) => entry.at >= 0);
-  if (starts.length !== all.length) return output;
-  starts.sort((x, y) => x.at - y.at);
-  if (starts[0]!.at !== 0) return output;
-  const keep: string[] = [];
-  starts.forEach((entry, index) => {
-    const end = index + 1 < starts.length ? starts[index + 1]!.at - 2 : body.length;
-    if (!paths.includes(entry.path)) keep.push(body.slice(entry.at, Math.max(entry.at, end)));
-  });
-  const rest = output.slice(close + "\n</system-reminder>".length);
-  if (keep.length === 0) return output.slice(0, open) + rest;
-  return `${output.slice(0, open)}\n\n<system-reminder>\n${keep.join("\n\n")}\n</system-reminder>${rest}`;
-}
-
-/** The plugin's machinery, exposed for tests and for hosts that embed it. */
-export class OpenCodeAgents {
-  readonly options: OpenCodePluginOptions;
-  readonly directory: string;
-  readonly worktree: string;
-  readonly home: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stateDir: string;
-  readonly #tools: Set<string>;
-  readonly #sessions = new Map<string, Promise<SessionEntry>>();
-
+/** The plugin's machinery in OpenCode, exposed for tests and for hosts that embed it. */
+export class OpenCodeAgents extends FamilyAgents {
   constructor(context: OpenCodePluginContext, options: OpenCodePluginOptions = {}) {
-    this.options = options;
-    this.env = context.env ?? process.env;
-    this.home = context.home ?? homeFromEnv(this.env, homedir);
-    this.directory = absolute(context.directory, process.cwd());
-    this.worktree = context.worktree && context.worktree.length > 0 ? absolute(context.worktree, this.directory) : this.directory;
-    this.stateDir = options.stateDir ?? defaultStateDir(this.home, this.env);
-    this.#tools = new Set(options.tools ?? OPENCODE_TRIGGER_TOOLS);
-  }
-
-  /** The state file of a session (ids encoded so two never share a file). */
-  statePath(sessionID: string): string {
-    return conversationPath(this.stateDir, { id: sessionID });
-  }
-
-  #sessionConfig(): AgentsConfig {
-    const o = this.options;
-    const names = opencodeNames(this.env);
-    const config: Record<string, unknown> = { ...(o.config ?? {}) };
-    const root = {
-      ...((config.root as object | undefined) ?? {}),
-      projectRootOverride: this.worktree.startsWith("/") && isInside(this.directory, this.worktree) ? this.worktree : this.directory,
-    };
-    config.root = root;
-    if ((o.preset ?? "opencode") === "opencode" && !names.includes("CLAUDE.md")) {
-      config.files = { ...((config.files as object | undefined) ?? {}), names: ["AGENTS.override.md", ...names] };
-    }
-    if (o.maxFiles !== undefined || o.maxBytes !== undefined || o.exclude !== undefined) {
-      config.lazy = {
-        ...((config.lazy as object | undefined) ?? {}),
-        ...(o.maxFiles !== undefined ? { maxFiles: o.maxFiles } : {}),
-        ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
-        ...(o.exclude !== undefined ? { exclude: o.exclude } : {}),
-      };
-    }
-    return config as AgentsConfig;
-  }
-
-  /** The session for an OpenCode session id: in memory, else restored from disk, else new. */
-  session(sessionID: string): Promise<SessionEntry> {
-    let entry = this.#sessions.get(sessionID);
-    if (!entry) {
-      entry = this.#open(sessionID);
-      this.#sessions.set(sessionID, entry);
-      entry.catch(() => this.#sessions.delete(sessionID));
-    }
-    return entry;
-  }
-
-  async #open(sessionID: string): Promise<SessionEntry> {
-    const stored = await loadConversation(this.statePath(sessionID), OpenCodeStateSchema, () => undefined);
-    let session: AgentsSession;
-    if (stored) {
-      session = await reopenSession(stored.session, { cwd: this.directory, home: this.home, env: this.env, host: "opencode" });
-    } else {
-      const preset = this.options.preset ?? "opencode";
-      session = await createSession({
-        cwd: this.directory,
-        home: this.home,
-        env: this.env,
-        preset: preset === "opencode" ? "opencode-plugin" : preset,
-        config: this.#sessionConfig(),
-        host: "opencode",
-      });
-      // What the session loaded at start is not what OpenCode has: keep only OpenCode's system files.
-      const system = new Set(await this.systemPaths());
-      session.forget(session.initialFiles.filter((file) => !system.has(file.path)));
-    }
-    return { session, delivered: new Map(), saving: Promise.resolve() };
-  }
-
-  /** The files in OpenCode's system prompt now (not cached: OpenCode re-reads them every step). */
-  systemPaths(): Promise<string[]> {
-    return opencodeSystemPaths({ cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: nodeFileSystem });
-  }
-
-  /** Admits `paths` at their version on disk now; returns those versions. */
-  async #admitCurrent(session: AgentsSession, paths: Iterable<string>): Promise<Map<string, number>> {
-    const fs = session.cache.fs;
-    const current = new Map<string, number>();
-    await Promise.all(
-      [...new Set(paths)].map(async (path) => {
-        const info = await fs.stat(path).catch(() => null);
-        if (info?.kind === "file") current.set(path, info.mtimeMs);
-      }),
-    );
-    session.admit([...current].filter(([path, mtimeMs]) => session.loadedVersion(path)?.mtimeMs !== mtimeMs).map(([path, mtimeMs]) => ({ path, mtimeMs })));
-    return current;
-  }
-
-  #save(sessionID: string, entry: SessionEntry): Promise<void> {
-    const path = this.statePath(sessionID);
-    const state = (): ConversationState<Record<string, never>> => ({
-      kind: "agentsmd/opencode",
-      version: 2,
-      notified: {},
-      named: {},
-      host: {},
-      session: entry.session.snapshot(),
-    });
-    entry.saving = entry.saving.then(() => saveConversation(path, state())).catch(() => undefined);
-    return entry.saving;
-  }
-
-  /** `tool.execute.after`: amends `output` in place. */
-  async afterTool(
-    input: { tool: string; sessionID: string; callID: string; args: unknown },
-    output: { title: string; output: string; metadata: unknown },
-  ): Promise<void> {
-    const tool = input.tool.toLowerCase();
-    if (!this.#tools.has(tool)) return;
-    const targets = toolTargets(tool, input.args, output.metadata, this.directory);
-    if (targets.length === 0) return;
-    const entry = await this.session(input.sessionID);
-    const { session } = entry;
-    const names = new Set(session.cache.names.map((name) => nameOf(name)));
-    const system = await this.systemPaths();
-    const native = tool === "read" ? nativeLoaded(output.metadata) : [];
-    // What OpenCode gave the model is admitted at its current version before anything is picked.
-    const readInstruction = tool === "read" && targets.length === 1 && names.has(nameOf(targets[0]!)) ? targets : [];
-    const had = new Map(native.map((path) => [path, session.loadedVersion(path)?.mtimeMs]));
-    const current = await this.#admitCurrent(session, [...system, ...native, ...readInstruction]);
-    // A native attachment of a version the plugin already delivered (and the model still has) is a duplicate.
-    const duplicates = native.filter(
-      (path) => entry.delivered.get(path) !== undefined && entry.delivered.get(path) === had.get(path) && current.get(path) === had.get(path),
-    );
-    const skip = new Set([...system, ...native, ...readInstruction]);
-
-    const paths = (this.options.mode ?? "bodies") === "paths";
-    const files: ResolvedFile[] = [];
-    const blocks: InlineBlock[] = paths ? [] : await session.touch(targets, { admit: false });
-    if (paths) for (const target of targets) files.push(...(await session.resolve(target, { admit: false })).files);
-    const proposal = await proposePieces(session, paths ? piecesOf(files, "tool") : piecesOf(blocks, tool === "read" ? "read" : "tool"), {
-      native: (piece) => (skip.has(piece.path) ? "loaded" : "no"),
-      render: (shown) => ({
-        text: paths ? session.reminder({ files: pick(files, shown) }) : wrapReminder(session.renderInline(pick(blocks, shown))),
-        shown: new Set(shown.map((piece) => piece.path)),
-      }),
-    });
-    const delivered = proposal.shown;
-    if (duplicates.length > 0 && typeof output.output === "string") output.output = stripNativeBlocks(output.output, duplicates, native);
-    if (proposal.text !== "") {
-      output.output = `${output.output ?? ""}\n\n${proposal.text}`;
-      const metadata = (output.metadata && typeof output.metadata === "object" ? output.metadata : (output.metadata = {})) as Record<string, unknown>;
-      metadata[METADATA_KEY] = { files: delivered.map((file) => ({ path: file.path, mtimeMs: file.mtimeMs })) };
-      if (tool === "read" && !paths) {
-        metadata.loaded = [...nativeLoaded(metadata), ...delivered.map((file) => file.path).filter((path) => !native.includes(path))];
-      }
-      for (const file of delivered) entry.delivered.set(file.path, file.mtimeMs);
-    }
-    // Admitted only now that the output carries them.
-    proposal.commit();
-    await this.#save(input.sessionID, entry);
-  }
-
-  /** `experimental.session.compacting`: the path-layer files in force, for the summary. */
-  async compacting(input: { sessionID: string }, output: { context: string[] }): Promise<void> {
-    const entry = await this.session(input.sessionID);
-    // System-prompt files survive a compaction (OpenCode re-reads them every step).
-    const context = await entry.session.compactionContext({
-      maxTokens: this.options.compactionTokens ?? DEFAULT_COMPACTION_TOKENS,
-      layers: ["path"],
-      exclude: await this.systemPaths(),
-    });
-    if (context.text !== "") output.context.push(context.text);
-  }
-
-  /** After a compaction OpenCode re-attaches its nested files; path-layer files are offered again too. */
-  async compacted(sessionID: string): Promise<void> {
-    const entry = await this.session(sessionID);
-    entry.session.compacted();
-    entry.delivered.clear();
-    await this.#save(sessionID, entry);
-  }
-
-  /** Forgets a deleted OpenCode session: memory and state file. */
-  async deleted(sessionID: string): Promise<void> {
-    const entry = this.#sessions.get(sessionID);
-    this.#sessions.delete(sessionID);
-    if (entry) {
-      const resolved = await entry.catch(() => undefined);
-      await resolved?.saving;
-      await resolved?.session.close();
-    }
-    await removeFile(this.statePath(sessionID));
-  }
-
-  /**
-   * `experimental.chat.messages.transform`: a tool result OpenCode pruned (`time.compacted`) no
-   * longer shows what it carried; those files are offered again.
-   */
-  async messages(messages: ReadonlyArray<{ info: { sessionID?: string }; parts: ReadonlyArray<unknown> }>): Promise<void> {
-    const lost = new Map<string, Set<string>>();
-    for (const message of messages) {
-      for (const part of message.parts as Array<{
-        type?: string;
-        sessionID?: string;
-        tool?: string;
-        state?: { status?: string; time?: { compacted?: number }; metadata?: Record<string, unknown> };
-      }>) {
-        if (part?.type !== "tool" || part.state?.status !== "completed" || !part.state.time?.compacted) continue;
-        const sessionID = part.sessionID ?? message.info.sessionID;
-        if (!sessionID || !this.#sessions.has(sessionID)) continue;
-        const carried = (part.state.metadata?.[METADATA_KEY] as { files?: Array<{ path?: unknown }> } | undefined)?.files ?? [];
-        const paths = [...carried.map((file) => file.path), ...(part.tool === "read" ? nativeLoaded(part.state.metadata) : [])].filter(
-          (path): path is string => typeof path === "string",
-        );
-        if (paths.length === 0) continue;
-        let set = lost.get(sessionID);
-        if (!set) lost.set(sessionID, (set = new Set()));
-        for (const path of paths) set.add(path);
-      }
-    }
-    for (const [sessionID, paths] of lost) {
-      const entry = await this.session(sessionID);
-      const layerOf = new Map(entry.session.admitted().map((file) => [file.path, file.layer]));
-      const drop = [...paths].filter((path) => layerOf.get(path) === "path");
-      if (drop.length === 0) continue;
-      entry.session.forget(drop);
-      for (const path of drop) entry.delivered.delete(path);
-      await this.#save(sessionID, entry);
-    }
-  }
-
-  /** Closes every session (plugin disposal). */
-  async dispose(): Promise<void> {
-    const entries = [...this.#sessions.values()];
-    this.#sessions.clear();
-    for (const entry of entries) {
-      const resolved = await entry.catch(() => undefined);
-      await resolved?.saving;
-      await resolved?.session.close();
-    }
-  }
-
-  /** The V1 hooks. Errors never fail a tool call: a hook that cannot work leaves the output alone. */
-  hooks(): Hooks {
-    const guard = async (run: () => Promise<void>): Promise<void> => {
-      try {
-        await run();
-      } catch {
-        // Never break the host's tool call or compaction.
-      }
-    };
-    return {
-      "tool.execute.after": (input, output) => guard(() => this.afterTool(input, output)),
-      "experimental.session.compacting": (input, output) => guard(() => this.compacting(input, output)),
-      "experimental.chat.messages.transform": (_input, output) => guard(() => this.messages(output.messages as never)),
-      event: ({ event }) =>
-        guard(async () => {
-          if (event.type === "session.compacted") await this.compacted(event.properties.sessionID);
-          else if (event.type === "session.deleted") await this.deleted(event.properties.info.id);
-        }),
-      dispose: () => guard(() => this.dispose()),
-    };
+    super(OPENCODE_PLUGIN_HOST, context, options);
   }
 }
+
+const opencode = familyPlugin(OPENCODE_PLUGIN_HOST);
 
 /**
  * The plugin function (`Plugin` from `@opencode-ai/plugin`).
@@ -472,11 +89,7 @@ export class OpenCodeAgents {
  * // .opencode/plugin/agentsmd.js
  * export { default } from "agentsmd/opencode";
  */
-export const AgentsMdPlugin: Plugin = async (input: PluginInput, options?: PluginOptions) => {
-  const agents = new OpenCodeAgents({ directory: input.directory, worktree: input.worktree }, parseOptions(options));
-  return agents.hooks();
-};
+export const AgentsMdPlugin: Plugin = opencode.server;
 
 /** OpenCode 1.18.33 loads only `default.server` when the default export is `{ id, server }`. */
-const plugin: PluginModule = { id: "agentsmd", server: AgentsMdPlugin };
-export default plugin;
+export default opencode.module;
