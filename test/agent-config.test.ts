@@ -127,3 +127,22 @@ describe("Claude Code's settings", () => {
     expect(session.initialMessage).toBe("");
   });
 });
+
+describe("explain agrees with show on Claude Code's excludes", () => {
+  it("an excluded CLAUDE.md is listed as excluded by the agent's settings, and AGENTS.md as loaded in its place", async () => {
+    const tree = await createTree({
+      "repo/.git/": null,
+      "repo/CLAUDE.md": "root",
+      "repo/AGENTS.md": "agents",
+      "repo/.claude/settings.json": JSON.stringify({ claudeMdExcludes: ["**/repo/CLAUDE.md"] }),
+    });
+    const args = ["--home", tree.home, "--cwd", tree.path("repo"), "--preset", "claude"];
+    const shown = await runCli([...args, "show"], { env: {} });
+    expect(shown.stdout).toContain("agents");
+    expect(shown.stdout).not.toContain("root");
+    const explained = await runCli([...args, "explain", tree.path("repo/a.ts")], { env: {} });
+    expect(explained.stdout).toContain(`1. ${tree.path("repo/AGENTS.md")}`);
+    expect(explained.stdout).toContain(`-  ${tree.path("repo/CLAUDE.md")}\n   ignored: excluded by the agent's own settings`);
+    expect(explained.stdout).toContain("setting: claudeMdExcludes **/repo/CLAUDE.md from");
+  });
+});

@@ -14,7 +14,7 @@ import { StatCache, type Found } from "../io/cache.js";
 import { chooseFiles, type NameGroups } from "../load/discover.js";
 import { initialDirs, type InitialLoad } from "../load/initial.js";
 import type { ImportRecord } from "../load/imports.js";
-import { chain, isInside, nameOf } from "../core/paths.js";
+import { chain, isInside, join, nameOf } from "../core/paths.js";
 import { presetNames } from "../presets/table.js";
 import { SPEC_SCOPE } from "../presets/preset.js";
 import { countOf } from "../core/words.js";
@@ -163,7 +163,18 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
   // Probe every known name, session names first (the order a probe lists files in).
   const names = knownInstructionNames([...session.config.files.names, ...groups.flat(), ...lazyGroups.flat()]);
   const ordered = [...new Set([...groups.flat(), ...session.config.files.names, ...lazyGroups.flat(), ...names])];
-  const cache = new StatCache(session.cache.fs, ordered, { revalidateMs: Number.POSITIVE_INFINITY });
+  // Files the agent's own settings exclude (claudeMdExcludes) are absent for the loader: here too.
+  const cache = new StatCache(session.cache.fs, ordered, { revalidateMs: Number.POSITIVE_INFINITY, exclude: session.excludes });
+  const excluded = async (dir: string, layer: Layer) => {
+    if (!session.excludes) return;
+    for (const name of ordered) {
+      const path = join(dir, name);
+      if (!session.excludes(path)) continue;
+      const info = await session.cache.fs.stat(path).catch(() => null);
+      if (info?.kind === "file")
+        aside.push(entry({ name, path, info }, dir, layer, "ignored", "never loaded", "excluded by the agent's own settings (see the setting: lines)"));
+    }
+  };
 
   const seen: ExplainEntry[] = [];
   const aside: ExplainEntry[] = [];
@@ -224,6 +235,7 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
     }
     if (!applies) continue;
     addAside(aside, choice, dir, session, groups, groupsReason, load, entry);
+    await excluded(dir, "project");
   }
   // Render order of the initial message (a preset may sort, e.g. gemini).
   const position = new Map(session.initialFiles.map((file, index) => [file.path, index]));
@@ -273,6 +285,7 @@ async function explainSession(session: AgentsSession, target: string): Promise<E
         }
       }
       addAside(aside, choice, dir, session, lazyGroups, groupsReason, undefined, entry);
+      await excluded(dir, "path");
     }
     // The order touch delivered them in.
     const rank = new Map(blocks.map((block, index) => [block.path, index]));

@@ -74,6 +74,8 @@ export class AgentsSession {
   readonly rules: SessionRules;
   /** Files the agent's configuration lists (layer `config`), each with why, in words. */
   readonly listed: ReadonlyMap<string, string>;
+  /** Files the agent's own settings exclude (`Preset.excludes`), if any. */
+  readonly excludes: ((path: string) => boolean) | undefined;
 
   readonly #sink: DiagnosticSink;
   readonly #cache: StatCache;
@@ -93,6 +95,7 @@ export class AgentsSession {
   constructor(parts: Parts, initial: { files: readonly InitialFile[]; message: string; load?: InitialLoad }, rules: SessionRules = rulesOf(parts)) {
     this.rules = rules;
     this.listed = parts.listed?.reasons ?? new Map();
+    this.excludes = parts.excludes?.matches;
     this.cwd = parts.options.cwd;
     this.home = parts.options.home;
     this.env = parts.options.env;

@@ -221,6 +221,13 @@ describe("hook claude-code: events", () => {
     expect(await both.read("r/n/f.ts", { session_id: "both-1" })).toBe("");
   });
 
+  it("a CLAUDE.md that claudeMdExcludes hides does not switch Claude Code's own AGENTS.md loading off: nothing to inject at start", async () => {
+    const tree = await createTree({ "r/.git/": null, "r/CLAUDE.md": "ROOT-CLAUDE\n", "r/AGENTS.md": "ROOT-AGENTS\n" });
+    expect(await hooks(tree, "r").start("startup", { session_id: "excl-1" })).toContain("ROOT-AGENTS");
+    await tree.write(".test-home/.claude/settings.json", JSON.stringify({ claudeMdExcludes: ["**/r/CLAUDE.md"] }));
+    expect(await hooks(tree, "r").start("startup", { session_id: "excl-2" })).toBe("");
+  });
+
   it("a subagent has its own state; its first tool call brings the chain", async () => {
     const tree = await createTree(MIXED);
     const h = hooks(tree);

@@ -6,7 +6,7 @@ import * as z from "zod";
 import type { FileSystem } from "../../io/file-system.js";
 import { absolute, join, nameOf, parentOf } from "../../core/paths.js";
 import { findImports } from "../../load/imports.js";
-import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES } from "../../presets/claude.js";
+import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES, claudeExcludes } from "../../presets/claude.js";
 import { handleHostEvent, HOOK_LAZY_CAPS, type HostHookOptions } from "../host/deliver.js";
 import type { HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { CLAUDE_CODE_HOST, ClaudeHookEventSchema, claudeCodeEvent, foreignHookHost, pluginDataDir, type ClaudeHookInput } from "./input.js";
@@ -82,7 +82,9 @@ async function decideMode(input: ClaudeHookInput, agentsMd: AgentsMdMode | undef
     return { mode: "inject", modeReason: `Claude Code ${version} has no built-in AGENTS.md loading (added in ${BUILTIN_AGENTS_MD_SINCE})` };
   }
   const cwd = absolute(input.cwd, "/");
-  const builtin = await builtinAgentsMd({ fs: context.fs, cwd, home: context.home, env: context.env });
+  // A CLAUDE.md that claudeMdExcludes hides does not switch Claude Code's AGENTS.md loading off.
+  const excludes = await claudeExcludes({ cwd, root: "/", home: context.home, env: context.env, fs: context.fs, agentConfig: true, raw: {} });
+  const builtin = await builtinAgentsMd({ fs: context.fs, cwd, home: context.home, env: context.env, exclude: excludes?.matches });
   return {
     mode: builtin.active ? "native" : "inject",
     modeReason: builtin.reason,
@@ -126,14 +128,19 @@ export async function coveredByClaudeFile(fs: FileSystem, path: string): Promise
 
 /**
  * Even with its AGENTS.md support on, Claude Code skips an AGENTS.md whose directory holds a CLAUDE
- * file (default mode; peers §2.6); the hook delivers those, unless the CLAUDE file is that AGENTS.md.
+ * file (default mode; peers §2.6); the hook delivers those, unless the CLAUDE file is that AGENTS.md
+ * or one `claudeMdExcludes` hides (Claude Code then reads the AGENTS.md).
  */
 async function claudeSkipsIt(path: string, context: NativeContext<ClaudeState>): Promise<boolean> {
   if (context.host.nativeBoth) return false;
   const dir = parentOf(path);
   for (const name of CLAUDE_MD_NAMES) {
     const info = await context.fs.stat(join(dir, name)).catch(() => null);
-    if (info && info.kind === "file") return !(await coveredByClaudeFile(context.fs, path));
+    if (!info || info.kind !== "file") continue;
+    const cwd = context.event?.cwd ?? dir;
+    const excludes = await claudeExcludes({ cwd, root: "/", home: context.home, env: context.env, fs: context.fs, agentConfig: true, raw: {} });
+    if (excludes?.matches(join(dir, name))) continue;
+    return !(await coveredByClaudeFile(context.fs, path));
   }
   return false;
 }
