@@ -41,7 +41,7 @@ import { expandImports, findImports, resolveImportPath } from "../load/imports.j
 import { isBlank } from "../core/budget.js";
 import { ancestors, chain, isInside, join, nameOf, parentOf } from "../core/paths.js";
 import type { ScannedFile } from "./scan.js";
-import { memoFileSystem, presetConfigs, presetReach, scanInstructionTree, startupLoads, type PresetReach } from "./survey.js";
+import { chainTotals, memoFileSystem, presetConfigs, presetReach, scanInstructionTree, startupLoads, SURVEY_CHAIN_LIMIT, type PresetReach } from "./survey.js";
 import { countOf } from "../core/words.js";
 import type { SessionOptions } from "../session/session.js";
 import { FsError } from "../core/errors.js";
@@ -737,19 +737,19 @@ async function checkBudgets(
   for (const [scope, files] of byScope) {
     scopeBytes.set(scope, { bytes: files.reduce((sum, file) => sum + (file.info?.size ?? 0), 0), files: files.length });
   }
-  const chainTotal = (dir: string) => {
-    let bytes = 0;
-    let files = 0;
-    for (const each of ancestors(dir)) {
-      if (!isInside(each, root)) break;
-      const own = scopeBytes.get(each);
-      if (own) {
-        bytes += own.bytes;
-        files += own.files;
-      }
-    }
-    return { bytes, files };
-  };
+  const chains = chainTotals(scopeBytes);
+  const chainTotal = (dir: string) => chains.get(dir)!;
+  const deep = [...chains].filter(([, total]) => total.files > SURVEY_CHAIN_LIMIT).map(([scope]) => scope);
+  if (deep.length > 0) {
+    const shallowest = deep.reduce((a, b) => (a.length <= b.length ? a : b));
+    add({
+      code: "budget-unchecked",
+      severity: "info",
+      path: shallowest,
+      message: `budgets not checked in ${countOf(deep.length, "directory")} whose chain holds over ${SURVEY_CHAIN_LIMIT} instruction files (from ${shallowest} down): a startup session there costs too much to run for each`,
+      fix: "run `agentsmd explain` on one of them to see what each agent loads there, or merge the nested files",
+    });
+  }
   let sessions = 1;
   const reported = new Set<string>();
   const scopes = [...byScope.keys()].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
@@ -760,6 +760,7 @@ async function checkBudgets(
     const outerFiles = outer.files.filter((file) => file.layer === "project" && !isInside(file.path, root)).length;
     const dirs = scopes.filter((scope) => {
       const total = chainTotal(scope);
+      if (total.files > SURVEY_CHAIN_LIMIT) return false;
       return total.bytes + outerBytes > config.initial.maxBytes || total.files + outerFiles > config.initial.maxFiles;
     });
     if (dirs.length === 0) continue;

@@ -56,7 +56,7 @@ export function memoFileSystem(inner: FileSystem): FileSystem {
   // directory's listing is absent without asking the disk. At depth d every absolute-path stat
   // costs d component lookups in the kernel, so probing each known name in each of d directories
   // was quadratic (tree at depth 2,000: 20 s); with the listings only files that exist are stat'ed.
-  const listed = new Map<string, ReadonlySet<string>>();
+  const listed = new Map<string, ReadonlyMap<string, FileKind | "symlink">>();
   const absentByListing = (path: string, levels = 2): boolean => {
     const slash = path.lastIndexOf("/");
     if (slash <= 0 || levels === 0) return false;
@@ -65,15 +65,27 @@ export function memoFileSystem(inner: FileSystem): FileSystem {
     if (names) return !names.has(path.slice(slash + 1));
     return absentByListing(dir, levels - 1); // `.claude/CLAUDE.md`: the grandparent's listing decides
   };
+  // A listed entry that is not a symlink has its parent's real path plus its name: no call. A
+  // realpath(3) of a path d levels deep lstats every prefix (d² kernel lookups), and the survey
+  // asks one per instruction file: cubic in depth when every level holds one.
+  const realpath = async (path: string): Promise<string> => {
+    const slash = path.lastIndexOf("/");
+    const dir = slash > 0 ? path.slice(0, slash) : "";
+    const kind = listed.get(dir)?.get(path.slice(slash + 1));
+    if (kind === undefined || kind === "symlink") return inner.realpath(path);
+    const real = await memo(reals, dir, () => realpath(dir));
+    return real.endsWith("/") ? real + path.slice(slash + 1) : `${real}/${path.slice(slash + 1)}`;
+  };
   return {
     ...inner,
+    knownEntries: (dir) => listed.get(dir),
     stat: (path) => (absentByListing(path) ? ABSENT : memo(stats, path, () => inner.stat(path))),
     lstat: (path) => memo(lstats, path, () => inner.lstat(path)),
-    realpath: (path) => memo(reals, path, () => inner.realpath(path)),
+    realpath: (path) => memo(reals, path, () => realpath(path)),
     readdir: (path) =>
       memo(lists, path, async () => {
         const entries = await inner.readdir(path);
-        listed.set(path, new Set(entries.map((entry) => entry.name)));
+        listed.set(path, new Map(entries.map((entry) => [entry.name, entry.kind])));
         return entries;
       }),
     async read(path, maxBytes) {
@@ -108,13 +120,23 @@ export interface StartupLoad {
  * memoising file system, so each file is read once whatever the number of sessions.
  * @example const loads = await startupLoads({ home, env: {}, fs }, ["codex", "claude"], ["/repo", "/repo/pkg"]);
  */
+export async function startupLoads(base: SessionOptions, presets: readonly string[], dirs: readonly string[]): Promise<Map<string, Map<string, StartupLoad>>>;
+export async function startupLoads<T>(
+  base: SessionOptions,
+  presets: readonly string[],
+  dirs: readonly string[],
+  options: { keep: (load: StartupLoad) => T; concurrency?: number },
+): Promise<Map<string, Map<string, T>>>;
 export async function startupLoads(
   base: SessionOptions,
   presets: readonly string[],
   dirs: readonly string[],
-  concurrency = 16,
-): Promise<Map<string, Map<string, StartupLoad>>> {
-  const out = new Map<string, Map<string, StartupLoad>>();
+  options: { keep?: (load: StartupLoad) => unknown; concurrency?: number } = {},
+): Promise<Map<string, Map<string, unknown>>> {
+  // `keep` takes what the caller needs, so thousands of sessions' loads are not all held at once.
+  const keep = options.keep ?? ((load: StartupLoad) => load);
+  const concurrency = options.concurrency ?? 16;
+  const out = new Map<string, Map<string, unknown>>();
   const jobs: Array<{ preset: string; dir: string }> = [];
   for (const preset of presets) {
     out.set(preset, new Map());
@@ -127,7 +149,7 @@ export async function startupLoads(
       const session = await createSession({ ...base, preset, cwd: dir });
       out
         .get(preset)!
-        .set(dir, { preset, cwd: dir, root: session.root, hasProject: session.hasProject, files: session.initialFiles, load: session.initialLoad });
+        .set(dir, keep({ preset, cwd: dir, root: session.root, hasProject: session.hasProject, files: session.initialFiles, load: session.initialLoad }));
       await session.close();
     }
   };
@@ -241,6 +263,57 @@ export async function presetReach(
     } finally {
       await session.close();
     }
+  }
+  return out;
+}
+
+/**
+ * Scopes whose chain holds more instruction files than this get no startup session in a survey
+ * (`tree`, `doctor`'s budget check): a session's work grows with its chain, so a tree with a file
+ * at every level of a deep chain would cost depth³ (500 levels: 108 s, 1.9 GB). Real chains hold a
+ * handful; `explain` on one directory still runs its session whatever the chain.
+ */
+export const SURVEY_CHAIN_LIMIT = 64;
+
+/** Bytes and files of instruction files. */
+export interface ChainTotal {
+  bytes: number;
+  files: number;
+}
+
+/**
+ * Each scope's totals summed over its chain inside the surveyed tree (its own included), from the
+ * totals per scope. Every directory's running total is computed once, from its parent's, so the
+ * work is linear in the directories on the chains however deep they are (a walk of ancestors per
+ * scope would be quadratic).
+ * @example chainTotals(new Map([["/r", { bytes: 5, files: 1 }], ["/r/a", { bytes: 3, files: 1 }]])).get("/r/a") // { bytes: 8, files: 2 }
+ */
+export function chainTotals(perScope: ReadonlyMap<string, ChainTotal>): Map<string, ChainTotal> {
+  const NONE: ChainTotal = { bytes: 0, files: 0 };
+  const running = new Map<string, ChainTotal>();
+  const out = new Map<string, ChainTotal>();
+  for (const scope of perScope.keys()) {
+    // Up to the nearest directory already known (or the file-system root), then back down.
+    const pending: string[] = [];
+    let dir = scope;
+    let above: ChainTotal = NONE;
+    for (;;) {
+      const known = running.get(dir);
+      if (known) {
+        above = known;
+        break;
+      }
+      pending.push(dir);
+      const slash = dir.lastIndexOf("/");
+      if (slash <= 0) break;
+      dir = dir.slice(0, slash);
+    }
+    for (let at = pending.length - 1; at >= 0; at--) {
+      const own = perScope.get(pending[at]!);
+      above = own ? { bytes: above.bytes + own.bytes, files: above.files + own.files } : above;
+      running.set(pending[at]!, above);
+    }
+    out.set(scope, running.get(scope)!);
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import type { FileSystem } from "../io/file-system.js";
 import { nodeFileSystem } from "../io/file-system.js";
 import { presetNames } from "../presets/table.js";
-import { memoFileSystem, presetConfigs, scanInstructionTree, startupLoads } from "./survey.js";
+import { chainTotals, memoFileSystem, presetConfigs, scanInstructionTree, startupLoads, SURVEY_CHAIN_LIMIT } from "./survey.js";
 import { countOf } from "../core/words.js";
 import type { SessionOptions } from "../session/session.js";
 import { nameOf, parentOf, segmentsBelow } from "../core/paths.js";
@@ -34,6 +34,8 @@ export interface ScopeFile {
   tokens: number;
   /** Presets that load it at startup in a session started in `scope`. */
   startup: string[];
+  /** Set when no session ran for `scope`: its chain holds more instruction files than the survey's limit. */
+  startupSkipped?: { chainFiles: number; limit: number };
   /** The excluded directory it lies under, if any. */
   excludedBy?: string;
   gitignored?: boolean;
@@ -81,24 +83,24 @@ export async function buildScopeTree(options: ScopeTreeOptions): Promise<ScopeTr
     configs: configs.values(),
     ...(options.gitignore !== undefined ? { gitignore: options.gitignore } : {}),
   });
-  const scopes = [...new Set(scan.files.map((file) => file.scope))];
-  const loads = await startupLoads({ ...(options.session ?? {}), fs }, presets, scopes);
+  const perScope = new Map<string, { bytes: number; files: number }>();
+  for (const file of scan.files) perScope.set(file.scope, { bytes: 0, files: (perScope.get(file.scope)?.files ?? 0) + 1 });
+  const chains = chainTotals(perScope);
+  const surveyed = [...perScope.keys()].filter((scope) => chains.get(scope)!.files <= SURVEY_CHAIN_LIMIT);
+  const loads = await startupLoads({ ...(options.session ?? {}), fs }, presets, surveyed, { keep: (load) => new Set(load.files.map((loaded) => loaded.path)) });
   const files: ScopeFile[] = [];
   for (const file of scan.files) {
     const info = await fs.stat(file.path).catch(() => null);
     const size = info?.size ?? 0;
+    const chainFiles = chains.get(file.scope)!.files;
     files.push({
       path: file.path,
       scope: file.scope,
       name: file.name,
       sizeBytes: size,
       tokens: estimateTokens(size),
-      startup: presets.filter((preset) =>
-        loads
-          .get(preset)!
-          .get(file.scope)!
-          .files.some((loaded) => loaded.path === file.path),
-      ),
+      startup: presets.filter((preset) => loads.get(preset)!.get(file.scope)?.has(file.path) === true),
+      ...(chainFiles > SURVEY_CHAIN_LIMIT ? { startupSkipped: { chainFiles, limit: SURVEY_CHAIN_LIMIT } } : {}),
       ...(file.excludedBy ? { excludedBy: file.excludedBy } : {}),
       ...(file.gitignored ? { gitignored: true } : {}),
     });
@@ -184,7 +186,11 @@ export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): s
     const file = row.file;
     const size = paint("dim", `${String(file.sizeBytes).padStart(sizeWidth)} B  ${`~${file.tokens}`.padStart(tokenWidth + 1)} tok`);
     const notes = [file.excludedBy ? `under excluded ${quote(file.excludedBy)}/` : "", file.gitignored ? "gitignored" : ""].filter(Boolean);
-    const who = file.startup.length > 0 ? paint("preset", file.startup.join(" ")) : paint("none", "no preset at startup");
+    const who = file.startupSkipped
+      ? paint("none", `startup not computed (${file.startupSkipped.chainFiles} instruction files on its chain, over ${file.startupSkipped.limit})`)
+      : file.startup.length > 0
+        ? paint("preset", file.startup.join(" "))
+        : paint("none", "no preset at startup");
     lines.push(`${row.left}${" ".repeat(width - row.leftWidth)}  ${size}  ${who}${notes.length > 0 ? paint("dim", `  (${notes.join(", ")})`) : ""}`);
   }
   if (tree.rules && tree.rules.length > 0) {
@@ -207,6 +213,13 @@ export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): s
     }
   }
   const total = tree.files.reduce((sum, file) => sum + file.sizeBytes, 0);
+  const skipped = tree.files.filter((file) => file.startupSkipped).length;
+  if (skipped > 0) {
+    lines.push(
+      "",
+      `startup not computed for ${countOf(skipped, "file")}: a chain of over ${SURVEY_CHAIN_LIMIT} instruction files (run \`agentsmd explain\` on one to see its session)`,
+    );
+  }
   lines.push(
     "",
     `${countOf(tree.files.length, "instruction file")}, ${countOf(total, "byte")} (~${countOf(estimateTokens(total), "token")}), ${countOf(tree.dirs, "directory")} scanned; ` +

@@ -226,6 +226,13 @@ export class StatCache {
       this.#dirs.set(dir, { probe, checkedAt: this.#now(), dirMtimeMs });
       return probe;
     };
+    const known = this.#fs.knownEntries?.(dir);
+    if (known) {
+      // A survey's listing: only the candidates it holds are stat'ed (`.claude/CLAUDE.md` by its first segment).
+      const present = this.#names.map((name) => known.has(firstSegment(name)));
+      if (!present.includes(true)) return store(EMPTY_PROBE, -1);
+      return store(collect(await Promise.all(this.#names.map((name, at) => (present[at] ? this.#probeOne(dir, name) : Promise.resolve(null))))), -1);
+    }
     const multi = this.#names.length > 1;
     let dirMtimeMs = -1;
     if (multi) {
@@ -299,6 +306,11 @@ function sameFound(a: readonly Found[], b: readonly Found[]): boolean {
       return false;
   }
   return true;
+}
+
+function firstSegment(name: string): string {
+  const slash = name.indexOf("/");
+  return slash === -1 ? name : name.slice(0, slash);
 }
 
 function collect(results: Array<Found | FsError | null>): DirProbe {

@@ -65,6 +65,11 @@ export interface FileSystem {
   createExclusive(path: string, data: string): Promise<boolean>;
   /** Removes a file; nothing happens when it is already gone. */
   remove(path: string): Promise<void>;
+  /**
+   * The names `dir` holds, when already known without I/O (a survey listed the directory and the
+   * tree is not changing); undefined otherwise. Lets a probe skip candidates that are absent.
+   */
+  knownEntries?(dir: string): { has(name: string): boolean } | undefined;
 }
 
 /**

@@ -76,7 +76,9 @@ function searchDirs(cwd: string, options: RootOptions): string[] {
 }
 
 async function firstMarker(dir: string, markers: readonly string[], fs: FileSystem): Promise<string | undefined> {
+  const known = fs.knownEntries?.(dir);
   for (const marker of markers) {
+    if (known && !known.has(marker.split("/")[0]!)) continue;
     const path = join(dir, marker);
     // A marker may be a file or a directory (.git is a file in worktrees); errors count as absent.
     if (await fs.stat(path).catch(() => null)) return path;

@@ -9,20 +9,22 @@
 import { FsError } from "../../src/core/errors.js";
 import { nodeFileSystem, type FileSystem } from "../../src/io/file-system.js";
 
-type Method = keyof FileSystem;
+/** The calls that touch the disk (`knownEntries` is a survey's knowledge, never faulted). */
+type Disk = Required<Omit<FileSystem, "knownEntries">>;
+type Method = Exclude<keyof FileSystem, "knownEntries">;
 
 /** Intercepts one method: gets the call's arguments and the real method to delegate to. */
-export type Hook<K extends Method> = (args: Parameters<FileSystem[K]>, next: FileSystem[K]) => ReturnType<FileSystem[K]>;
+export type Hook<K extends Method> = (args: Parameters<Disk[K]>, next: Disk[K]) => ReturnType<Disk[K]>;
 
 export type Hooks = { [K in Method]?: Hook<K> };
 
 /** A file system that runs `hooks` in front of `inner` (default: the real one). */
 export function injectFs(hooks: Hooks, inner: FileSystem = nodeFileSystem): FileSystem {
-  const wrap = <K extends Method>(name: K): FileSystem[K] => {
+  const wrap = <K extends Method>(name: K): Disk[K] => {
     const hook = hooks[name] as Hook<K> | undefined;
-    const next = inner[name].bind(inner) as FileSystem[K];
+    const next = ((...args: unknown[]) => (inner[name] as (...a: unknown[]) => unknown).apply(inner, args)) as Disk[K];
     if (!hook) return next;
-    return ((...args: Parameters<FileSystem[K]>) => hook(args, next)) as FileSystem[K];
+    return ((...args: Parameters<Disk[K]>) => hook(args, next)) as Disk[K];
   };
   return {
     stat: wrap("stat"),

@@ -1,14 +1,23 @@
 /**
- * Issue 18 row 5: `tree` and `doctor` on deep and wide trees, in child processes with a heap limit
- * (never timed here: `bench/` and docs/reliability.md hold the timings). Before: tree at depth
- * 2,000 ran out of memory (4 GB at depth 1,000).
+ * Issue 18 row 5: `tree` and `doctor` on deep and wide trees. Work is counted (calls per
+ * directory, in process) and memory is bounded (the built CLI in a child process with a 256 MB
+ * heap); never timed here: docs/reliability.md and `bench/` hold the timings. Before: tree at depth
+ * 2,000 ran out of memory (4 GB at depth 1,000); then, with listings, each preset's session still
+ * probed every candidate name in every directory of the chain (10-12 s, 250 MB); a file at every
+ * level of a 500-deep chain took 108 s and 1.9 GB (one session per level, each reading its chain).
  */
-import { describe, expect, it, beforeAll } from "vitest";
+import { afterAll, describe, expect, it, beforeAll } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createTree } from "../helpers/tree.js";
 import { BIN, ensureBuilt } from "../helpers/bin.js";
+import { nodeFileSystem, type FileSystem } from "../../src/io/file-system.js";
+import { chainTotals, knownInstructionNames, memoFileSystem, startupLoads, SURVEY_CHAIN_LIMIT } from "../../src/inspect/survey.js";
+import { scanTree } from "../../src/inspect/scan.js";
+import { buildScopeTree } from "../../src/inspect/tree.js";
+import { DEFAULT_EXCLUDES } from "../../src/presets/preset.js";
+import { presetNames } from "../../src/presets/table.js";
 
 function run(args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
@@ -26,20 +35,123 @@ function run(args: string[]) {
   });
 }
 
+/** Every call counted by method, `knownEntries` passed through (a survey's listings stay visible). */
+function counted(inner: FileSystem) {
+  const calls: Record<string, number> = {};
+  const fs = Object.fromEntries(
+    Object.entries(inner).map(([name, method]) => [
+      name,
+      (...args: unknown[]) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        return (method as (...a: unknown[]) => unknown).apply(inner, args);
+      },
+    ]),
+  ) as unknown as FileSystem;
+  return { fs, calls };
+}
+
+async function deepTree(depth: number, everyLevel: boolean) {
+  const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "root\n" });
+  const segments = Array.from({ length: depth }, () => "a");
+  await mkdir(join(tree.path("r"), ...segments), { recursive: true });
+  if (everyLevel) for (let level = 1; level <= depth; level++) await writeFile(join(tree.path("r"), ...segments.slice(0, level), "AGENTS.md"), `${level}\n`);
+  else await writeFile(join(tree.path("r"), ...segments, "AGENTS.md"), "deep\n");
+  return { tree, deepest: join(tree.path("r"), ...segments) };
+}
+
+// One 2,000-level tree for the suite: removing it takes seconds on a loaded machine.
+let deep2000: Awaited<ReturnType<typeof deepTree>>;
+beforeAll(async () => {
+  deep2000 = await deepTree(2000, false);
+}, 120_000);
+afterAll(() => deep2000?.tree.cleanup(), 120_000);
+
+describe("the survey's work is linear in the directories", () => {
+  it("a session at depth 2,000 asks the survey one listing per directory, and stats only files that exist (every preset)", async () => {
+    const { tree, deepest } = deep2000;
+    const disk = counted(nodeFileSystem);
+    const survey = memoFileSystem(disk.fs);
+    const scan = await scanTree({ fs: survey, root: tree.path("r"), names: knownInstructionNames(), exclude: DEFAULT_EXCLUDES });
+    expect(scan.dirs).toBe(2001);
+    for (const preset of presetNames()) {
+      const asked = counted(survey);
+      const loads = await startupLoads({ fs: asked.fs, home: tree.home, env: {} }, [preset], [deepest]);
+      // Gemini CLI reads GEMINI.md only (by default): every other preset loads the deep AGENTS.md.
+      if (preset !== "gemini")
+        expect(
+          loads
+            .get(preset)!
+            .get(deepest)!
+            .files.map((file) => file.path),
+        ).toContain(join(deepest, "AGENTS.md"));
+      const total = Object.values(asked.calls).reduce((sum, count) => sum + count, 0);
+      expect(total, `${preset}: ${JSON.stringify(asked.calls)}`).toBeLessThanOrEqual(8 * 2001);
+      // The chain's probes and root markers read the listings: no stat per absent candidate name
+      // (before: each name in each of the 2,001 directories, every one hashing a 4 KB path).
+      if (preset === "codex") expect(asked.calls.stat ?? 0).toBeLessThan(40);
+    }
+    // The disk: each directory listed once, for all presets together; a realpath from the listings.
+    expect(disk.calls.readdir).toBe(2001);
+    expect(disk.calls.stat ?? 0).toBeLessThan(200);
+    expect(disk.calls.realpath ?? 0).toBeLessThan(20);
+  }, 60_000);
+
+  it("tree on a file at every level runs sessions only where the chain holds at most the limit, and says so for the rest", async () => {
+    const { tree } = await deepTree(150, true);
+    const disk = counted(nodeFileSystem);
+    const shown = await buildScopeTree({ root: tree.path("r"), fs: disk.fs, session: { home: tree.home, env: {} } });
+    expect(shown.files).toHaveLength(151);
+    const skipped = shown.files.filter((file) => file.startupSkipped);
+    expect(skipped).toHaveLength(151 - SURVEY_CHAIN_LIMIT);
+    expect(skipped.every((file) => file.startup.length === 0 && file.startupSkipped!.chainFiles > SURVEY_CHAIN_LIMIT)).toBe(true);
+    expect(shown.files.filter((file) => !file.startupSkipped).every((file) => file.startup.includes("codex"))).toBe(true);
+    expect(disk.calls.readdir).toBe(151);
+    expect(disk.calls.realpath ?? 0).toBeLessThan(20);
+  }, 60_000);
+
+  it("chain totals: each directory once, siblings that sort between a directory and its children kept apart", () => {
+    const perScope = new Map([
+      ["/r", { bytes: 1, files: 1 }],
+      ["/r/a-b", { bytes: 10, files: 1 }],
+      ["/r/a", { bytes: 100, files: 1 }],
+      ["/r/a/x/y", { bytes: 1000, files: 1 }],
+      ["/s", { bytes: 5, files: 1 }],
+    ]);
+    const totals = chainTotals(perScope);
+    expect(totals.get("/r/a/x/y")).toEqual({ bytes: 1101, files: 3 });
+    expect(totals.get("/r/a-b")).toEqual({ bytes: 11, files: 2 });
+    expect(totals.get("/s")).toEqual({ bytes: 5, files: 1 });
+    const deep = new Map<string, { bytes: number; files: number }>();
+    let path = "/r";
+    for (let level = 0; level < 5000; level++, path += "/a") deep.set(path, { bytes: 1, files: 1 });
+    expect(chainTotals(deep).get(path.slice(0, -2))).toEqual({ bytes: 5000, files: 5000 });
+  });
+});
+
 describe("tree and doctor stay within a 256 MB heap", () => {
   beforeAll(ensureBuilt, 120_000);
 
   it("at depth 2,000", async () => {
-    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "root\n" });
-    const deep = join(tree.path("r"), ...Array.from({ length: 2000 }, () => "a"));
-    await mkdir(deep, { recursive: true });
-    await writeFile(join(deep, "AGENTS.md"), "deep\n");
+    const { tree } = deep2000;
     const shown = await run(["--json", "tree", tree.path("r")]);
     expect(shown.code, shown.stderr.slice(0, 300)).toBe(0);
     expect((JSON.parse(shown.stdout) as { files: unknown[]; dirs: number }).files).toHaveLength(2);
     const doctor = await run(["--json", "doctor", tree.path("r")]);
     expect(doctor.stderr).not.toMatch(/heap out of memory/);
     expect(JSON.parse(doctor.stdout)).toHaveProperty("findings");
+  }, 120_000);
+
+  it("with an instruction file at every level of 1,000", async () => {
+    const { tree } = await deepTree(1000, true);
+    const shown = await run(["--json", "tree", tree.path("r")]);
+    expect(shown.code, shown.stderr.slice(0, 300)).toBe(0);
+    const files = (JSON.parse(shown.stdout) as { files: Array<{ startup: string[]; startupSkipped?: unknown }> }).files;
+    expect(files).toHaveLength(1001);
+    expect(files.filter((file) => file.startupSkipped)).toHaveLength(1001 - SURVEY_CHAIN_LIMIT);
+    const doctor = await run(["--json", "doctor", tree.path("r")]);
+    expect(doctor.code, doctor.stderr.slice(0, 300)).not.toBe(null);
+    const findings = (JSON.parse(doctor.stdout) as { findings: Array<{ code: string }> }).findings;
+    expect(findings.map((finding) => finding.code)).toContain("budget-unchecked");
   }, 120_000);
 
   it("on 20,000 files in 100 directories", async () => {
