@@ -13,6 +13,7 @@
 import { isAbsent, type FileInfo, type FileSystem } from "./file-system.js";
 import { FsError } from "../core/errors.js";
 import { isInside, join } from "../core/paths.js";
+import { plantedFile } from "./real-path.js";
 
 export interface Found {
   name: string;
@@ -20,13 +21,15 @@ export interface Found {
   info: FileInfo;
   /** Set when the file resolves (through symlinks) outside the confining root: its real path. */
   outside?: string;
+  /** Set when another user planted it in a directory anyone may write (io/real-path.ts): never loaded. */
+  planted?: true;
 }
 
 /** What probing one directory for instruction files found. */
 export interface DirProbe {
   /** Regular files among the candidates, in candidate order (selection happens later). */
   files: Found[];
-  /** Candidates that exist but are not regular files (directory, FIFO, socket, device), or that resolve outside the root (`outside`). */
+  /** Candidates that exist but are not regular files (directory, FIFO, socket, device), that resolve outside the root (`outside`), or that another user planted (`planted`). */
   irregular: Found[];
   /** Candidates that could not be probed (EACCES, EIO...). */
   errors: FsError[];
@@ -254,6 +257,7 @@ export class StatCache {
     try {
       const info = await this.#fs.stat(path);
       if (!info) return null;
+      if (await plantedFile(this.#fs, path, info)) return { name, path, info, planted: true };
       if (this.#confine && isInside(dir, this.#confine.root)) {
         const real = await this.#fs.realpath(path).catch((error: unknown) => {
           if (isAbsent(error)) return null; // deleted since the stat
@@ -319,7 +323,7 @@ function collect(results: Array<Found | FsError | null>): DirProbe {
   for (const result of results) {
     if (result === null) continue;
     if (result instanceof FsError) probe.errors.push(result);
-    else if (result.info.kind === "file" && result.outside === undefined) probe.files.push(result);
+    else if (result.info.kind === "file" && result.outside === undefined && !result.planted) probe.files.push(result);
     else probe.irregular.push(result);
   }
   return probe;

@@ -29,6 +29,10 @@ export interface FileInfo {
   size: number;
   dev: number;
   ino: number;
+  /** Owner's user id (POSIX; absent where the platform has none). */
+  uid?: number;
+  /** Permission bits with set-id and sticky bits (`mode & 0o7777`). */
+  mode?: number;
 }
 
 export interface ReadResult {
@@ -96,7 +100,7 @@ function entryOf(entry: Dirent): { name: string; kind: FileKind | "symlink" } {
 }
 
 function infoOf(stats: Stats): FileInfo {
-  return { kind: kindOf(stats), mtimeMs: stats.mtimeMs, size: stats.size, dev: stats.dev, ino: stats.ino };
+  return { kind: kindOf(stats), mtimeMs: stats.mtimeMs, size: stats.size, dev: stats.dev, ino: stats.ino, uid: stats.uid, mode: stats.mode & 0o7777 };
 }
 
 function wrap(error: unknown, path: string, action: string): FsError {

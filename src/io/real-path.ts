@@ -1,10 +1,11 @@
 /**
  * Real paths of input paths that may not exist yet: the real path of the deepest existing
  * ancestor, followed by the rest as written. What a confinement check compares (not the lexical
- * path: a symlinked directory inside the root may lead anywhere).
+ * path: a symlinked directory inside the root may lead anywhere). And files another user planted
+ * in a directory anyone may write (`plantedFile`): never the project's.
  */
-import type { FileSystem } from "./file-system.js";
-import { isInside, pathInputProblem } from "../core/paths.js";
+import type { FileInfo, FileSystem } from "./file-system.js";
+import { isInside, parentOf, pathInputProblem } from "../core/paths.js";
 
 /**
  * The real path `path` would have: symlinks of every existing component resolved. `path` must be
@@ -58,4 +59,35 @@ export async function canonicalTargets(fs: Pick<FileSystem, "realpath">, root: s
     out.add(below === "" ? root : root.endsWith("/") ? root + below : `${root}/${below}`);
   }
   return [...out];
+}
+
+// Files planted in a shared directory: a root marker or instruction file that another user put in
+// a directory anyone may write (`/tmp`, mode 1777) is not the project's, whatever its name. In the
+// spirit of git's `safe.directory`: such a file is ignored unless you or root own it.
+
+/** The user agentsmd runs as; undefined where the platform has no user ids (Windows). */
+const SELF: number | undefined = process.getuid?.();
+
+/**
+ * True when `info.uid` is neither this process's user nor root and `dir` is writable by others.
+ * @example plantedIn({ uid: 1001 }, { mode: 0o1777 }, 1000) // true
+ */
+export function plantedIn(file: Pick<FileInfo, "uid">, dir: Pick<FileInfo, "mode"> | null, self: number | undefined = SELF): boolean {
+  if (self === undefined || file.uid === undefined || file.uid === self || file.uid === 0) return false;
+  return dir?.mode !== undefined && (dir.mode & 0o002) !== 0;
+}
+
+/**
+ * Whether the file at `path` (stat'ed as `info`) was planted by another user in a directory anyone
+ * may write. Costs a stat of the parent only for a file owned by someone else.
+ * @example if (await plantedFile(fs, "/tmp/AGENTS.md", info)) skip();
+ */
+export async function plantedFile(fs: Pick<FileSystem, "stat">, path: string, info: Pick<FileInfo, "uid">): Promise<boolean> {
+  if (!plantedIn(info, { mode: 0o002 })) return false;
+  return plantedIn(info, await fs.stat(parentOf(path)).catch(() => null));
+}
+
+/** The sentence a diagnostic gives for a planted file. */
+export function plantedMessage(path: string, uid: number | undefined): string {
+  return `${path} belongs to another user (uid ${uid ?? "?"}) in ${parentOf(path)}, a directory anyone may write: ignored`;
 }

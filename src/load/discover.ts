@@ -8,6 +8,7 @@ import type { UserLayer } from "../presets/preset.js";
 import { decodeLossy, isBlank, trimText } from "../core/budget.js";
 import { FsError } from "../core/errors.js";
 import { join } from "../core/paths.js";
+import { plantedMessage } from "../io/real-path.js";
 
 /** Reports a failed read as a warning naming the path; a file deleted meanwhile is skipped silently. */
 export function reportReadError(sink: DiagnosticSink, path: string, error: unknown): void {
@@ -52,6 +53,15 @@ const NONE: Found[] = Object.freeze([]) as unknown as Found[];
 export function selectFiles(probe: DirProbe, groups: NameGroups, sink: DiagnosticSink): Found[] {
   if (probe.files.length === 0 && probe.irregular.length === 0 && probe.errors.length === 0) return NONE;
   for (const found of probe.irregular) {
+    if (found.planted) {
+      sink.add({
+        level: "warning",
+        code: "planted-in-shared-dir",
+        message: `${plantedMessage(found.path, found.info.uid)} (fix: move the file to a directory you own, or chown it)`,
+        path: found.path,
+      });
+      continue;
+    }
     if (found.outside !== undefined) {
       sink.add({
         level: "warning",

@@ -6,6 +6,7 @@ import type { FileSystem } from "../io/file-system.js";
 import type { Diagnostic } from "../core/schema.js";
 import { ancestors, isInside, join } from "../core/paths.js";
 import { ConfigError } from "../core/errors.js";
+import { plantedFile, plantedMessage } from "../io/real-path.js";
 
 /** How the root was found: the config's override, a marker, none (cwd), or the preset's own root (Claude Code has none: `/`). */
 export type RootReason = "override" | "marker" | "no-marker" | "preset";
@@ -60,7 +61,7 @@ export async function findProjectRoot(options: RootOptions): Promise<RootResult>
     // Nearest first, stopping at the first hit: with the default (synchronous) metadata calls this
     // is the fewest stats and the shortest time (measured in the bench's initial-load case).
     for (const dir of dirs) {
-      const marker = await firstMarker(dir, options.markers, fs);
+      const marker = await firstMarker(dir, options.markers, fs, diagnostics);
       if (marker) return { root: dir, reason: "marker", marker, diagnostics };
     }
   }
@@ -75,13 +76,24 @@ function searchDirs(cwd: string, options: RootOptions): string[] {
   return all.filter((dir) => dir !== options.home && isInside(dir, options.home));
 }
 
-async function firstMarker(dir: string, markers: readonly string[], fs: FileSystem): Promise<string | undefined> {
+async function firstMarker(dir: string, markers: readonly string[], fs: FileSystem, diagnostics: Diagnostic[]): Promise<string | undefined> {
   const known = fs.knownEntries?.(dir);
   for (const marker of markers) {
     if (known && !known.has(marker.split("/")[0]!)) continue;
     const path = join(dir, marker);
     // A marker may be a file or a directory (.git is a file in worktrees); errors count as absent.
-    if (await fs.stat(path).catch(() => null)) return path;
+    const info = await fs.stat(path).catch(() => null);
+    if (!info) continue;
+    if (await plantedFile(fs, path, info)) {
+      diagnostics.push({
+        level: "warning",
+        code: "marker-planted",
+        message: `root marker ${plantedMessage(path, info.uid)}; the search for the project root goes on above it (fix: set --root, or remove the marker)`,
+        path,
+      });
+      continue;
+    }
+    return path;
   }
   return undefined;
 }
