@@ -52,13 +52,14 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod through its namespace export (tree-shaken), at most 111 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 111 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
-    const zod = Object.entries(output.inputs)
-      .filter(([input]) => input.includes("node_modules/zod/"))
-      .reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
-    // `import { z } from "zod"` keeps all of zod (about 450 KB minified); `import * as z` about 100 KB.
-    expect(zod).toBeLessThan(160 * 1024);
+    const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
+    const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
+    // Classic zod installs its methods on each schema class the first time the class is used:
+    // several ms per hook process. The hook path builds its schemas with zod/mini (about 40 KB here).
+    expect(kept.map(([input]) => input).filter((input) => input.includes("node_modules/zod/v4/classic/"))).toEqual([]);
+    expect(zod).toBeLessThan(64 * 1024);
     // 103 with the Gemini CLI and Qwen Code profiles (each host adds its profile and input modules);
     // 108 with the session split into its parts (scope, reads, refresh, snapshot: +4 modules over 104, +1.3 KB of 257 KB).
     // 109 with OpenCode's config instructions (presets/opencode-instructions.ts).

@@ -3,6 +3,7 @@
  * entry by scripts/build-hook.mjs) runs. stdin and stdout go through plain descriptor calls, not
  * streams, so the process loads only the hook's own code.
  */
+import "./hook-zod.js";
 import { readDescriptorSync, writeDescriptorSync } from "../io/file-system.js";
 import { currentDir, readAll, type CliIo } from "./io.js";
 import { runHookArgv } from "./hook.js";

@@ -2,7 +2,8 @@
  * The Claude Code hook's input side: the event schema (with VS Code's camelCase variant), which
  * paths a tool event is about (one table), and what an event means for delivery. No I/O.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../core/zod-locale.js";
 import { absolute, join } from "../../core/paths.js";
 import { conversationPath, hostStateDir } from "../host/store.js";
 import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";
@@ -12,20 +13,18 @@ import type { HostEvent } from "../host/profile.js";
 export { HookInputError };
 
 /** The stdin document of a hook (peers §9.2); unknown fields are kept and ignored. */
-export const ClaudeHookInputSchema = z
-  .object({
-    session_id: z.string().min(1),
-    hook_event_name: z.string().min(1),
-    cwd: z.string().min(1),
-    transcript_path: z.string().optional(),
-    source: z.string().optional(),
-    agent_id: z.string().optional(),
-    tool_name: z.string().optional(),
-    tool_input: z.record(z.string(), z.unknown()).optional(),
-    tool_response: z.unknown().optional(),
-    prompt: z.string().optional(),
-  })
-  .passthrough();
+export const ClaudeHookInputSchema = z.looseObject({
+  session_id: z.string().check(z.minLength(1)),
+  hook_event_name: z.string().check(z.minLength(1)),
+  cwd: z.string().check(z.minLength(1)),
+  transcript_path: z.optional(z.string()),
+  source: z.optional(z.string()),
+  agent_id: z.optional(z.string()),
+  tool_name: z.optional(z.string()),
+  tool_input: z.optional(z.record(z.string(), z.unknown())),
+  tool_response: z.optional(z.unknown()),
+  prompt: z.optional(z.string()),
+});
 export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
 
 /**
@@ -52,7 +51,7 @@ export function normalizeHookInput(raw: unknown): unknown {
 }
 
 /** The event as the profile parses it: VS Code's variant mapped first. */
-export const ClaudeHookEventSchema = z.preprocess(normalizeHookInput, ClaudeHookInputSchema);
+export const ClaudeHookEventSchema = z.pipe(z.transform(normalizeHookInput), ClaudeHookInputSchema);
 
 /** Tool name -> the input fields naming its paths (Grep/Glob without `path` search cwd: nothing new). */
 export const CLAUDE_TOOL_TARGETS: TargetTable = {
@@ -76,9 +75,10 @@ export function toolTargets(input: ClaudeHookInput): string[] {
   return extractTargets(CLAUDE_TOOL_TARGETS, { tool: input.tool_name, input: input.tool_input ?? {}, cwd: absolute(input.cwd, "/") });
 }
 
-const ReadResponseSchema = z
-  .object({ type: z.unknown().optional(), file: z.object({ numLines: z.unknown().optional(), totalLines: z.unknown().optional() }).passthrough().optional() })
-  .passthrough();
+const ReadResponseSchema = z.looseObject({
+  type: z.optional(z.unknown()),
+  file: z.optional(z.looseObject({ numLines: z.optional(z.unknown()), totalLines: z.optional(z.unknown()) })),
+});
 
 /** A text Read shows the model the file: whole, or a range of it. */
 function readShown(input: ClaudeHookInput): HostEvent["read"] {

@@ -2,7 +2,7 @@
  * The Claude Code host profile: what Claude Code loads itself (CLAUDE files; AGENTS.md when its
  * own support is on), its answer framing and its 10,000-character limit, on the shared host layer.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { FileSystem } from "../../io/file-system.js";
 import { absolute, join, nameOf, parentOf } from "../../core/paths.js";
 import { findImports } from "../../load/imports.js";
@@ -36,15 +36,13 @@ export interface ClaudeHookOptions extends HostHookOptions<ClaudeHookOutput> {
 }
 
 /** What the Claude Code profile keeps per conversation. */
-const ClaudeStateSchema = z
-  .object({
-    /** inject: agentsmd delivers AGENTS.md; native: Claude Code loads it itself. */
-    mode: z.enum(["inject", "native"]),
-    modeReason: z.string(),
-    /** native only: Claude Code loads an AGENTS.md even where its directory has a CLAUDE file ("claude-md-and-agents-md"). */
-    nativeBoth: z.boolean().optional(),
-  })
-  .strict();
+const ClaudeStateSchema = z.strictObject({
+  /** inject: agentsmd delivers AGENTS.md; native: Claude Code loads it itself. */
+  mode: z.enum(["inject", "native"]),
+  modeReason: z.string(),
+  /** native only: Claude Code loads an AGENTS.md even where its directory has a CLAUDE file ("claude-md-and-agents-md"). */
+  nativeBoth: z.optional(z.boolean()),
+});
 type ClaudeState = z.infer<typeof ClaudeStateSchema>;
 
 function compareVersions(a: string, b: string): number {

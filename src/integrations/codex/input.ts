@@ -14,37 +14,38 @@
  * - UserPromptSubmit carries `prompt`.
  * No I/O.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../core/zod-locale.js";
 import { AgentsMdError } from "../../core/errors.js";
 
 const common = {
-  session_id: z.string().min(1).max(512),
-  cwd: z.string().min(1).max(4096),
-  transcript_path: z.string().max(4096).nullable().optional(),
-  model: z.string().optional(),
-  permission_mode: z.string().optional(),
-  turn_id: z.string().optional(),
+  session_id: z.string().check(z.minLength(1), z.maxLength(512)),
+  cwd: z.string().check(z.minLength(1), z.maxLength(4096)),
+  transcript_path: z.optional(z.nullable(z.string().check(z.maxLength(4096)))),
+  model: z.optional(z.string()),
+  permission_mode: z.optional(z.string()),
+  turn_id: z.optional(z.string()),
 };
 
 export const CodexSessionStartSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("SessionStart"),
-  source: z.enum(["startup", "resume", "clear", "compact"]).or(z.string()),
+  source: z.union([z.enum(["startup", "resume", "clear", "compact"]), z.string()]),
 });
 
 export const CodexUserPromptSubmitSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("UserPromptSubmit"),
-  prompt: z.string().optional(),
+  prompt: z.optional(z.string()),
 });
 
 export const CodexPostToolUseSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("PostToolUse"),
-  tool_name: z.string().min(1).max(512),
-  tool_input: z.unknown().optional(),
-  tool_response: z.unknown().optional(),
-  tool_use_id: z.string().optional(),
+  tool_name: z.string().check(z.minLength(1), z.maxLength(512)),
+  tool_input: z.optional(z.unknown()),
+  tool_response: z.optional(z.unknown()),
+  tool_use_id: z.optional(z.string()),
 });
 
 /** The events agentsmd answers; any other `hook_event_name` is not parsed (no output). */
@@ -74,7 +75,7 @@ export function parseCodexEvent(text: string): CodexHookEvent | null {
   }
   const name = (data as { hook_event_name?: unknown } | null)?.hook_event_name;
   if (typeof name === "string" && !(CODEX_EVENTS as readonly string[]).includes(name)) return null;
-  const result = CodexHookEventSchema.safeParse(data);
+  const result = z.safeParse(CodexHookEventSchema, data);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new CodexHookInputError(`hook input is not a Codex hook event: ${issue ? `${issue.path.join(".") || "(top level)"}: ${issue.message}` : "invalid"}`, {

@@ -7,7 +7,7 @@
  * Tool targets need the file system (globs, git's "revision or path" words), so the runner
  * (hook.ts) computes them before the shared algorithm runs and `normalize` takes them as given.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { FileSystem } from "../../io/file-system.js";
 import { patchTargets } from "../host/targets.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
@@ -27,7 +27,7 @@ export interface CodexHookOutput {
 }
 
 /** Codex needs no per-conversation fields of its own. */
-const CodexStateSchema = z.object({}).strict();
+const CodexStateSchema = z.strictObject({});
 type CodexState = z.infer<typeof CodexStateSchema>;
 
 /** What the runner found out about a tool call before the algorithm runs. */

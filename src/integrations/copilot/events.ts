@@ -5,7 +5,9 @@
  * (`agentsmd hook copilot postToolUse`, as `install copilot` writes it), else from the payload's
  * shape. No I/O.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import type * as zc from "zod/v4/core";
+import "../../core/zod-locale.js";
 import { AgentsMdError } from "../../core/errors.js";
 
 /** The events agentsmd registers with Copilot. */
@@ -13,23 +15,20 @@ export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "postToolU
 export type CopilotEventName = (typeof COPILOT_EVENTS)[number];
 
 const base = {
-  sessionId: z.string().min(1).max(512),
-  cwd: z
-    .string()
-    .min(1)
-    .max(64 * 1024),
-  timestamp: z.union([z.number(), z.string()]).optional(),
+  sessionId: z.string().check(z.minLength(1), z.maxLength(512)),
+  cwd: z.string().check(z.minLength(1), z.maxLength(64 * 1024)),
+  timestamp: z.optional(z.union([z.number(), z.string()])),
 };
 
-const SessionStartSchema = z.looseObject({ ...base, source: z.string().max(64).optional(), initialPrompt: z.string().optional() });
+const SessionStartSchema = z.looseObject({ ...base, source: z.optional(z.string().check(z.maxLength(64))), initialPrompt: z.optional(z.string()) });
 const UserPromptSchema = z.looseObject({ ...base, prompt: z.string() });
 const PostToolUseSchema = z.looseObject({
   ...base,
-  toolName: z.string().min(1).max(256),
-  toolArgs: z.unknown().optional(),
-  toolResult: z.looseObject({ resultType: z.string().max(64).optional(), textResultForLlm: z.unknown().optional() }).optional(),
+  toolName: z.string().check(z.minLength(1), z.maxLength(256)),
+  toolArgs: z.optional(z.unknown()),
+  toolResult: z.optional(z.looseObject({ resultType: z.optional(z.string().check(z.maxLength(64))), textResultForLlm: z.optional(z.unknown()) })),
 });
-const PreCompactSchema = z.looseObject({ ...base, trigger: z.string().max(64).optional(), transcriptPath: z.string().optional() });
+const PreCompactSchema = z.looseObject({ ...base, trigger: z.optional(z.string().check(z.maxLength(64))), transcriptPath: z.optional(z.string()) });
 
 export type CopilotEvent =
   | ({ event: "sessionStart" } & z.infer<typeof SessionStartSchema>)
@@ -80,7 +79,7 @@ export function parseCopilotEvent(data: unknown, event?: string): CopilotEvent |
   }
   const name = event ?? inferCopilotEvent(data as Record<string, unknown>);
   if (name === undefined || !isCopilotEventName(name)) return null;
-  const result = SCHEMAS[name].safeParse(data);
+  const result = z.safeParse(SCHEMAS[name], data);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new CopilotEventError(
@@ -103,12 +102,12 @@ export type CopilotInput = CopilotEvent | IgnoredCopilotEvent;
  * payload's shape when absent). An event agentsmd does not handle parses to `{ event: "ignored" }`.
  * @example copilotEventSchema("postToolUse").parse(payload).event // "postToolUse"
  */
-export function copilotEventSchema(event?: string): z.ZodType<CopilotInput> {
-  return z.unknown().transform((raw, context): CopilotInput => {
+export function copilotEventSchema(event?: string): zc.$ZodType<CopilotInput> {
+  return z.transform((raw: unknown, context): CopilotInput => {
     try {
       return parseCopilotEvent(raw, event) ?? { event: "ignored" };
     } catch (error) {
-      context.addIssue({ code: "custom", message: (error as Error).message.replace(/^hook input is not a Copilot \w+ event: /, "") });
+      context.issues.push({ code: "custom", message: (error as Error).message.replace(/^hook input is not a Copilot \w+ event: /, ""), input: raw });
       return z.NEVER;
     }
   });

@@ -13,7 +13,7 @@
  * - compaction: `preCompact` runs before it, and nothing afterwards; the nested files the model
  *   had are gone, so they count as not delivered and come again with the next tool call there.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { ancestors, join, nameOf, parentOf } from "../../core/paths.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { COPILOT_MODEL_FILES, COPILOT_REPO_FILE } from "../../presets/copilot.js";
@@ -28,7 +28,7 @@ export interface CopilotHookOutput {
 }
 
 /** What the profile keeps per conversation: the nested files Copilot attached itself, at their version. */
-const CopilotStateSchema = z.object({ attached: z.record(z.string(), z.number()) }).strict();
+const CopilotStateSchema = z.strictObject({ attached: z.record(z.string(), z.number()) });
 type CopilotState = z.infer<typeof CopilotStateSchema>;
 
 const MODEL_NAMES: ReadonlySet<string> = new Set(COPILOT_MODEL_FILES.map((name) => name.toLowerCase()));

@@ -13,28 +13,27 @@
  * - PreCompress fires before every model call, before Gemini decides whether to compress: it marks
  *   a possible compression, not a compression.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../core/zod-locale.js";
 
 /** Events agentsmd answers. */
 export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "PreCompress"] as const;
 export type GeminiHookEvent = (typeof GEMINI_HOOK_EVENTS)[number];
 
 /** The stdin document of a Gemini CLI command hook; unknown fields are kept and ignored. */
-export const GeminiHookInputSchema = z
-  .object({
-    session_id: z.string().min(1),
-    hook_event_name: z.string().min(1),
-    cwd: z.string().min(1),
-    transcript_path: z.string().optional(),
-    timestamp: z.string().optional(),
-    source: z.string().optional(),
-    prompt: z.string().optional(),
-    trigger: z.string().optional(),
-    tool_name: z.string().optional(),
-    tool_input: z.record(z.string(), z.unknown()).optional(),
-    tool_response: z.unknown().optional(),
-  })
-  .passthrough();
+export const GeminiHookInputSchema = z.looseObject({
+  session_id: z.string().check(z.minLength(1)),
+  hook_event_name: z.string().check(z.minLength(1)),
+  cwd: z.string().check(z.minLength(1)),
+  transcript_path: z.optional(z.string()),
+  timestamp: z.optional(z.string()),
+  source: z.optional(z.string()),
+  prompt: z.optional(z.string()),
+  trigger: z.optional(z.string()),
+  tool_name: z.optional(z.string()),
+  tool_input: z.optional(z.record(z.string(), z.unknown())),
+  tool_response: z.optional(z.unknown()),
+});
 export type GeminiHookInput = z.infer<typeof GeminiHookInputSchema>;
 
 /**
@@ -78,6 +77,6 @@ export function geminiAnswer(event: string, text: string): GeminiHookOutput | nu
  * @example parseGeminiEvent({ session_id: "s", hook_event_name: "PreCompress", cwd: "/r", trigger: "auto" })?.trigger // "auto"
  */
 export function parseGeminiEvent(data: unknown): GeminiHookInput | null {
-  const result = GeminiHookInputSchema.safeParse(data);
+  const result = z.safeParse(GeminiHookInputSchema, data);
   return result.success ? result.data : null;
 }

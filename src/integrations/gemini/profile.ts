@@ -6,7 +6,7 @@
  * so it only marks the transcript; the next AfterTool or BeforeAgent reads whether Gemini replaced
  * the history, and gives back what the model no longer sees).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { absolute, isInside, join, nameOf, parentOf } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
@@ -25,16 +25,14 @@ export const GEMINI_HOST = "gemini";
 export const GEMINI_CONTEXT_LIMIT = 32_000;
 
 /** What the profile keeps per conversation: Gemini's own loading, decided at the start. */
-const GeminiStateSchema = z
-  .object({
-    /** Gemini's context file names (GEMINI.md and `context.fileName`). */
-    names: z.array(z.string()),
-    /** The nearest `.git` above cwd (Gemini's memory boundary), or null. */
-    gitRoot: z.string().nullable(),
-    /** The workspace Gemini loads for (its startup cwd). */
-    cwd: z.string(),
-  })
-  .strict();
+const GeminiStateSchema = z.strictObject({
+  /** Gemini's context file names (GEMINI.md and `context.fileName`). */
+  names: z.array(z.string()),
+  /** The nearest `.git` above cwd (Gemini's memory boundary), or null. */
+  gitRoot: z.nullable(z.string()),
+  /** The workspace Gemini loads for (its startup cwd). */
+  cwd: z.string(),
+});
 export type GeminiState = z.infer<typeof GeminiStateSchema>;
 
 /** `context.fileName` of a Gemini settings file (a string or a list), if set. */

@@ -6,6 +6,7 @@
  * conversation's lock, so parallel hook processes never deliver a file twice or lose an update.
  */
 import { homedir } from "node:os";
+import * as z from "zod/mini";
 import { absolute, nameOf, parentOf, homeFromEnv } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { AgentsMdError } from "../../core/errors.js";
@@ -63,7 +64,7 @@ export type HostInputSide<I> = Pick<HostProfile<I, unknown, unknown>, "host" | "
  * @example parseHostInput(claudeCodeProfile(), { session_id: "s", hook_event_name: "SessionStart", cwd: "/r" })
  */
 export function parseHostInput<I>(profile: HostInputSide<I>, data: unknown): I {
-  const result = profile.input.safeParse(data);
+  const result = z.safeParse(profile.input, data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new HookInputError(

@@ -4,7 +4,7 @@
  * is framed, and its character budget. A profile is data plus small pure functions; the
  * algorithm, the store and the packer are shared.
  */
-import type { z } from "zod";
+import type * as zc from "zod/v4/core";
 import type { FileSystem } from "../../io/file-system.js";
 import type { ConversationId } from "./store.js";
 
@@ -112,7 +112,7 @@ export interface HostProfile<I, H, O> {
   /** How the host is named in messages ("Claude Code"). */
   displayName: string;
   /** The event schema (zod): unknown fields kept or dropped as the host needs; no casts downstream. */
-  input: z.ZodType<I>;
+  input: zc.$ZodType<I>;
   /** The fix named when input is not this host's event. @default register `agentsmd hook <host>` */
   inputFix?: string;
   /** Names another host whose events reach this hook (it runs this host's hook files): no answer then. */
@@ -127,7 +127,7 @@ export interface HostProfile<I, H, O> {
   /** The answer document for `text` (never empty). */
   frame(text: string, input: I): O;
   /** The host's own fields of a conversation's state: schema, and how a new conversation decides them. */
-  state: { schema: z.ZodType<H>; init(input: I, context: NativeContext<undefined>): Promise<H> };
+  state: { schema: zc.$ZodType<H>; init(input: I, context: NativeContext<undefined>): Promise<H> };
   /** A host-specific state directory (a plugin data dir), else the XDG one. */
   stateDir?(env: Readonly<Record<string, string | undefined>>): string | undefined;
   /** What the host loads itself. @default every file: "no" */

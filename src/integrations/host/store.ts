@@ -4,7 +4,9 @@
  * cannot collide, a cross-process lock around read-modify-write, atomic replacement and a 30-day
  * clean-up. The state document is validated once, here.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import type * as zc from "zod/v4/core";
+import "../../core/zod-locale.js";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { SessionStateSchema, type SessionState } from "../../core/schema.js";
 import { ensureDir, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
@@ -74,23 +76,21 @@ const LedgerShape = {
    * A possible compaction the host announced (its transcript's size then), to be checked against
    * the transcript at the next event (hosts whose pre-compaction event fires before every model call).
    */
-  mark: z.object({ offset: z.number().int().nonnegative() }).strict().optional(),
+  mark: z.optional(z.strictObject({ offset: z.number().check(z.int(), z.nonnegative()) })),
 };
 
 /**
  * The schema of a host's state file: `kind` names the host, `host` holds the profile's fields.
  * @example conversationSchema("codex", z.object({})).parse(JSON.parse(text))
  */
-export function conversationSchema<H extends z.ZodType>(host: string, hostFields: H) {
-  return z
-    .object({
-      kind: z.literal(`agentsmd/${host}`),
-      version: z.literal(2),
-      ...LedgerShape,
-      host: hostFields,
-      session: SessionStateSchema,
-    })
-    .strict();
+export function conversationSchema<H extends zc.$ZodType>(host: string, hostFields: H) {
+  return z.strictObject({
+    kind: z.literal(`agentsmd/${host}`),
+    version: z.literal(2),
+    ...LedgerShape,
+    host: hostFields,
+    session: SessionStateSchema,
+  });
 }
 
 /** A stored conversation: the session snapshot and the ledger around it. */
@@ -110,7 +110,7 @@ export interface ConversationState<H> {
  */
 export async function loadConversation<H>(
   path: string,
-  schema: z.ZodType<ConversationState<H>>,
+  schema: zc.$ZodType<ConversationState<H>>,
   diagnose: (message: string) => void,
 ): Promise<ConversationState<H> | null> {
   let text: string | null;
@@ -128,7 +128,7 @@ export async function loadConversation<H>(
     diagnose(`state file ${path} is not valid (${jsonParseProblem(error)}); starting a new session state`);
     return null;
   }
-  const result = schema.safeParse(data);
+  const result = z.safeParse(schema, data);
   if (!result.success) {
     const issue = result.error.issues[0];
     diagnose(

@@ -13,29 +13,28 @@
  *   to the tool result after a blank line; UserPromptSubmit text becomes a part of the user message;
  * - hook timeouts are seconds.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../core/zod-locale.js";
 
 /** Events agentsmd answers. */
 export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
 export type QwenHookEvent = (typeof QWEN_HOOK_EVENTS)[number];
 
 /** The stdin document of a Qwen Code command hook; unknown fields are kept and ignored. */
-export const QwenHookInputSchema = z
-  .object({
-    session_id: z.string().min(1),
-    hook_event_name: z.string().min(1),
-    cwd: z.string().min(1),
-    transcript_path: z.string().optional(),
-    permission_mode: z.string().optional(),
-    source: z.string().optional(),
-    model: z.string().optional(),
-    prompt: z.string().optional(),
-    tool_name: z.string().optional(),
-    tool_input: z.record(z.string(), z.unknown()).optional(),
-    tool_response: z.unknown().optional(),
-    agent_id: z.string().optional(),
-  })
-  .passthrough();
+export const QwenHookInputSchema = z.looseObject({
+  session_id: z.string().check(z.minLength(1)),
+  hook_event_name: z.string().check(z.minLength(1)),
+  cwd: z.string().check(z.minLength(1)),
+  transcript_path: z.optional(z.string()),
+  permission_mode: z.optional(z.string()),
+  source: z.optional(z.string()),
+  model: z.optional(z.string()),
+  prompt: z.optional(z.string()),
+  tool_name: z.optional(z.string()),
+  tool_input: z.optional(z.record(z.string(), z.unknown())),
+  tool_response: z.optional(z.unknown()),
+  agent_id: z.optional(z.string()),
+});
 export type QwenHookInput = z.infer<typeof QwenHookInputSchema>;
 
 /**

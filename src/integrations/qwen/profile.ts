@@ -5,7 +5,7 @@
  * next SessionStart answer, so a resumed or compacted session gets everything in force again that
  * its transcript shows the model no longer has.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { absolute, join } from "../../core/paths.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { createSession } from "../../session/session.js";
@@ -23,7 +23,7 @@ export const QWEN_HOST = "qwen";
 export const QWEN_CONTEXT_LIMIT = 32_000;
 
 /** What the profile keeps per conversation: the files Qwen loaded itself at startup (and their real paths). */
-const QwenStateSchema = z.object({ loaded: z.array(z.string()) }).strict();
+const QwenStateSchema = z.strictObject({ loaded: z.array(z.string()) });
 export type QwenState = z.infer<typeof QwenStateSchema>;
 
 /** `context.fileName` of a Qwen settings file, if set. */
