@@ -3,7 +3,9 @@
  * call for call (a differential test: each is the other's oracle).
  */
 import { describe, expect, it } from "vitest";
-import { asyncFileSystem, nodeFileSystem } from "../src/io/file-system.js";
+import { lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { asyncFileSystem, nodeFileSystem, syncFileSystem, type FileSystem } from "../src/io/file-system.js";
 import { FsError } from "../src/core/errors.js";
 import { createTree, makeFifo, makeSymlink } from "./helpers/tree.js";
 
@@ -54,5 +56,58 @@ describe("nodeFileSystem (sync metadata) and asyncFileSystem (thread pool)", () 
     const result = nodeFileSystem.stat(tree.path("loop"));
     expect(result).toBeInstanceOf(Promise);
     await expect(result).rejects.toBeInstanceOf(FsError);
+  });
+});
+
+describe("syncFileSystem (every call on the calling thread, for a hook process) and asyncFileSystem", () => {
+  /** Runs the same calls through `fs` in its own copy of a tree; returns what each call did and the tree after. */
+  async function script(fs: FileSystem) {
+    const tree = await createTree({ "AGENTS.md": "text", "dir/": null, "dir/a.json": "{}\n", "locked.lock": "1\n" });
+    await makeFifo(tree, "fifo");
+    await makeSymlink(tree, "link", tree.path("dir"));
+    writeFileSync(tree.path("private.json"), "old\n", { mode: 0o640 });
+    symlinkSync(tree.path("dir/a.json"), tree.path("linked.json"));
+    const steps: Record<string, unknown> = {
+      mkdir: await outcome(() => fs.mkdir(tree.path("new/deep/er"))),
+      mkdirOverFile: await outcome(() => fs.mkdir(tree.path("AGENTS.md/x"))),
+      exclusive: await outcome(() => fs.createExclusive(tree.path("new.lock"), "me\n")),
+      exclusiveTaken: await outcome(() => fs.createExclusive(tree.path("locked.lock"), "me\n")),
+      exclusiveNoDir: await outcome(() => fs.createExclusive(tree.path("nodir/x.lock"), "me\n")),
+      remove: await outcome(() => fs.remove(tree.path("locked.lock"))),
+      removeGone: await outcome(() => fs.remove(tree.path("gone"))),
+      removeDir: await outcome(() => fs.remove(tree.path("new"))),
+      write: await outcome(() => fs.writeAtomic(tree.path("dir/b.json"), "b\n")),
+      overwriteKeepsMode: await outcome(() => fs.writeAtomic(tree.path("private.json"), "new\n")),
+      writeThroughLink: await outcome(() => fs.writeAtomic(tree.path("linked.json"), "through\n")),
+      writeNoDir: await outcome(() => fs.writeAtomic(tree.path("nodir/c.json"), "c\n")),
+      realpath: await outcome(async () => (await fs.realpath(tree.path("link/a.json"))).slice(tree.root.length)),
+      realpathMissing: await outcome(() => fs.realpath(tree.path("missing"))),
+      readdir: await outcome(async () => (await fs.readdir(tree.root)).sort((a, b) => a.name.localeCompare(b.name))),
+      readdirFile: await outcome(() => fs.readdir(tree.path("AGENTS.md"))),
+    };
+    const after: Record<string, string> = {};
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir).sort()) {
+        const path = join(dir, name);
+        const rel = path.slice(tree.root.length);
+        const info = lstatSync(path);
+        if (info.isSymbolicLink()) after[rel] = "link";
+        else if (info.isDirectory()) ((after[rel] = "dir"), walk(path));
+        else if (info.isFile()) after[rel] = `${readFileSync(path, "utf8")} ${(statSync(path).mode & 0o777).toString(8)}`;
+        else after[rel] = "other";
+      }
+    };
+    walk(tree.root);
+    return { steps, after };
+  }
+
+  it("create, replace, lock, remove, list and resolve alike, errors included (same codes, no temp file left)", async () => {
+    const viaSync = await script(syncFileSystem);
+    expect(viaSync).toEqual(await script(asyncFileSystem));
+    expect(viaSync.steps.exclusiveTaken).toEqual({ value: false });
+    expect(viaSync.after["/private.json"]).toBe("new\n 640");
+    expect(viaSync.after["/linked.json"]).toBe("link");
+    expect(viaSync.after["/dir/a.json"]).toMatch(/^through\n /);
+    expect(Object.keys(viaSync.after).filter((rel) => rel.endsWith(".tmp"))).toEqual([]);
   });
 });

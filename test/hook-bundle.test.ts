@@ -119,6 +119,8 @@ describe("hook process", () => {
       const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; builtins: string[] };
       expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([join(REPO, "dist/hook/agentsmd-hook.cjs"), join(REPO, "dist/hook/hook.cjs")]);
       expect(loaded.builtins.filter((name) => /\bcrypto\b/.test(name))).toEqual([]);
+      // every file call on the main thread (syncFileSystem): node's fs/promises never loads
+      expect(loaded.builtins.filter((name) => name.includes("fs/promises"))).toEqual([]);
       return result.stdout;
     };
     const session = { session_id: "0b6a1c9e-7f41-4d8e-a2b3-5c6d7e8f9a0b", cwd: project };

@@ -10,7 +10,7 @@
  */
 import { AgentsMdError, ConfigError } from "../core/errors.js";
 import { absolute } from "../core/paths.js";
-import { nodeFileSystem } from "../io/file-system.js";
+import { nodeFileSystem, syncFileSystem, type FileSystem } from "../io/file-system.js";
 import type { AgentsConfig } from "../core/schema.js";
 import { sessionOptionsOf, type GlobalOptions } from "./context.js";
 import { EXIT, withQuotedStderr, type CliIo } from "./io.js";
@@ -112,7 +112,9 @@ export async function runHook(invocation: HookInvocation, io: CliIo): Promise<nu
     }
     const sessionOptions = sessionOptionsOf(globals, io);
     const run = await entry.load();
-    const session: { preset?: string; config?: AgentsConfig; configFile?: string } = {
+    // A hook process lives for one event: every file call on the main thread (io/file-system.ts).
+    const session: { preset?: string; config?: AgentsConfig; configFile?: string; fs: FileSystem } = {
+      fs: syncFileSystem,
       ...(sessionOptions.preset !== undefined ? { preset: sessionOptions.preset } : {}),
       ...(sessionOptions.config !== undefined ? { config: sessionOptions.config } : {}),
       ...(sessionOptions.configFile !== undefined ? { configFile: sessionOptions.configFile } : {}),

@@ -16,6 +16,13 @@ import {
   closeSync,
   writeSync,
   watch as watchFs,
+  fsyncSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
   type Dirent,
   type Stats,
 } from "node:fs";
@@ -319,6 +326,115 @@ export function watchDirectory(
     throw wrap(error, path, "watch");
   }
 }
+
+/** A synchronous call as the Promise the FileSystem interface returns. */
+function settled<T>(call: () => T): Promise<T> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The synchronous twin of writeAtomic: same temp file, mode, fsync and rename. */
+function writeAtomicNow(given: string, data: string): void {
+  let path = given;
+  try {
+    path = realpathSync.native(given);
+  } catch {
+    // absent (a new file) or unreadable: written at the given path
+  }
+  let mode = 0o600;
+  try {
+    mode = (statSync(path, { throwIfNoEntry: false })?.mode ?? 0o600) & 0o777;
+  } catch {
+    // keep the default
+  }
+  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, "wx", mode);
+    writeFileSync(fd, data, "utf8");
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // the descriptor is gone either way
+      }
+    }
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created, or already gone
+    }
+    throw wrap(error, path, "write");
+  }
+}
+
+/**
+ * Every call on the calling thread, writes too (atomic replacement with fsync, lock files). For a
+ * short-lived process such as a hook (`agentsmd hook <host>`, one per tool call): it never starts
+ * libuv's thread pool nor loads node's fs/promises (about twenty internal modules), which a
+ * process that lives for one event pays for nothing. Long-lived hosts keep {@link nodeFileSystem}.
+ * @example await handleHostEvent(profile, event, { session: { fs: syncFileSystem } })
+ */
+export const syncFileSystem: FileSystem = {
+  ...nodeFileSystem,
+  readdir: (path) =>
+    settled(() => {
+      try {
+        return readdirSync(path, { withFileTypes: true }).map((entry) => ({
+          name: entry.name,
+          kind: entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other",
+        }));
+      } catch (error) {
+        throw wrap(error, path, "list");
+      }
+    }),
+  realpath: (path) =>
+    settled(() => {
+      try {
+        return realpathSync.native(path);
+      } catch (error) {
+        throw wrap(error, path, "resolve");
+      }
+    }),
+  writeAtomic: (path, data) => settled(() => writeAtomicNow(path, data)),
+  mkdir: (path) =>
+    settled(() => {
+      try {
+        mkdirSync(path, { recursive: true });
+      } catch (error) {
+        throw wrap(error, path, "create directory");
+      }
+    }),
+  createExclusive: (path, data) =>
+    settled(() => {
+      try {
+        writeFileSync(path, data, { flag: "wx" });
+        return true;
+      } catch (error) {
+        if ((error as { code?: string }).code === "EEXIST") return false;
+        throw wrap(error, path, "create");
+      }
+    }),
+  remove: (path) =>
+    settled(() => {
+      try {
+        unlinkSync(path);
+      } catch (error) {
+        if ((error as { code?: string }).code === "ENOENT") return;
+        // the code fs.rm gives a directory (unlink says EISDIR on Linux, EPERM on macOS)
+        const directory = statNow(path, false)?.isDirectory() ?? false;
+        throw wrap(directory ? Object.assign(new Error("is a directory"), { code: "ERR_FS_EISDIR" }) : error, path, "remove");
+      }
+    }),
+};
 
 export interface FsCounters {
   stat: number;

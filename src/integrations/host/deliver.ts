@@ -405,15 +405,19 @@ export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, ra
   const dir = options.stateDir ?? profile.stateDir?.(env) ?? hostStateDir(profile.host, env, home);
   const path = conversationPath(dir, event.conversation);
   const schema = conversationSchema(profile.host, profile.state.schema);
-  return lockConversation(path, async () => {
-    const stored = await loadConversation<H>(path, schema, (message) => options.onDiagnostic?.(message));
-    const result = await step(run, stored);
-    const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
-    await options.deliver?.(output);
-    if (result.state) await saveConversation(path, result.state);
-    if (event.fresh || (stored === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
-    return output;
-  });
+  return lockConversation(
+    path,
+    async () => {
+      const stored = await loadConversation<H>(path, schema, (message) => options.onDiagnostic?.(message), run.fs);
+      const result = await step(run, stored);
+      const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
+      await options.deliver?.(output);
+      if (result.state) await saveConversation(path, result.state, run.fs);
+      if (event.fresh || (stored === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
+      return output;
+    },
+    run.fs,
+  );
 }
 
 export { renderPiece };

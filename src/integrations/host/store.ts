@@ -9,7 +9,7 @@ import type * as zc from "zod/v4/core";
 import "../../core/zod-locale.js";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { SessionStateSchema, type SessionState } from "../../core/schema.js";
-import { ensureDir, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
+import { ensureDir, nodeFileSystem, readTextFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
 import { MAX_STATE_BYTES, withLock } from "../../io/state-store.js";
 import { jsonParseProblem } from "../../core/errors.js";
 
@@ -112,10 +112,11 @@ export async function loadConversation<H>(
   path: string,
   schema: zc.$ZodType<ConversationState<H>>,
   diagnose: (message: string) => void,
+  fs: FileSystem = nodeFileSystem,
 ): Promise<ConversationState<H> | null> {
   let text: string | null;
   try {
-    text = await readTextFile(path, MAX_STATE_BYTES);
+    text = await readTextFile(path, MAX_STATE_BYTES, fs);
   } catch (error) {
     diagnose(`cannot read ${path}: ${(error as Error).message}; starting a new session state`);
     return null;
@@ -143,17 +144,17 @@ export async function loadConversation<H>(
  * Replaces a state file atomically.
  * @example await saveConversation("/s/abc.json", state);
  */
-export async function saveConversation<H>(path: string, state: ConversationState<H>): Promise<void> {
-  await ensureDir(parentOf(path));
-  await writeFileAtomic(path, `${JSON.stringify(state)}\n`);
+export async function saveConversation<H>(path: string, state: ConversationState<H>, fs: FileSystem = nodeFileSystem): Promise<void> {
+  await ensureDir(parentOf(path), fs);
+  await writeFileAtomic(path, `${JSON.stringify(state)}\n`, fs);
 }
 
 /**
  * Runs `fn` holding the conversation's lock (parallel hook processes of one conversation queue up).
  * @example await lockConversation(path, async () => { ... });
  */
-export function lockConversation<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(path, fn);
+export function lockConversation<T>(path: string, fn: () => Promise<T>, fs: FileSystem = nodeFileSystem): Promise<T> {
+  return withLock(path, fn, { fs });
 }
 
 /**
@@ -167,7 +168,7 @@ export async function collectGarbage(fs: FileSystem, dir: string, keep: string, 
       const path = join(dir, entry.name);
       if (path === keep) continue;
       const info = await fs.stat(path).catch(() => null);
-      if (info && now - info.mtimeMs > STATE_TTL_MS) await removeFile(path).catch(() => undefined);
+      if (info && now - info.mtimeMs > STATE_TTL_MS) await fs.remove(path).catch(() => undefined);
     }
   } catch {
     // nothing to clean
