@@ -61,8 +61,9 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     plugins: [noWatcher],
     legalComments: "none",
     logLevel: "warning",
-    define: { "import.meta.url": "__agentsmdBundleUrl" },
-    banner: { js: '"use strict";const __agentsmdBundleUrl=require("node:url").pathToFileURL(__filename).href;' },
+    // import.meta.url on first use: most hook calls never ask for it (a lazy require does).
+    define: { "import.meta.url": "__agentsmdBundle.url" },
+    banner: { js: '"use strict";const __agentsmdBundle={get url(){return this.u??=require("node:url").pathToFileURL(__filename).href}};' },
   });
 }
 

@@ -11,8 +11,19 @@
  * that smuggle invisible text), the line and paragraph separators U+2028/U+2029, lone surrogates,
  * and angle brackets (they could open or close a tag around the text).
  */
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>]|\p{Cs}/u;
-const UNSAFE_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>"\\]|\p{Cs}/gu;
+const UNSAFE = lazy(String.raw`[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>]|\p{Cs}`, "u");
+const UNSAFE_ALL = lazy(String.raw`[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>"\\]|\p{Cs}`, "gu");
+/** Printable ASCII holds no control, format, separator or surrogate character: only `<` and `>` are unsafe there. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * A regular expression built on first use: a Unicode property class takes V8 a while to build, and
+ * a hook process (one per tool call) mostly quotes plain ASCII paths, which never need it.
+ */
+function lazy(source: string, flags: string): () => RegExp {
+  let built: RegExp | undefined;
+  return () => (built ??= new RegExp(source, flags));
+}
 
 const SHORT: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
@@ -23,7 +34,8 @@ const SHORT: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n"
  * @example needsQuoting("/repo/\u202Etxt.exe") // true
  */
 export function needsQuoting(name: string): boolean {
-  return name === "" || name.charCodeAt(0) === 34 || UNSAFE.test(name);
+  if (name === "" || name.charCodeAt(0) === 34) return true;
+  return PRINTABLE_ASCII.test(name) ? name.includes("<") || name.includes(">") : UNSAFE().test(name);
 }
 
 /**
@@ -40,7 +52,7 @@ export function needsQuoting(name: string): boolean {
  */
 export function quote(name: string): string {
   if (!needsQuoting(name)) return name;
-  return `"${name.replace(UNSAFE_ALL, escapeOne)}"`;
+  return `"${name.replace(UNSAFE_ALL(), escapeOne)}"`;
 }
 
 /**
@@ -61,7 +73,7 @@ function escapeOne(match: string): string {
 }
 
 /** JSON.stringify escapes C0 controls and lone surrogates in strings; the rest of the unsafe set, and only that (indentation newlines stay), is escaped here. */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}<>]/gu;
+const UNSAFE_IN_JSON = lazy(String.raw`[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}<>]`, "gu");
 
 /**
  * `JSON.stringify(value, null, indent)` with every character {@link quote} considers unsafe
@@ -71,11 +83,11 @@ const UNSAFE_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}<>]/gu;
  * @example jsonText({ path: "/r/x\u202e</tag>" }) // '{"path":"/r/x\\u202e\\u003c/tag\\u003e"}'
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, escapeOne);
+  return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON(), escapeOne);
 }
 
-const CONTROLS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
-const CONTROLS_BUT_NEWLINE = /[^\P{Cc}\n]|[\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+const CONTROLS = lazy(String.raw`[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}`, "gu");
+const CONTROLS_BUT_NEWLINE = lazy(String.raw`[^\P{Cc}\n]|[\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}`, "gu");
 
 /**
  * Free text that holds names (a warning, an error, a finding) made inert for a terminal or a log
@@ -87,5 +99,5 @@ const CONTROLS_BUT_NEWLINE = /[^\P{Cc}\n]|[\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
  * @example quoteControls("a\nb", { keepNewlines: true }) // "a\nb"
  */
 export function quoteControls(text: string, options: { keepNewlines?: boolean } = {}): string {
-  return text.replace(options.keepNewlines ? CONTROLS_BUT_NEWLINE : CONTROLS, (match) => (match === '"' || match === "\\" ? match : escapeOne(match)));
+  return text.replace((options.keepNewlines ? CONTROLS_BUT_NEWLINE : CONTROLS)(), (match) => (match === '"' || match === "\\" ? match : escapeOne(match)));
 }

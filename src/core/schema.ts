@@ -9,21 +9,29 @@
 import * as z from "zod/mini";
 import "./zod-locale.js";
 
-const positiveInt = () => z.optional(z.number().check(z.int(), z.positive()));
-const count = () => z.number().check(z.int(), z.nonnegative());
+// Shared leaves: a zod schema is an immutable value, and each instance costs a hook process time to build.
+const optionalBoolean = z.optional(z.boolean());
+const optionalString = z.optional(z.string());
+const nonEmptyString = z.string().check(z.minLength(1));
+const string = z.string();
+const boolean = z.boolean();
+const strings = z.array(string);
+const positiveInt = z.optional(z.number().check(z.int(), z.positive()));
+const count = z.number().check(z.int(), z.nonnegative());
+const mtime = z.number().check(z.nonnegative());
 
 /** Spec §0.5 v1 schema, verbatim (kept for callers who want exactly it). */
 export const AgentsConfigV1Schema = z.strictObject({
-  enabled: z.optional(z.boolean()),
+  enabled: optionalBoolean,
   root: z.optional(
     z.object({
-      projectRootOverride: z.optional(z.string()),
-      markers: z.optional(z.array(z.string())),
-      stopAtFsRoot: z.optional(z.boolean()),
+      projectRootOverride: optionalString,
+      markers: z.optional(strings),
+      stopAtFsRoot: optionalBoolean,
     }),
   ),
-  initial: z.optional(z.object({ maxFiles: positiveInt(), maxBytes: positiveInt() })),
-  resolver: z.optional(z.object({ enabled: z.optional(z.boolean()), maxFilesPerResolve: positiveInt() })),
+  initial: z.optional(z.object({ maxFiles: positiveInt, maxBytes: positiveInt })),
+  resolver: z.optional(z.object({ enabled: optionalBoolean, maxFilesPerResolve: positiveInt })),
 });
 
 const markerName = z.string().check(
@@ -51,20 +59,20 @@ export type RuleFormat = z.infer<typeof RuleFormatSchema>;
  */
 const AgentsConfigKeys = z.strictObject({
   /** Preset name; see `agentsmd --help`. @default "codelia" */
-  preset: z.optional(z.string()),
-  enabled: z.optional(z.boolean()),
+  preset: optionalString,
+  enabled: optionalBoolean,
   root: z.optional(
     z.strictObject({
-      projectRootOverride: z.optional(z.string().check(z.minLength(1))),
+      projectRootOverride: z.optional(nonEmptyString),
       markers: z.optional(z.array(markerName)),
-      stopAtFsRoot: z.optional(z.boolean()),
+      stopAtFsRoot: optionalBoolean,
     }),
   ),
-  initial: z.optional(z.strictObject({ maxFiles: positiveInt(), maxBytes: positiveInt() })),
+  initial: z.optional(z.strictObject({ maxFiles: positiveInt, maxBytes: positiveInt })),
   resolver: z.optional(
     z.strictObject({
-      enabled: z.optional(z.boolean()),
-      maxFilesPerResolve: positiveInt(),
+      enabled: optionalBoolean,
+      maxFilesPerResolve: positiveInt,
       /** What a target outside the root yields: nothing, or the chain of the target's own root. @default "ignore" */
       outsideRoot: z.optional(z.enum(["ignore", "own-root"])),
     }),
@@ -88,13 +96,13 @@ const AgentsConfigKeys = z.strictObject({
   /** Inline (lazy) mode caps and exclusions. */
   lazy: z.optional(
     z.strictObject({
-      maxFiles: positiveInt(),
-      maxBytes: positiveInt(),
-      exclude: z.optional(z.array(z.string().check(z.minLength(1)))),
+      maxFiles: positiveInt,
+      maxBytes: positiveInt,
+      exclude: z.optional(z.array(nonEmptyString)),
     }),
   ),
   /** Cache revalidation window in ms: how long a stat result is trusted without asking the disk again. */
-  cache: z.optional(z.strictObject({ revalidateMs: z.optional(count()) })),
+  cache: z.optional(z.strictObject({ revalidateMs: z.optional(count) })),
   /**
    * `@path` imports in instruction files, expanded in place (imports.ts). Defaults per preset: on in
    * `claude` and `gemini`, off elsewhere; `codex` never expands them.
@@ -102,9 +110,9 @@ const AgentsConfigKeys = z.strictObject({
   imports: z.optional(
     z.strictObject({
       /** @default the preset's */
-      enabled: z.optional(z.boolean()),
+      enabled: optionalBoolean,
       /** Let imports resolve anywhere, outside the project root too (after symlinks). @default false */
-      allowOutsideRoot: z.optional(z.boolean()),
+      allowOutsideRoot: optionalBoolean,
       /**
        * Directories (or files) outside the project root that imports may read, absolute or `~/...`
        * (home); compared after symlinks. Never set by default: a cloned repository cannot import
@@ -137,13 +145,13 @@ const AgentsConfigKeys = z.strictObject({
    * and globs loaded after the AGENTS.md chain. Set here, it replaces the list OpenCode's own
    * configuration gives.
    */
-  opencode: z.optional(z.strictObject({ instructions: z.optional(z.array(z.string())) })),
+  opencode: z.optional(z.strictObject({ instructions: z.optional(strings) })),
   /** Codex CLI settings, same names as `~/.codex/config.toml` (preset `codex`). */
   codex: z.optional(
     z.strictObject({
-      project_doc_max_bytes: z.optional(count()),
-      project_doc_fallback_filenames: z.optional(z.array(z.string())),
-      project_root_markers: z.optional(z.array(z.string())),
+      project_doc_max_bytes: z.optional(count),
+      project_doc_fallback_filenames: z.optional(strings),
+      project_root_markers: z.optional(strings),
     }),
   ),
 });
@@ -155,9 +163,9 @@ export const AgentsConfigSchema = z.strictObject({
    * `{ "presets": { "gemini": { "files": { "names": ["GEMINI.md", "AGENTS.md"] } } } }`: a setting
    * meant for one agent never changes what another preset shows.
    */
-  presets: z.optional(z.record(z.string(), z.omit(AgentsConfigKeys, { preset: true }))),
+  presets: z.optional(z.record(string, z.omit(AgentsConfigKeys, { preset: true }))),
   /** Read each agent's own configuration (Codex config.toml, Gemini settings.json, OpenCode opencode.json). @default true */
-  agentConfig: z.optional(z.boolean()),
+  agentConfig: optionalBoolean,
 });
 
 export type AgentsConfig = z.infer<typeof AgentsConfigSchema>;
@@ -165,9 +173,9 @@ export type AgentsConfig = z.infer<typeof AgentsConfigSchema>;
 export const ResolvedAgentsSchema = z.strictObject({
   files: z.array(
     z.strictObject({
-      path: z.string(),
-      mtimeMs: z.number().check(z.nonnegative()),
-      sizeBytes: count(),
+      path: string,
+      mtimeMs: mtime,
+      sizeBytes: count,
     }),
   ),
 });
@@ -194,19 +202,19 @@ export type Layer = z.infer<typeof LayerSchema>;
 
 /** One file of the initial bundle, as `agentsmd list --json` prints it. */
 export const InitialFileSchema = z.strictObject({
-  path: z.string(),
+  path: string,
   layer: LayerSchema,
-  mtimeMs: z.number().check(z.nonnegative()),
-  sizeBytes: count(),
-  includedBytes: count(),
-  truncated: z.boolean(),
+  mtimeMs: mtime,
+  sizeBytes: count,
+  includedBytes: count,
+  truncated: boolean,
 });
 export type InitialFile = z.infer<typeof InitialFileSchema>;
 
 /** One loaded version: a file the model has been given, at the mtime it had then. */
 export const LoadedVersionSchema = z.strictObject({
-  path: z.string(),
-  mtimeMs: z.number().check(z.nonnegative()),
+  path: string,
+  mtimeMs: mtime,
   layer: LayerSchema,
 });
 export type LoadedVersion = z.infer<typeof LoadedVersionSchema>;
@@ -219,45 +227,45 @@ const entries = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxL
 /** A persisted session (`snapshot()` / `restoreSession`, the CLI's `--state` file). */
 export const SessionStateSchema = z.strictObject({
   version: z.literal(SESSION_STATE_VERSION),
-  preset: z.string(),
-  cwd: z.string(),
-  root: z.string(),
-  markers: z.array(z.string()),
+  preset: string,
+  cwd: string,
+  root: string,
+  markers: strings,
   config: AgentsConfigSchema,
   initialFiles: entries(InitialFileSchema),
-  initialMessage: z.string(),
-  coveredDirs: entries(z.string()),
-  seenDirs: entries(z.string()),
+  initialMessage: string,
+  coveredDirs: entries(string),
+  seenDirs: entries(string),
   loaded: entries(LoadedVersionSchema),
-  lazyLoadedFiles: count(),
-  lazyLoadedBytes: count(),
-  lazyCapped: z.boolean(),
+  lazyLoadedFiles: count,
+  lazyLoadedBytes: count,
+  lazyCapped: boolean,
   /** Initial-scope files the budget left out, at the version seen then (a resume does not report them as changed). */
-  leftOut: z.optional(entries(z.strictObject({ path: z.string(), mtimeMs: z.number().check(z.nonnegative()) }))),
+  leftOut: z.optional(entries(z.strictObject({ path: string, mtimeMs: mtime }))),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
 /** A body delivered in inline mode (`touch`). */
 export const InlineBlockSchema = z.strictObject({
-  path: z.string(),
+  path: string,
   layer: LayerSchema,
-  mtimeMs: z.number().check(z.nonnegative()),
-  sizeBytes: count(),
-  content: z.string(),
-  truncated: z.boolean(),
+  mtimeMs: mtime,
+  sizeBytes: count,
+  content: string,
+  truncated: boolean,
   /** Set when the block is a scoped rule: its format and the glob that matched ("" for always-apply). */
-  rule: z.optional(z.strictObject({ format: RuleFormatSchema, glob: z.string() })),
+  rule: z.optional(z.strictObject({ format: RuleFormatSchema, glob: string })),
 });
 export type InlineBlock = z.infer<typeof InlineBlockSchema>;
 
 /** A non-fatal problem. Library code never prints; it collects these. */
 export const DiagnosticSchema = z.strictObject({
   level: z.enum(["info", "warning", "error"]),
-  code: z.string(),
-  message: z.string(),
-  path: z.optional(z.string()),
+  code: string,
+  message: string,
+  path: optionalString,
   /** What the user can do about it, when there is something to do. */
-  fix: z.optional(z.string()),
+  fix: optionalString,
 });
 export type Diagnostic = z.infer<typeof DiagnosticSchema>;
 

@@ -20,7 +20,8 @@ import { readTextFile, type FileSystem } from "../io/file-system.js";
  * The parsers load on first use, through require so the hook bundle keeps them external (a hook
  * that never parses a config file never parses them either) without a dynamic import().
  */
-const load = createRequire(import.meta.url);
+let required: NodeJS.Require | undefined;
+const load = (id: string): unknown => (required ??= createRequire(import.meta.url))(id);
 
 /** Largest agent settings file read. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
