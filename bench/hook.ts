@@ -95,8 +95,40 @@ const copilot: HostEvents = {
   startDelivers: false,
 };
 
+const snakeTool = (hook_event_name: string) => (session_id: string, cwd: string, tool_name: string, tool_input: object) => ({
+  session_id,
+  hook_event_name,
+  cwd,
+  transcript_path: "",
+  tool_name,
+  tool_input,
+  tool_response: { llmContent: "" },
+});
+const geminiTool = snakeTool("AfterTool");
+/** Gemini CLI 0.61.0: AfterTool with its tool ids (e2e/gemini-cli/FINDINGS.md). */
+const gemini: HostEvents = {
+  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" }),
+  read: (session, cwd, file_path) => geminiTool(session, cwd, "read_file", { file_path }),
+  edit: (session, cwd, file_path) => geminiTool(session, cwd, "replace", { file_path, old_string: "a", new_string: "b" }),
+  write: (session, cwd, file_path) => geminiTool(session, cwd, "write_file", { file_path, content: "x" }),
+  search: (session, cwd, dir_path) => geminiTool(session, cwd, "grep_search", { pattern: "value", dir_path }),
+  // Gemini loads GEMINI.md itself; the chain's AGENTS.md files come from agentsmd at the start.
+  startDelivers: true,
+};
+const qwenTool = snakeTool("PostToolUse");
+/** Qwen Code 0.24.4: PostToolUse with its tool ids (e2e/qwen/FINDINGS.md). */
+const qwen: HostEvents = {
+  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup", model: "m" }),
+  read: (session, cwd, file_path) => qwenTool(session, cwd, "read_file", { file_path }),
+  edit: (session, cwd, file_path) => qwenTool(session, cwd, "edit", { file_path, old_string: "a", new_string: "b" }),
+  write: (session, cwd, file_path) => qwenTool(session, cwd, "write_file", { file_path, content: "x" }),
+  search: (session, cwd, path) => qwenTool(session, cwd, "grep_search", { pattern: "value", path }),
+  // Qwen Code loads AGENTS.md from the root to cwd itself (preset qwen): SessionStart answers nothing.
+  startDelivers: false,
+};
+
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot };
+export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen };
 
 export interface HookRow {
   host: string;
