@@ -4,7 +4,7 @@
  */
 import { hostname } from "node:os";
 import { dirname } from "node:path";
-import { StateError, jsonParseProblem } from "../core/errors.js";
+import { FsError, StateError, jsonParseProblem } from "../core/errors.js";
 import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "./file-system.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { SessionState } from "../core/schema.js";
@@ -152,6 +152,34 @@ async function releaseLock(lock: string, content: string, fs: FileSystem): Promi
 }
 
 /**
+ * What a failure to take a lock means for the user: a state directory that is another user's (or
+ * read-only) stays so at every event, so the error names the directory, its owner and the ways
+ * out instead of the errno of whichever file was tried.
+ */
+async function stateDirError(error: unknown, lock: string, fs: FileSystem): Promise<unknown> {
+  if (!(error instanceof FsError)) return error;
+  const dir = dirname(lock);
+  if (error.code === "EACCES" || error.code === "EPERM" || error.code === "EROFS") {
+    const info = await fs.stat(dir).catch(() => null);
+    const self = process.getuid?.();
+    const owner = info?.uid !== undefined && info.uid !== self ? `, which belongs to uid ${info.uid}` : "";
+    return new StateError(`cannot take the lock ${lock}: this user (uid ${self ?? "?"}) may not write in ${dir}${owner} (${error.code})`, {
+      path: dir,
+      cause: error,
+      fix: `if no agentsmd process is running, have the owner delete ${lock}; or make ${dir} yours (chown); or point XDG_STATE_HOME at a directory you own`,
+    });
+  }
+  if (error.code === "EEXIST" || error.code === "ENOTDIR") {
+    return new StateError(`cannot keep state in ${dir}: it or a directory above it is not a directory (${error.code})`, {
+      path: dir,
+      cause: error,
+      fix: `remove or rename the file standing in the way of ${dir}, or point XDG_STATE_HOME elsewhere`,
+    });
+  }
+  return error;
+}
+
+/**
  * Runs `fn` while holding `<path>.lock`. Stale locks (dead owner on this host, or older than
  * `staleMs`) are broken, one breaker at a time.
  * @example await withLock(stateFile, async () => { ... read, modify, write ... });
@@ -162,17 +190,21 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
   const staleMs = options.staleMs ?? 30_000;
   const fs = options.fs ?? nodeFileSystem;
   const content = lockContent();
-  await ensureDir(dirname(path), fs);
   const started = Date.now();
   let delay = 2;
-  for (;;) {
-    if (await createExclusive(lock, content, fs)) break;
-    await breakStale(lock, staleMs, fs);
-    if (Date.now() - started > timeoutMs) {
-      throw new StateError(`timed out waiting for the lock ${lock}`, { path: lock, fix: `if no agentsmd process is running, delete ${lock}` });
+  try {
+    await ensureDir(dirname(path), fs);
+    for (;;) {
+      if (await createExclusive(lock, content, fs)) break;
+      await breakStale(lock, staleMs, fs);
+      if (Date.now() - started > timeoutMs) {
+        throw new StateError(`timed out waiting for the lock ${lock}`, { path: lock, fix: `if no agentsmd process is running, delete ${lock}` });
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 50);
     }
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    delay = Math.min(delay * 2, 50);
+  } catch (error) {
+    throw await stateDirError(error, lock, fs);
   }
   try {
     return await fn();

@@ -11,6 +11,11 @@ import { createTree, makeSymlink, runCli, type Tree } from "../helpers/tree.js";
 import { homeFromEnv } from "../../src/core/paths.js";
 import { createSession } from "../../src/index.js";
 import { plantedIn } from "../../src/io/real-path.js";
+import { withLock } from "../../src/io/state-store.js";
+import { StateError } from "../../src/core/errors.js";
+import { fsError, injectFs } from "../helpers/faults.js";
+import { hostname } from "node:os";
+import { join } from "node:path";
 
 async function repo(): Promise<Tree> {
   // A CLAUDE.md turns Claude Code's own AGENTS.md loading off, so the hook delivers AGENTS.md itself.
@@ -165,5 +170,29 @@ describe("row 6: a marker and an instruction file planted by another user in a s
     expect(plantedIn({ uid: 0 }, { mode: 0o1777 }, 1000)).toBe(false); // root's
     expect(plantedIn({ uid: 1001 }, { mode: 0o755 }, 1000)).toBe(false); // a directory only its owner writes
     expect(plantedIn({ uid: 1001 }, null, 1000)).toBe(false);
+  });
+});
+
+describe("row 6: a stale lock in a state directory this user may not write", () => {
+  it("is a clear error naming the directory, its owner and the fix (not an errno of a guard file, forever)", async () => {
+    const tree = await createTree({ "state/s.json.lock": `999999999\n${hostname()}\nabcd\n` });
+    const dir = tree.path("state");
+    const denied = injectFs({
+      createExclusive: ([path], next) => (path.startsWith(dir) ? Promise.reject(fsError(path, "EACCES", "create")) : next(path, "")),
+      stat: ([path], next) => next(path).then((info) => (info && path === dir ? { ...info, uid: 4242 } : info)),
+    });
+    const failure = await withLock(join(dir, "s.json"), async () => "ran", { fs: denied, timeoutMs: 200 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StateError);
+    const error = failure as StateError;
+    expect(error.message).toMatch(/cannot take the lock .*s\.json\.lock: this user \(uid \d+\) may not write in .*state, which belongs to uid 4242 \(EACCES\)/);
+    expect(error.fix).toMatch(/have the owner delete .*s\.json\.lock; or make .*state yours \(chown\); or point XDG_STATE_HOME/);
+  });
+
+  it("a file where the state directory should be is named, with the fix", async () => {
+    const tree = await createTree({ state: "not a directory\n" });
+    const failure = await withLock(join(tree.path("state"), "host", "s.json"), async () => "ran").catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StateError);
+    expect((failure as StateError).message).toMatch(/cannot keep state in .*state\/host: it or a directory above it is not a directory/);
+    expect((failure as StateError).fix).toMatch(/remove or rename the file standing in the way/);
   });
 });
