@@ -3,9 +3,10 @@
  * names the path and leaves the old file as it was; a lock that cannot be created never runs the
  * critical section; a config file that cannot be read is a ConfigError naming it.
  */
+import { dirname } from "node:path";
 import { readFile, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { ConfigError, FsError } from "../../src/core/errors.js";
+import { ConfigError, FsError, StateError } from "../../src/core/errors.js";
 import { countingFileSystem } from "../../src/io/file-system.js";
 import { readStateFile, withLock, writeStateFile } from "../../src/io/state-store.js";
 import { loadConfigFile } from "../../src/load/config.js";
@@ -36,8 +37,13 @@ describe("write faults through the FileSystem port", () => {
     let ran = false;
     const error = await withLock(tree.path("s.json"), async () => void (ran = true), { fs }).catch((caught: unknown) => caught);
     expect(ran).toBe(false);
-    expect(error).toBeInstanceOf(FsError);
-    expect((error as FsError).path).toBe(tree.path("s.json.lock"));
+    // The lock's own errno is the cause; the error names the lock, the directory and the way out.
+    expect(error).toBeInstanceOf(StateError);
+    expect((error as StateError).message).toContain(tree.path("s.json.lock"));
+    expect((error as StateError).path).toBe(dirname(tree.path("s.json.lock")));
+    expect((error as StateError).fix).toContain("XDG_STATE_HOME");
+    expect((error as StateError).cause).toBeInstanceOf(FsError);
+    expect(((error as StateError).cause as FsError).path).toBe(tree.path("s.json.lock"));
   });
 
   it("lock files go through the port: create, check and remove are counted, and none is left", async () => {
