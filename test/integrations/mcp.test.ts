@@ -9,6 +9,7 @@ import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createTree, type Tree } from "../helpers/tree.js";
 import { createAgentsMcpServer, McpResolveResultSchema, type AgentsMcpOptions } from "../../src/integrations/mcp/index.js";
 import { PROMPT_GUIDANCE } from "../../src/core/guidance.js";
+import { countingFileSystem } from "../../src/io/file-system.js";
 
 const BIN = join(import.meta.dirname, "../../dist/cli/bin.js");
 
@@ -215,5 +216,38 @@ describe("agentsmd mcp: hand over, then admit", () => {
     expect(third.content[0]!.text).not.toContain("API-AGENTS");
     await client.close();
     await close();
+  });
+});
+
+describe("agentsmd mcp: watching (issue 15)", () => {
+  /** Stats of a seen resolve made after the stat cache's revalidation window has passed. */
+  async function seenResolveStats(options: AgentsMcpOptions): Promise<number> {
+    const tree = await createTree(REPO);
+    const counting = countingFileSystem();
+    const mcp = await connect(tree, { fs: counting.fs, ...options });
+    await mcp.call("agents_resolve", { path: tree.path("r/pkg/api/src/x.ts") });
+    await new Promise((resolve) => setTimeout(resolve, 80)); // past the 50 ms window
+    counting.reset();
+    const again = McpResolveResultSchema.parse((await mcp.call("agents_resolve", { path: tree.path("r/pkg/api/src/x.ts") })).structuredContent);
+    expect(again.count).toBe(0);
+    const stats = counting.counters.stat + counting.counters.lstat;
+    await mcp.close();
+    return stats;
+  }
+
+  it("watches by default, so a seen path at agent pace makes at most the target's own stat; watch: false stats the chain", async () => {
+    expect(await seenResolveStats({})).toBeLessThanOrEqual(1);
+    expect(await seenResolveStats({ watch: false })).toBeGreaterThanOrEqual(4);
+  });
+
+  it("an edit is still seen while watching", async () => {
+    const tree = await createTree(REPO);
+    const mcp = await connect(tree);
+    await mcp.call("agents_resolve", { path: tree.path("r/pkg/api/src/x.ts") });
+    await tree.write("r/pkg/api/AGENTS.md", "API v3\n");
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the edit's inotify event arrives
+    const updated = McpResolveResultSchema.parse((await mcp.call("agents_resolve", { path: tree.path("r/pkg/api/src/x.ts") })).structuredContent);
+    expect(updated.files.map((file) => [file.path, file.reason])).toEqual([[tree.path("r/pkg/api/AGENTS.md"), "updated"]]);
+    await mcp.close();
   });
 });

@@ -104,6 +104,17 @@ describe("agentsmd/opencode module", () => {
   });
 });
 
+describe("watching (issue 15)", () => {
+  it("a plugin session watches the directories it scanned by default; watch: false revalidates by stat", async () => {
+    const tree = await repo();
+    const watched = await agents(tree).agents.session(SESSION);
+    expect(watched.session.cache.revalidateMs).toBe(Infinity);
+    await watched.session.close();
+    const polled = await agents(tree, { watch: false }).agents.session(SESSION);
+    expect(polled.session.cache.revalidateMs).toBe(50);
+  });
+});
+
 describe("tool.execute.after", () => {
   it("appends the AGENTS.md of a directory a new file is written to, once, and admits it after amending", async () => {
     const tree = await repo();

@@ -10,8 +10,9 @@ export function registerMcp(program: Command, context: CommandContext): void {
     .command("mcp")
     .description("MCP server on stdio: tools agents_resolve / agents_context, resource agentsmd://initial (workspace: the client's roots, else --cwd)")
     .option("--deliver-initial", "the host does not load AGENTS.md itself: the tools also return the files from the root to the workspace root")
-    .action(async (options: { deliverInitial?: boolean }, command: Command) => {
+    .option("--no-watch", "revalidate by stat instead of watching the scanned directories (network mounts)")
+    .action(async (options: { deliverInitial?: boolean; watch: boolean }, command: Command) => {
       const { runMcpStdio } = await import("../../integrations/mcp/index.js");
-      await runMcpStdio({ ...context.sessionOptions(command), deliverInitial: options.deliverInitial === true });
+      await runMcpStdio({ ...context.sessionOptions(command), deliverInitial: options.deliverInitial === true, watch: options.watch });
     });
 }

@@ -40,6 +40,11 @@ export interface AgentsMcpOptions extends Omit<SessionOptions, "cwd"> {
    * files too. @default false (the host loaded them, as Codex does with preset codex)
    */
   deliverInitial?: boolean;
+  /**
+   * Watch the directories each workspace's sessions scanned (one `fs.watch` each) so a seen path
+   * resolves without asking the disk. @default true: the server lives as long as its client
+   */
+  watch?: SessionOptions["watch"];
 }
 
 /** One file of an `agents_resolve` answer. */
@@ -120,7 +125,7 @@ class Workspaces {
     let workspace = this.#byRoot.get(root);
     if (!workspace) {
       const { name: _name, deliverInitial, ...rest } = this.#options;
-      const options: SessionOptions = { ...rest, cwd: root };
+      const options: SessionOptions = { ...rest, watch: rest.watch ?? true, cwd: root };
       const open = async () => {
         const session = await createSession(options);
         if (deliverInitial) session.forget(session.initialFiles.filter((file) => file.layer !== "user"));

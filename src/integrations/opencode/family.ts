@@ -79,6 +79,12 @@ export const FamilyPluginOptionsSchema = z
     tools: z.array(z.string().min(1)).optional(),
     /** Extra agentsmd config merged under the options above. */
     config: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * Watch the directories a session scanned (one `fs.watch` each, about 0.5 KB) so a seen path
+     * resolves without asking the disk; `false` revalidates by stat instead (network mounts, where
+     * change events may not arrive). @default true: the plugin lives as long as the host's process
+     */
+    watch: z.boolean().optional(),
   })
   .strict();
 
@@ -217,6 +223,11 @@ export class FamilyAgents {
     this.#tools = new Set(options.tools ?? host.tools);
   }
 
+  /** Long-lived sessions watch by default (issue 15: a seen resolve then makes no stat). */
+  get #watch(): boolean {
+    return this.options.watch ?? true;
+  }
+
   /** The state file of a session (ids encoded so two never share a file). */
   statePath(sessionID: string): string {
     return conversationPath(this.stateDir, { id: sessionID });
@@ -260,7 +271,7 @@ export class FamilyAgents {
     const stored = await loadConversation(this.statePath(sessionID), conversationSchema(this.host.host, NO_FIELDS), () => undefined);
     let session: AgentsSession;
     if (stored) {
-      session = await reopenSession(stored.session, { cwd: this.directory, home: this.home, env: this.env, host: this.host.host });
+      session = await reopenSession(stored.session, { cwd: this.directory, home: this.home, env: this.env, host: this.host.host, watch: this.#watch });
     } else {
       const preset = this.options.preset ?? this.host.preset;
       session = await createSession({
@@ -270,6 +281,7 @@ export class FamilyAgents {
         preset: preset === this.host.preset ? this.host.pluginPreset : preset,
         config: this.#sessionConfig(),
         host: this.host.host,
+        watch: this.#watch,
       });
       // What the session loaded at start is not what the host has: keep only its system files.
       const system = new Set(await this.systemPaths());
