@@ -3,6 +3,8 @@
  * no output; a tool event's targets are computed with the file system first (globs, git words),
  * then the shared algorithm runs with the Codex profile. Loads only the profile and the host layer.
  */
+import { homedir } from "node:os";
+import { homeFromEnv } from "../../core/paths.js";
 import { nodeFileSystem } from "../../io/file-system.js";
 import { handleHostEvent, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";
 import { codexEventTargets, codexProfile } from "./profile.js";
@@ -24,6 +26,7 @@ export const runCodexHook: HookRunner = async (text, options) => {
   if (typeof name === "string" && !ANSWERED.has(name)) return void (await options.deliver(null));
   const input = parseHostInput(codexProfile(), data);
   const env = options.env ?? process.env;
-  const found = await codexEventTargets(input, options.session?.fs ?? nodeFileSystem, options.home ?? env.HOME);
+  // `~` in a command is the home every other step uses (an empty or relative $HOME is not one).
+  const found = await codexEventTargets(input, options.session?.fs ?? nodeFileSystem, options.home ?? homeFromEnv(env, homedir));
   await handleHostEvent(codexProfile(found), data, options);
 };

@@ -30,6 +30,7 @@ import * as z from "zod";
 import { homedir } from "node:os";
 import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
 import { nodeFileSystem, removeFile } from "../../io/file-system.js";
+import { canonicalTargets } from "../../io/real-path.js";
 import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
 import { conversationPath, conversationSchema, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
 import { patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
@@ -340,10 +341,12 @@ export class FamilyAgents {
   ): Promise<void> {
     const tool = input.tool.toLowerCase();
     if (!this.#tools.has(tool)) return;
-    const targets = await this.#targets(tool, input.args, output.metadata);
-    if (targets.length === 0) return;
+    const touched = await this.#targets(tool, input.args, output.metadata);
+    if (touched.length === 0) return;
     const entry = await this.session(input.sessionID);
     const { session } = entry;
+    // Identity by real path (issue 18): `loop -> .` spellings of one file deliver it once.
+    const targets = await canonicalTargets(session.cache.fs, session.root, touched);
     const names = new Set(session.cache.names.map((name) => nameOf(name)));
     const system = await this.systemPaths();
     const native = tool === "read" ? nativeLoaded(output.metadata) : [];
