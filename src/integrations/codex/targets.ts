@@ -4,6 +4,7 @@
  * they exist, and `REV:PATH` resolved from the repository root.
  */
 import { posix } from "node:path";
+import { pathInputProblem } from "../../core/paths.js";
 import type { FileSystem } from "../../io/file-system.js";
 
 import type { ShellPath } from "./shell-paths.js";
@@ -54,6 +55,8 @@ export function segmentMatcher(pattern: string): (name: string) => boolean {
  * @example await expandGlob("/repo/pkg/*\/AGENTS.md", nodeFileSystem) // ["/repo/pkg/a/AGENTS.md", ...]
  */
 export async function expandGlob(pattern: string, fs: FileSystem, budget = { readdirs: MAX_GLOB_READDIRS }): Promise<string[]> {
+  // Nothing longer or deeper than a path can be matches no file: no file-system call (issue 18).
+  if (pathInputProblem(pattern) !== null) return [];
   const segments = pattern.split("/").filter((s) => s !== "");
   let bases = ["/"];
   for (let i = 0; i < segments.length; i++) {
@@ -61,7 +64,12 @@ export async function expandGlob(pattern: string, fs: FileSystem, budget = { rea
     const last = i === segments.length - 1;
     const next: string[] = [];
     if (!GLOB_CHARS.test(segment)) {
-      for (const base of bases) next.push(posix.join(base, segment));
+      // A run of literal segments is joined once per base, not once per segment.
+      let end = i;
+      while (end + 1 < segments.length && !GLOB_CHARS.test(segments[end + 1] as string)) end++;
+      const literal = segments.slice(i, end + 1).join("/");
+      for (const base of bases) next.push(posix.join(base, literal));
+      i = end;
     } else {
       const match = segmentMatcher(segment);
       for (const base of bases) {

@@ -16,6 +16,7 @@ import { createSession, reopenSession, resumeDiff, type AgentsSession, type Sess
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
 import { fit, nearestFirst, packContext, packNotice, renderPiece } from "./pack.js";
 import { piecesOf, proposePieces, type Piece } from "./propose.js";
+import { eventTargets } from "./targets.js";
 import {
   collectGarbage,
   conversationPath,
@@ -395,7 +396,7 @@ export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, ra
   const run: Run<I, H, O> = {
     profile,
     input,
-    event: { ...event, cwd: absolute(event.cwd, "/") },
+    event: { ...event, cwd: absolute(event.cwd, "/"), targets: eventTargets(event.targets) },
     env,
     home,
     fs: options.session?.fs ?? nodeFileSystem,

@@ -33,7 +33,7 @@ import { nodeFileSystem, removeFile } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
 import { conversationPath, conversationSchema, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
-import { patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
+import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
 import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
 import { familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
@@ -341,7 +341,7 @@ export class FamilyAgents {
   ): Promise<void> {
     const tool = input.tool.toLowerCase();
     if (!this.#tools.has(tool)) return;
-    const touched = await this.#targets(tool, input.args, output.metadata);
+    const touched = eventTargets(await this.#targets(tool, input.args, output.metadata));
     if (touched.length === 0) return;
     const entry = await this.session(input.sessionID);
     const { session } = entry;
