@@ -5,7 +5,7 @@
  * e2e/opencode/instructions.e2e.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { expandBraces, listOpenCodeInstructions, readOpenCodeInstructions } from "../src/presets/opencode-instructions.js";
+import { OPENCODE_CONFIG_LAYOUT, expandBraces, listFamilyInstructions, readFamilyInstructions } from "../src/presets/opencode-instructions.js";
 import { nodeFileSystem } from "../src/io/file-system.js";
 import { injectFs } from "./helpers/faults.js";
 import { createTree, openSession, runCli, type Tree } from "./helpers/tree.js";
@@ -38,7 +38,7 @@ describe("OpenCode's config layers", () => {
       "managed/opencode.json": json(["managed"]),
     });
     const env = { OPENCODE_CONFIG: tree.path("custom.json"), OPENCODE_CONFIG_DIR: tree.path("confdir"), OPENCODE_CONFIG_CONTENT: json(["content", "custom"]) };
-    const read = await readOpenCodeInstructions(context(tree, "repo/pkg", env));
+    const read = await readFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context(tree, "repo/pkg", env));
     expect(read.diagnostics).toEqual([]);
     expect(read.entries).toEqual([
       "g-jsonc",
@@ -64,7 +64,7 @@ describe("OpenCode's config layers", () => {
       "repo/opencode.json": json(["root"]),
       "repo/.opencode/opencode.json": json(["dot"]),
     });
-    const read = await readOpenCodeInstructions(context(tree, "repo", { OPENCODE_DISABLE_PROJECT_CONFIG: "true", RULES: "team" }));
+    const read = await readFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context(tree, "repo", { OPENCODE_DISABLE_PROJECT_CONFIG: "true", RULES: "team" }));
     expect(read.entries).toEqual(["team.md", "x.md"]);
   });
 
@@ -76,7 +76,7 @@ describe("OpenCode's config layers", () => {
       "repo/opencode.json": json("CONTRIBUTING.md"),
       "repo/.opencode/opencode.json": json(["dot"]),
     });
-    const read = await readOpenCodeInstructions(context(tree, "repo"));
+    const read = await readFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context(tree, "repo"));
     expect(read.entries).toEqual(["dot"]);
     expect(read.diagnostics.map((each) => [each.code, each.path])).toEqual([
       ["agent-config-invalid", tree.path("home/.config/opencode/opencode.json")],
@@ -99,7 +99,7 @@ describe("OpenCode's instruction entries", () => {
       "shared/.hidden.md": "x",
       "docs/above.md": "outside the worktree",
     });
-    const listed = await listOpenCodeInstructions(context(tree, "repo/pkg"), [
+    const listed = await listFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context(tree, "repo/pkg"), [
       "docs/*.md",
       "CONTRIBUTING.md",
       "~/notes/*.md",
@@ -133,14 +133,14 @@ describe("OpenCode's instruction entries", () => {
     });
     // Listing order fixed: alphabetical, so OpenCode's order is the reverse.
     const fs = injectFs({ readdirUnsorted: async ([path], next) => (await next(path)).sort((p, q) => (p.name < q.name ? -1 : 1)) });
-    const listed = await listOpenCodeInstructions(context(tree, "repo", {}, fs), ["g/**/*.md", "g/{a,b}/*.md"]);
+    const listed = await listFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context(tree, "repo", {}, fs), ["g/**/*.md", "g/{a,b}/*.md"]);
     expect(listed.paths).toEqual([tree.path("repo/g/x.md"), tree.path("repo/g/b/y.md"), tree.path("repo/g/a/z.md"), tree.path("repo/g/a/deep/w.md")]);
   });
 
   it("a glob that would walk without end stops at its bound with a warning", async () => {
     const tree = await createTree({ "repo/.git/": null });
     const fs = injectFs({ readdirUnsorted: async () => [{ name: "d", kind: "directory" as const }] });
-    const listed = await listOpenCodeInstructions(context(tree, "repo", {}, fs), ["**/*.md"]);
+    const listed = await listFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context(tree, "repo", {}, fs), ["**/*.md"]);
     expect(listed.paths).toEqual([]);
     expect(listed.diagnostics).toContainEqual(expect.objectContaining({ level: "warning", code: "instructions-glob-bounded" }));
   });

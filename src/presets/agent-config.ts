@@ -9,22 +9,11 @@
  * agentsmd's own config file, env and options still win over these. Turned off by
  * `agentConfig: false` (CLI `--no-agent-config`).
  */
-import { createRequire } from "node:module";
-import type { ParseError } from "jsonc-parser";
 import type { AgentsConfig, Diagnostic } from "../core/schema.js";
 import { join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
-import { readTextFile, type FileSystem } from "../io/file-system.js";
-
-/**
- * The parsers load on first use, through require so the hook bundle keeps them external (a hook
- * that never parses a config file never parses them either) without a dynamic import().
- */
-let required: NodeJS.Require | undefined;
-const load = (id: string): unknown => (required ??= createRequire(import.meta.url))(id);
-
-/** Largest agent settings file read. */
-const MAX_SETTINGS_BYTES = 1024 * 1024;
+import type { FileSystem } from "../io/file-system.js";
+import { loadDependency as load, parseJsonObject, readConfigText } from "./config-file.js";
 
 export interface AgentConfigContext {
   cwd: string;
@@ -41,20 +30,7 @@ export interface AgentConfigLayer {
   diagnostics: Diagnostic[];
 }
 
-async function readSettings(file: string, fs: FileSystem, diagnostics: Diagnostic[]): Promise<string | null> {
-  try {
-    return await readTextFile(file, MAX_SETTINGS_BYTES, fs);
-  } catch (error) {
-    diagnostics.push({
-      level: "warning",
-      code: "agent-config-unreadable",
-      message: `cannot read ${quote(file)}: ${(error as Error).message}; its settings are not applied`,
-      path: file,
-      fix: `check ${quote(file)} (a regular file of at most 1 MiB)`,
-    });
-    return null;
-  }
-}
+const NOT_APPLIED = "its settings are not applied";
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === "string");
 
@@ -70,7 +46,7 @@ export function codexHome(home: string, env: Readonly<Record<string, string | un
 export async function readCodexConfig(context: AgentConfigContext): Promise<AgentConfigLayer> {
   const file = join(codexHome(context.home, context.env), "config.toml");
   const diagnostics: Diagnostic[] = [];
-  const text = await readSettings(file, context.fs, diagnostics);
+  const text = await readConfigText(file, context.fs, diagnostics, NOT_APPLIED);
   if (text === null) return { config: {}, sources: [], diagnostics };
   let data: Record<string, unknown>;
   try {
@@ -121,22 +97,11 @@ export async function readGeminiSettings(context: AgentConfigContext, geminiDir:
   let names: string[] | undefined;
   let source: string | undefined;
   for (const file of [join(geminiDir, "settings.json"), join(context.cwd, ".gemini/settings.json")]) {
-    const text = await readSettings(file, context.fs, diagnostics);
+    const text = await readConfigText(file, context.fs, diagnostics, NOT_APPLIED);
     if (text === null) continue;
-    const errors: ParseError[] = [];
-    const { parse: parseJsonc } = load("jsonc-parser") as typeof import("jsonc-parser");
-    const data = parseJsonc(text, errors, { allowTrailingComma: true }) as unknown;
-    if (errors.length > 0 || typeof data !== "object" || data === null || Array.isArray(data)) {
-      diagnostics.push({
-        level: "warning",
-        code: "agent-config-invalid",
-        message: `${quote(file)} is not a JSON object; its settings are not applied`,
-        path: file,
-        fix: `fix the JSON of ${quote(file)}`,
-      });
-      continue;
-    }
-    const value = ((data as { context?: { fileName?: unknown } }).context ?? {}).fileName;
+    const data = parseJsonObject(text, file, diagnostics, NOT_APPLIED);
+    if (data === undefined) continue;
+    const value = ((data.context ?? {}) as { fileName?: unknown }).fileName;
     if (value === undefined) continue;
     if (typeof value === "string" && value.length > 0) names = [value];
     else if (isStringList(value) && value.length > 0) names = value;

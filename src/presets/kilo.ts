@@ -17,15 +17,26 @@
  *   drops empty files). Text as read, a leading BOM kept. Framing as OpenCode:
  *   `Instructions from: <path>\n<text>`.
  * - Nested on read: the first of the same names per directory below cwd, in a `<system-reminder>`.
+ * - Config `instructions` (OpenCode's reader, opencode-instructions.ts, with {@link KILO_CONFIG_LAYOUT}):
+ *   its legacy rule files (`.kilo/rules/*.md`, `.kilocode/rules/*.md` in the home and in cwd,
+ *   `.kilocoderules`), then the lists of the global config (`config.json`, `kilo.json`, `kilo.jsonc`,
+ *   `opencode.json`, `opencode.jsonc` in its config dir), `$KILO_CONFIG`, the project's `kilo.json(c)`
+ *   then `opencode.json(c)`, `.kilocode`/`.kilo` directories, `$KILO_CONFIG_DIR`,
+ *   `$KILO_CONFIG_CONTENT`, `/etc/kilo`; after the project files, each file once, its text read as a
+ *   project file's (`--no-agent-config`: none).
  *
- * Not reproduced: the files kilo.json `instructions` lists; `KILO_TEST_HOME` (Kilo's test override of the home for ~/.claude); an empty
- * `KILO_CONFIG_DIR` (Kilo then looks for `AGENTS.md` relative to its process directory) counts as unset.
+ * Not reproduced: `KILO_TEST_HOME` (Kilo's test override of the home for ~/.claude); an empty
+ * `KILO_CONFIG_DIR` (Kilo then looks for `AGENTS.md` relative to its process directory) counts as unset;
+ * of config `instructions`: Kilo's trust of an absolute entry from a home-level config (its text then
+ * gets `{env:}` and `{file:}` from anywhere; agentsmd reads it as a project file), remote and
+ * organisation configs, the `.kilo` directories of a linked git worktree's primary checkout.
  * Proven byte for byte against Kilo 7.7.7's system prompt by e2e/kilo/preset.e2e.test.ts.
  */
 import { DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
 import type { FileSystem } from "../io/file-system.js";
 import { join } from "../core/paths.js";
-import { OPENCODE_NAMES, claudeDisabled, familyNames, familyPrepare, opencodePreset, type OpenCodeFamily } from "./opencode.js";
+import { OPENCODE_NAMES, claudeDisabled, familyListed, familyNames, familyPrepare, opencodePreset, type OpenCodeFamily } from "./opencode.js";
+import { managedConfigDir, type FamilyConfigLayout, type OpenCodeContext } from "./opencode-instructions.js";
 
 /** Set (not blank) in any of these, Kilo does not hand ~/.claude over to its migration. */
 const UNSUPPORTED_HANDOFF: readonly string[] = ["CLAUDE_CONFIG_DIR", "KILO_CONFIG_DIR", "KILO_CONFIG", "KILO_CONFIG_CONTENT"];
@@ -58,6 +69,54 @@ export async function kiloStateDir(context: PresetEnv, fs: FileSystem): Promise<
   return xdg(context, "XDG_STATE_HOME", join(".local", "state"), "kilo");
 }
 
+/** The Markdown files directly in `dir` (regular files only), in listing order. */
+async function markdownFiles(fs: FileSystem, dir: string): Promise<string[]> {
+  const entries = await fs.readdirUnsorted(dir).catch(() => []);
+  return entries.filter((entry) => entry.kind === "file" && entry.name.endsWith(".md")).map((entry) => join(dir, entry.name));
+}
+
+/**
+ * Kilo's legacy rule files (its `RulesMigrator`), which it adds to `instructions` before every
+ * config layer: `*.md` in `~/.kilo/rules` and `~/.kilocode/rules`, then in `<cwd>/.kilo/rules`
+ * and `<cwd>/.kilocode/rules` (a name once per side), then `<cwd>/.kilocoderules`.
+ */
+async function kiloLegacyRules({ cwd, home, fs }: OpenCodeContext): Promise<{ file: string; entries: string[] } | undefined> {
+  const entries: string[] = [];
+  for (const dirs of [
+    [join(home, ".kilo/rules"), join(home, ".kilocode/rules")],
+    [join(cwd, ".kilo/rules"), join(cwd, ".kilocode/rules")],
+  ]) {
+    const names = new Set<string>();
+    for (const dir of dirs) {
+      for (const file of await markdownFiles(fs, dir)) {
+        const name = file.slice(dir.length + 1);
+        if (names.has(name)) continue;
+        names.add(name);
+        entries.push(file);
+      }
+    }
+  }
+  const legacy = join(cwd, ".kilocoderules");
+  if ((await fs.stat(legacy).catch(() => null))?.kind === "file") entries.push(legacy);
+  return { file: "Kilo's rule files (.kilo/rules, .kilocode/rules, .kilocoderules)", entries };
+}
+
+/** Kilo 7.7.7's configuration layout (its `Config.loadInstanceState`). */
+export const KILO_CONFIG_LAYOUT: FamilyConfigLayout = {
+  product: "Kilo",
+  globalDir: (home, env) => kiloConfigDir({ home, env }),
+  globalFiles: ["config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"],
+  projectBases: ["kilo", "opencode"],
+  projectSwitch: "KILO_DISABLE_PROJECT_CONFIG",
+  configDirs: [".kilocode", ".kilo"],
+  dirFiles: ["kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"],
+  vars: { config: "KILO_CONFIG", configDir: "KILO_CONFIG_DIR", content: "KILO_CONFIG_CONTENT" },
+  managedDir: (env) => managedConfigDir("kilo", "KILO_TEST_MANAGED_CONFIG_DIR", env),
+  disabledProjectDir: (home, env) => env.KILO_CONFIG_DIR ?? kiloConfigDir({ home, env }),
+  fileScope: true,
+  legacy: kiloLegacyRules,
+};
+
 function claudeGlobal(context: PresetEnv): string {
   return join(join(context.home, ".claude"), "CLAUDE.md");
 }
@@ -65,7 +124,7 @@ function claudeGlobal(context: PresetEnv): string {
 /** Kilo 7.7.7's switches and global candidates. */
 export const KILO_FAMILY: OpenCodeFamily = {
   claudeSwitches: ["KILO_DISABLE_CLAUDE_CODE", "KILO_DISABLE_CLAUDE_CODE_PROMPT"],
-  projectSwitch: "KILO_DISABLE_PROJECT_CONFIG",
+  config: KILO_CONFIG_LAYOUT,
   globalCandidates(context) {
     const extra = context.env.KILO_CONFIG_DIR;
     const candidates = [...(extra ? [join(extra, "AGENTS.md")] : []), join(kiloConfigDir(context), "AGENTS.md")];
@@ -105,8 +164,7 @@ export const kiloPreset: Preset = {
     },
   ],
   prepare: familyPrepare(KILO_FAMILY),
-  // Kilo's config `instructions` (kilo.json, with its own trust rules) are not reproduced.
-  listed: undefined,
+  listed: familyListed(KILO_FAMILY),
 };
 
 /**
@@ -122,4 +180,6 @@ export const kiloPluginPreset: Preset = {
   lazy: { ...kiloPreset.lazy, exclude: DEFAULT_EXCLUDES },
   scope: { ...kiloPreset.scope, nested: "root" },
   prepare: undefined,
+  // Kilo loads its config instructions itself.
+  listed: undefined,
 };

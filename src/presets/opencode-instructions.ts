@@ -1,90 +1,158 @@
 /**
- * OpenCode's `instructions` setting, read the way OpenCode 1.18.33 reads it (its bundled
- * `Config.loadInstanceState` and `Instruction.systemPaths`, found in the pinned binary):
+ * The `instructions` setting of the OpenCode family's CLIs, read the way each reads it: one
+ * reader, parameterised by a {@link FamilyConfigLayout} (OpenCode 1.18.33's `Config.loadInstanceState`
+ * and `Instruction.systemPaths`, found in its pinned binary; Kilo Code 7.7.7's, a fork with other
+ * names, in presets/kilo.ts).
  *
  * Config layers, in load order (the lists concatenate, first occurrence kept):
+ * 0. (Kilo) its legacy rule files, as absolute entries;
  * 1. the global config dir (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`): `config.json`,
  *    `opencode.json`, `opencode.jsonc`, merged so a later file's list replaces an earlier one's; an
- *    invalid global file makes OpenCode ignore the whole global config;
+ *    invalid global file makes the CLI ignore the whole global config;
  * 2. `$OPENCODE_CONFIG` (a file);
  * 3. `opencode.json` then `opencode.jsonc` in each directory from the worktree down to cwd
- *    (not with `OPENCODE_DISABLE_PROJECT_CONFIG`);
- * 4. `opencode.json` then `opencode.jsonc` in each `.opencode` directory from cwd up to the worktree
- *    (not with `OPENCODE_DISABLE_PROJECT_CONFIG`), then `~/.opencode`, then `$OPENCODE_CONFIG_DIR`;
+ *    (not with the project switch);
+ * 4. the config files of each `.opencode` directory from cwd up to the worktree (not with the
+ *    project switch), then `~/.opencode`, then `$OPENCODE_CONFIG_DIR`;
  * 5. `$OPENCODE_CONFIG_CONTENT` (JSON text);
  * 6. the managed dir (`/etc/opencode`; `/Library/Application Support/opencode` on macOS).
  * Each text is JSONC (trailing commas allowed) after `{env:NAME}` substitution.
  *
- * Entries: `http(s)://` URLs are fetched by OpenCode, not files, so agentsmd skips them (and says
+ * Entries: `http(s)://` URLs are fetched by the CLI, not files, so agentsmd skips them (and says
  * so); `~/x` is `<home>/x`; an absolute entry globs its last segment inside its directory (no dot
  * files); any other entry is a glob matched in every directory from cwd up to the worktree, dot
- * files included (in the global config dir instead under `OPENCODE_DISABLE_PROJECT_CONFIG`); it
- * is not relative to the config file that lists it. Matches are files (or symlinks), a
- * directory's entries last listed first as OpenCode's glob yields them. Across several directories
- * under `**` OpenCode reports matches as its asynchronous directory reads complete, an order that
- * is not fixed; agentsmd goes breadth first (the same files; e2e/opencode/corpus).
+ * files included (in the global config dir instead under the project switch); it is not relative
+ * to the config file that lists it. Matches are files (or symlinks), a directory's entries last
+ * listed first as the CLI's glob yields them. Across several directories under `**` the CLI reports
+ * matches as its asynchronous directory reads complete, an order that is not fixed; agentsmd goes
+ * breadth first (the same files; e2e/opencode/corpus).
  */
-import { createRequire } from "node:module";
-import type { ParseError } from "jsonc-parser";
 import type Picomatch from "picomatch";
 import type { Diagnostic } from "../core/schema.js";
 import { isAbsolute } from "node:path";
-import { absolute, join, nameOf, parentOf } from "../core/paths.js";
+import { absolute, isInside, join, nameOf, parentOf } from "../core/paths.js";
+import { realPathOf } from "../io/real-path.js";
 import { quote } from "../core/quote.js";
-import { readTextFile, type FileSystem } from "../io/file-system.js";
+import type { FileSystem } from "../io/file-system.js";
+import { loadDependency as load, parseJsonObject, readConfigText } from "./config-file.js";
 
-const load = createRequire(import.meta.url);
-
-/** Largest OpenCode config file read. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Bounds of one entry's glob: directories listed, files matched, brace alternatives. */
 const MAX_GLOB_DIRS = 2000;
 const MAX_GLOB_MATCHES = 1000;
 const MAX_BRACE_PATTERNS = 64;
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 export interface OpenCodeContext {
   cwd: string;
-  /** OpenCode's worktree: the git root, or `/` without one. */
+  /** The CLI's worktree: the git root, or `/` without one. */
   worktree: string;
   home: string;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   fs: FileSystem;
+}
+
+/**
+ * Where a CLI of the OpenCode family keeps its configuration: what differs between OpenCode and
+ * Kilo Code in how they find the config texts that set `instructions`.
+ */
+export interface FamilyConfigLayout {
+  /** The CLI's name, in messages. */
+  product: string;
+  /** The global config directory (`Global.Path.config`). */
+  globalDir(home: string, env: Env): string;
+  /** The global directory's files, in load order; a later file's list replaces an earlier one's. */
+  globalFiles: readonly string[];
+  /** Project config files: for each base name, `<base>.json` then `<base>.jsonc` in each directory, the worktree first. */
+  projectBases: readonly string[];
+  /** Config directory names, looked for nearest first from cwd up to the worktree, then in the home. */
+  configDirs: readonly string[];
+  /** The files read in each config directory and in the managed directory, in order. */
+  dirFiles: readonly string[];
+  /** The legacy flag that drops the project files and config layers (relative entries are then matched in {@link disabledProjectDir}). */
+  projectSwitch: string;
+  /** The variables naming an extra config file, an extra config directory, a config text. */
+  vars: { config: string; configDir: string; content: string };
+  /** The managed (administrator) directory. */
+  managedDir(env: Env): string;
+  /** Where relative entries are matched under the project switch. */
+  disabledProjectDir(home: string, env: Env): string;
+  /**
+   * Kilo's file scope: a listed file not trusted (below) is read only when its real path lies
+   * inside the project (the worktree, else cwd); otherwise the CLI drops it. A file is trusted when
+   * an absolute entry (any entry under the project switch) of a home-level config lists it: the
+   * global config, `$<config>`, a config directory outside the project, `$<configDir>`,
+   * `$<content>`, the managed directory. @default false: every listed file is read
+   */
+  fileScope?: boolean;
+  /** Entries the CLI adds before every config layer (Kilo's legacy rule files). @default none */
+  legacy?(context: OpenCodeContext): Promise<InstructionSource | undefined>;
 }
 
 /** One config text that set `instructions`. */
 export interface InstructionSource {
   file: string;
   entries: string[];
+  /** A home-level config (see {@link FamilyConfigLayout.fileScope}); false for the project's. @default false */
+  trusted?: boolean;
 }
 
 export interface ListedInstructions {
-  /** Absolute paths, in the order OpenCode lists them (deduplicated; the caller drops those already loaded). */
+  /** Absolute paths, in the order the CLI lists them (deduplicated; the caller drops those already loaded). */
   paths: string[];
   /** For each path, the entry and file that listed it first. */
   origin: Map<string, { entry: string; file: string }>;
   /** Config texts that set `instructions` (for `explain`). */
   sources: InstructionSource[];
-  /** URL entries (OpenCode fetches them; agentsmd does not). */
+  /** URL entries (the CLI fetches them; agentsmd does not). */
   urls: string[];
+  /** Files the CLI's file scope drops (untrusted, real path outside the project). */
+  outOfScope: string[];
   diagnostics: Diagnostic[];
 }
 
-/** OpenCode's legacy boolean flags: "true" or "1", any case. */
-function flag(env: OpenCodeContext["env"], name: string): boolean {
-  const value = env[name]?.toLowerCase();
-  return value === "true" || value === "1";
-}
-
 /** OpenCode's global config directory (`Global.Path.config`). */
-export function opencodeXdgConfigDir(home: string, env: OpenCodeContext["env"]): string {
+export function opencodeXdgConfigDir(home: string, env: Env): string {
   const xdg = env.XDG_CONFIG_HOME;
   return xdg && xdg.length > 0 ? join(xdg, "opencode") : join(join(home, ".config"), "opencode");
 }
 
-function managedDir(env: OpenCodeContext["env"]): string {
-  const override = env.OPENCODE_TEST_MANAGED_CONFIG_DIR;
-  if (override) return override;
-  return process.platform === "darwin" ? "/Library/Application Support/opencode" : "/etc/opencode";
+/**
+ * The managed directory of a CLI: `$<override>` when set, else `/etc/<name>` (`/Library/Application Support/<name>` on macOS).
+ * @example managedConfigDir("kilo", "KILO_TEST_MANAGED_CONFIG_DIR", {}) // "/etc/kilo"
+ */
+export function managedConfigDir(name: string, override: string, env: Env): string {
+  const dir = env[override];
+  if (dir) return dir;
+  return process.platform === "darwin" ? `/Library/Application Support/${name}` : `/etc/${name}`;
+}
+
+/** OpenCode 1.18.33's configuration layout. */
+export const OPENCODE_CONFIG_LAYOUT: FamilyConfigLayout = {
+  product: "OpenCode",
+  globalDir: opencodeXdgConfigDir,
+  globalFiles: ["config.json", "opencode.json", "opencode.jsonc"],
+  projectBases: ["opencode"],
+  projectSwitch: "OPENCODE_DISABLE_PROJECT_CONFIG",
+  configDirs: [".opencode"],
+  dirFiles: ["opencode.json", "opencode.jsonc"],
+  vars: { config: "OPENCODE_CONFIG", configDir: "OPENCODE_CONFIG_DIR", content: "OPENCODE_CONFIG_CONTENT" },
+  managedDir: (env) => managedConfigDir("opencode", "OPENCODE_TEST_MANAGED_CONFIG_DIR", env),
+  disabledProjectDir: (home, env) => env.OPENCODE_CONFIG_DIR ?? opencodeXdgConfigDir(home, env),
+};
+
+/**
+ * True when `layout`'s project switch is on: the family's legacy flag parsing, "true" or "1" in any case.
+ * @example projectSwitchOn(OPENCODE_CONFIG_LAYOUT, { OPENCODE_DISABLE_PROJECT_CONFIG: "TRUE" }) // true
+ */
+export function projectSwitchOn(layout: Pick<FamilyConfigLayout, "projectSwitch">, env: Env): boolean {
+  const value = env[layout.projectSwitch]?.toLowerCase();
+  return value === "true" || value === "1";
+}
+
+/** The project as the family's file scope sees it: the worktree, else (a worktree of `/`) cwd. */
+function scopeRoot({ cwd, worktree }: Pick<OpenCodeContext, "cwd" | "worktree">): string {
+  return worktree === "/" ? cwd : worktree;
 }
 
 /** Directories from `start` up to `stop` (inclusive) or the file-system root. */
@@ -106,138 +174,135 @@ async function exists(fs: FileSystem, path: string): Promise<boolean> {
 
 type Parsed = { entries: string[] | undefined } | "invalid" | null;
 
-/** `{env:NAME}` as OpenCode substitutes it (an unset or empty variable gives ""). */
-function substituteEnv(text: string, env: OpenCodeContext["env"]): string {
+/** `{env:NAME}` as the CLI substitutes it (an unset or empty variable gives ""). */
+function substituteEnv(text: string, env: Env): string {
   return text.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] || "");
 }
 
-/** The `instructions` of one config text; "invalid" when OpenCode would refuse the text. */
-function parseText(text: string, file: string, env: OpenCodeContext["env"], diagnostics: Diagnostic[]): Parsed {
-  const { parse } = load("jsonc-parser") as typeof import("jsonc-parser");
-  const errors: ParseError[] = [];
-  const data = parse(substituteEnv(text, env), errors, { allowTrailingComma: true }) as unknown;
-  if (errors.length > 0 || typeof data !== "object" || data === null || Array.isArray(data)) {
-    diagnostics.push({
-      level: "warning",
-      code: "agent-config-invalid",
-      message: `${quote(file)} is not a JSON object; OpenCode refuses it, and its instructions are not applied`,
-      path: file,
-      fix: `fix the JSON of ${quote(file)}`,
-    });
-    return "invalid";
-  }
-  const value = (data as { instructions?: unknown }).instructions;
+const NOT_APPLIED = "its instructions are not applied";
+
+/** The `instructions` of one config text; "invalid" when the CLI would refuse the text. */
+function parseText(layout: FamilyConfigLayout, text: string, file: string, env: Env, diagnostics: Diagnostic[]): Parsed {
+  const data = parseJsonObject(substituteEnv(text, env), file, diagnostics, `${layout.product} refuses it, and ${NOT_APPLIED}`);
+  if (data === undefined) return "invalid";
+  const value = data.instructions;
   if (value === undefined) return { entries: undefined };
   if (Array.isArray(value) && value.every((entry) => typeof entry === "string")) return { entries: value as string[] };
   diagnostics.push({
     level: "warning",
     code: "agent-config-invalid",
-    message: `${quote(file)}: instructions is not a list of strings; OpenCode refuses the file, and it is ignored`,
+    message: `${quote(file)}: instructions is not a list of strings; ${layout.product} refuses the file, and it is ignored`,
     path: file,
     fix: 'make instructions a list of paths or globs, e.g. ["CONTRIBUTING.md", "docs/*.md"]',
   });
   return "invalid";
 }
 
-async function readConfig(fs: FileSystem, file: string, env: OpenCodeContext["env"], diagnostics: Diagnostic[]): Promise<Parsed> {
-  let text: string | null;
-  try {
-    text = await readTextFile(file, MAX_CONFIG_BYTES, fs);
-  } catch (error) {
-    diagnostics.push({
-      level: "warning",
-      code: "agent-config-unreadable",
-      message: `cannot read ${quote(file)}: ${(error as Error).message}; its instructions are not applied`,
-      path: file,
-      fix: `check ${quote(file)} (a regular file of at most 1 MiB)`,
-    });
-    return null;
-  }
-  return text === null ? null : parseText(text, file, env, diagnostics);
+async function readConfig(layout: FamilyConfigLayout, fs: FileSystem, file: string, env: Env, diagnostics: Diagnostic[]): Promise<Parsed> {
+  const text = await readConfigText(file, fs, diagnostics, NOT_APPLIED);
+  return text === null ? null : parseText(layout, text, file, env, diagnostics);
 }
 
 /**
- * The `instructions` entries OpenCode ends up with for a session in `cwd`, and the files that set them.
- * @example (await readOpenCodeInstructions({ cwd, worktree, home, env, fs: nodeFileSystem })).sources
+ * The `instructions` entries a CLI of the family (by `layout`) ends up with for a session in
+ * `cwd`, and the files that set them.
+ * @example (await readFamilyInstructions(OPENCODE_CONFIG_LAYOUT, { cwd, worktree, home, env, fs: nodeFileSystem })).sources
  */
-export async function readOpenCodeInstructions(
+export async function readFamilyInstructions(
+  layout: FamilyConfigLayout,
   context: OpenCodeContext,
 ): Promise<{ entries: string[]; sources: InstructionSource[]; diagnostics: Diagnostic[] }> {
   const { fs, env, cwd, worktree, home } = context;
   const diagnostics: Diagnostic[] = [];
   const sources: InstructionSource[] = [];
   const entries: string[] = [];
-  const add = (file: string, list: string[]) => {
-    sources.push({ file, entries: list });
+  const add = (file: string, list: string[], trusted: boolean) => {
+    sources.push({ file, entries: list, trusted });
     for (const entry of list) if (!entries.includes(entry)) entries.push(entry);
   };
-  const layer = async (file: string) => {
-    const parsed = await readConfig(fs, file, env, diagnostics);
-    if (parsed !== null && parsed !== "invalid" && parsed.entries !== undefined) add(file, parsed.entries);
+  const layer = async (file: string, trusted: boolean) => {
+    const parsed = await readConfig(layout, fs, file, env, diagnostics);
+    if (parsed !== null && parsed !== "invalid" && parsed.entries !== undefined) add(file, parsed.entries, trusted);
   };
+  const scope = scopeRoot(context);
+  // 0. Legacy entries (Kilo's rule files).
+  const legacy = await layout.legacy?.(context);
+  if (legacy) {
+    const home = legacy.entries.filter((entry) => !isInside(entry, scope));
+    if (home.length > 0) add(legacy.file, home, true);
+    const project = legacy.entries.filter((entry) => isInside(entry, scope));
+    if (project.length > 0) add(legacy.file, project, false);
+  }
   // 1. Global: a later file's list replaces an earlier one's; one invalid file voids them all.
-  const globalDir = opencodeXdgConfigDir(home, env);
+  const globalDir = layout.globalDir(home, env);
   let global: InstructionSource | undefined;
-  for (const name of ["config.json", "opencode.json", "opencode.jsonc"]) {
+  for (const name of layout.globalFiles) {
     const file = join(globalDir, name);
-    const parsed = await readConfig(fs, file, env, diagnostics);
+    const parsed = await readConfig(layout, fs, file, env, diagnostics);
     if (parsed === "invalid") {
       global = undefined;
       break;
     }
     if (parsed !== null && parsed.entries !== undefined) global = { file, entries: parsed.entries };
   }
-  if (global) add(global.file, global.entries);
-  // 2. $OPENCODE_CONFIG.
-  if (env.OPENCODE_CONFIG) await layer(env.OPENCODE_CONFIG);
-  const project = !flag(env, "OPENCODE_DISABLE_PROJECT_CONFIG");
-  // 3. Project files, worktree first; opencode.json before opencode.jsonc in a directory.
+  if (global) add(global.file, global.entries, true);
+  // 2. The extra config file.
+  const custom = env[layout.vars.config];
+  if (custom) await layer(custom, true);
+  const project = !projectSwitchOn(layout, env);
+  // 3. Project files, worktree first; `<base>.json` before `<base>.jsonc` in a directory.
   if (project) {
-    for (const dir of upward(cwd, worktree).reverse()) {
-      for (const name of ["opencode.json", "opencode.jsonc"]) {
-        const file = join(dir, name);
-        if (await exists(fs, file)) await layer(file);
+    for (const base of layout.projectBases) {
+      for (const dir of upward(cwd, worktree).reverse()) {
+        for (const name of [`${base}.json`, `${base}.jsonc`]) {
+          const file = join(dir, name);
+          if (await exists(fs, file)) await layer(file, false);
+        }
       }
     }
   }
-  // 4. .opencode directories nearest first, ~/.opencode, $OPENCODE_CONFIG_DIR (each once).
-  const configDir = env.OPENCODE_CONFIG_DIR;
+  // 4. Config directories nearest first, then the home's, then the extra config dir (each once).
+  const configDir = env[layout.vars.configDir];
   const dirs: string[] = [globalDir];
-  const found = async (dir: string) => (await exists(fs, dir)) && dirs.push(dir);
-  if (project) for (const dir of upward(cwd, worktree)) await found(join(dir, ".opencode"));
-  await found(join(home, ".opencode"));
+  const found = async (dir: string) => {
+    for (const name of layout.configDirs) if (await exists(fs, join(dir, name))) dirs.push(join(dir, name));
+  };
+  if (project) for (const dir of upward(cwd, worktree)) await found(dir);
+  await found(home);
   if (configDir) dirs.push(configDir);
   for (const dir of [...new Set(dirs)]) {
-    if (!dir.endsWith(".opencode") && dir !== configDir) continue;
-    for (const name of ["opencode.json", "opencode.jsonc"]) await layer(join(dir, name));
+    if (!layout.configDirs.some((name) => dir.endsWith(name)) && dir !== configDir) continue;
+    for (const name of layout.dirFiles) await layer(join(dir, name), dir === configDir || !isInside(dir, scope));
   }
-  // 5. $OPENCODE_CONFIG_CONTENT.
-  const content = env.OPENCODE_CONFIG_CONTENT;
+  // 5. The config text in the environment.
+  const content = env[layout.vars.content];
   if (content) {
-    const parsed = parseText(content, "OPENCODE_CONFIG_CONTENT", env, diagnostics);
-    if (parsed !== "invalid" && parsed !== null && parsed.entries !== undefined) add("OPENCODE_CONFIG_CONTENT", parsed.entries);
+    const parsed = parseText(layout, content, layout.vars.content, env, diagnostics);
+    if (parsed !== "invalid" && parsed !== null && parsed.entries !== undefined) add(layout.vars.content, parsed.entries, true);
   }
   // 6. Managed settings.
-  const managed = managedDir(env);
-  if (await exists(fs, managed)) for (const name of ["opencode.json", "opencode.jsonc"]) await layer(join(managed, name));
+  const managed = layout.managedDir(env);
+  if (await exists(fs, managed)) for (const name of layout.dirFiles) await layer(join(managed, name), true);
   return { entries, sources, diagnostics };
 }
 
 const isUrl = (entry: string) => entry.startsWith("https://") || entry.startsWith("http://");
 
 /**
- * The files OpenCode's `instructions` entries name, in its order.
- * @example (await listOpenCodeInstructions(context, ["CONTRIBUTING.md", "docs/*.md"], sources)).paths
+ * The files `instructions` entries name, in the order a CLI of the family (by `layout`) lists them.
+ * @example (await listFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context, ["CONTRIBUTING.md", "docs/*.md"], sources)).paths
  */
-export async function listOpenCodeInstructions(
+export async function listFamilyInstructions(
+  layout: FamilyConfigLayout,
   context: OpenCodeContext,
   entries: readonly string[],
   sources: InstructionSource[] = [],
 ): Promise<ListedInstructions> {
   const { fs, env, cwd, worktree, home } = context;
-  const out: ListedInstructions = { paths: [], origin: new Map(), sources, urls: [], diagnostics: [] };
-  const project = !flag(env, "OPENCODE_DISABLE_PROJECT_CONFIG");
-  const configDir = env.OPENCODE_CONFIG_DIR ?? opencodeXdgConfigDir(home, env);
+  const out: ListedInstructions = { paths: [], origin: new Map(), sources, urls: [], outOfScope: [], diagnostics: [] };
+  const project = !projectSwitchOn(layout, env);
+  const trusted = new Set<string>();
+  const configDir = layout.disabledProjectDir(home, env);
   const fileOf = (entry: string) => sources.find((source) => source.entries.includes(entry))?.file ?? "agentsmd config";
   for (const entry of entries) {
     if (isUrl(entry)) {
@@ -260,13 +325,21 @@ export async function listOpenCodeInstructions(
         level: "warning",
         code: "instructions-glob-bounded",
         message: `instructions entry ${quote(entry)} reaches more than ${MAX_GLOB_DIRS} directories or ${MAX_GLOB_MATCHES} files; agentsmd stopped there`,
-        fix: "narrow the glob (OpenCode walks all of it on every step)",
+        fix: `narrow the glob (${layout.product} walks all of it on every step)`,
       });
+    const trusts = (isAbsolute(pattern) || !project) && sources.some((source) => source.trusted && source.entries.includes(entry));
     for (const path of matches) {
+      if (trusts) trusted.add(path);
       if (out.origin.has(path)) continue;
       out.origin.set(path, { entry, file: fileOf(entry) });
       out.paths.push(path);
     }
+  }
+  if (layout.fileScope) {
+    const root = await realPathOf(fs, scopeRoot(context));
+    const inScope = await Promise.all(out.paths.map(async (path) => trusted.has(path) || isInside(await realPathOf(fs, path), root)));
+    out.outOfScope = out.paths.filter((_, index) => !inScope[index]);
+    out.paths = out.paths.filter((_, index) => inScope[index]);
   }
   return out;
 }

@@ -24,7 +24,15 @@
  * (see src/integrations/opencode.ts).
  */
 import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type ListedContext, type ListedFiles, type Preset, type PresetEnv } from "./preset.js";
-import { listOpenCodeInstructions, opencodeXdgConfigDir, readOpenCodeInstructions, type InstructionSource } from "./opencode-instructions.js";
+import {
+  OPENCODE_CONFIG_LAYOUT,
+  listFamilyInstructions,
+  opencodeXdgConfigDir,
+  projectSwitchOn,
+  readFamilyInstructions,
+  type FamilyConfigLayout,
+  type InstructionSource,
+} from "./opencode-instructions.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import type { FileSystem } from "../io/file-system.js";
 import { chain, isInside, join } from "../core/paths.js";
@@ -40,18 +48,12 @@ export const OPENCODE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "CON
 export interface OpenCodeFamily {
   /** Runtime flags that drop every CLAUDE.md (any of them). */
   claudeSwitches: readonly string[];
-  /** The legacy flag that drops the project files. */
-  projectSwitch: string;
+  /** Where its configuration lives (config `instructions`), and its legacy flag that drops the project files. */
+  config: FamilyConfigLayout;
   /** Candidates of the global layer, in order (the first existing one is used). */
   globalCandidates(context: PresetEnv): string[];
   /** Candidates passed over after a look at the disk (Kilo's Claude Code handoff). @default none */
   omit?(context: PresetEnv, fs: FileSystem): Promise<readonly string[]>;
-}
-
-/** The family's legacy flag parsing (`*_DISABLE_PROJECT_CONFIG`): "true" or "1", any case. */
-function flag(env: PresetEnv["env"], name: string): boolean {
-  const value = env[name]?.toLowerCase();
-  return value === "true" || value === "1";
 }
 
 const RUNTIME_TRUE: ReadonlySet<string> = new Set(["true", "yes", "on", "1", "y"]);
@@ -71,8 +73,8 @@ export function claudeDisabled(family: Pick<OpenCodeFamily, "claudeSwitches">, e
 }
 
 /** True when `family`'s project switch is on under `env`. */
-export function projectDisabled(family: Pick<OpenCodeFamily, "projectSwitch">, env: PresetEnv["env"]): boolean {
-  return flag(env, family.projectSwitch);
+export function projectDisabled(family: Pick<OpenCodeFamily, "config">, env: PresetEnv["env"]): boolean {
+  return projectSwitchOn(family.config, env);
 }
 
 /** The names `family` looks for under `env`. */
@@ -92,7 +94,7 @@ export function opencodeConfigDir({ home, env }: PresetEnv): string {
 /** OpenCode 1.18.33's switches and global candidates. */
 export const OPENCODE_FAMILY: OpenCodeFamily = {
   claudeSwitches: ["OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"],
-  projectSwitch: "OPENCODE_DISABLE_PROJECT_CONFIG",
+  config: OPENCODE_CONFIG_LAYOUT,
   globalCandidates(context) {
     const candidates = [join(opencodeConfigDir(context), "AGENTS.md")];
     if (!claudeDisabled(OPENCODE_FAMILY, context.env)) candidates.push(join(join(context.home, ".claude"), "CLAUDE.md"));
@@ -189,35 +191,70 @@ export function familyPrepare(family: OpenCodeFamily): NonNullable<Preset["prepa
 }
 
 /**
+ * The files a CLI of `family` lists through its config `instructions` right now, in its order
+ * (what it puts in its system prompt after the project files), as the in-process plugins see
+ * them. `entries` are the config's entries when the caller read them already (the CLI reads its
+ * config once per run; the globs every step).
+ * @example const paths = await familyListedPaths(OPENCODE_FAMILY, { cwd, worktree, home, env, fs: nodeFileSystem });
+ */
+export async function familyListedPaths(family: OpenCodeFamily, input: SystemPathsInput, entries?: readonly string[]): Promise<string[]> {
+  const own = entries ?? (await readFamilyInstructions(family.config, input)).entries;
+  return (await listFamilyInstructions(family.config, input, own)).paths;
+}
+
+/**
+ * The family's config `instructions` as a preset's `listed`: the CLI's own list, or the list of
+ * agentsmd's own config (`own`, e.g. `opencode.instructions`) when that sets one.
+ * @example (await familyListed(OPENCODE_FAMILY, { key: "opencode.instructions", list: (raw) => raw.opencode?.instructions })({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
+ */
+export function familyListed(
+  family: OpenCodeFamily,
+  ownList?: { key: string; list(raw: ListedContext["raw"]): readonly string[] | undefined },
+): NonNullable<Preset["listed"]> {
+  const product = family.config.product;
+  return async (context) => {
+    const where = { cwd: context.cwd, worktree: context.root, home: context.home, env: context.env, fs: context.fs };
+    const own = ownList?.list(context.raw);
+    const agent = context.agentConfig && own === undefined ? await readFamilyInstructions(family.config, where) : { entries: [], sources: [], diagnostics: [] };
+    const sources: InstructionSource[] = own !== undefined ? [{ file: `agentsmd's config (${ownList!.key})`, entries: [...own] }] : agent.sources;
+    const listed = await listFamilyInstructions(family.config, where, own ?? agent.entries, sources);
+    const diagnostics = [...agent.diagnostics, ...listed.diagnostics];
+    for (const source of agent.sources)
+      diagnostics.push({
+        level: "info",
+        code: "agent-config",
+        message: `instructions ${source.entries.map((entry) => quote(entry)).join(", ")} from ${quote(source.file)} (the agent's own configuration)`,
+        path: source.file,
+      });
+    for (const url of listed.urls)
+      diagnostics.push({
+        level: "info",
+        code: "agent-config",
+        message: `instructions entry ${quote(url)} is a URL: ${product} fetches it on every step, agentsmd reads files only, so it is skipped`,
+      });
+    for (const path of listed.outOfScope)
+      diagnostics.push({
+        level: "info",
+        code: "agent-config",
+        message: `${quote(path)} is listed by instructions but lies outside the project; ${product} reads it only when a home-level config lists it by an absolute path, so it is skipped`,
+        path,
+      });
+    const reasons = new Map<string, string>();
+    for (const [path, origin] of listed.origin)
+      reasons.set(path, `listed by the instructions entry ${quote(origin.entry)} of ${own !== undefined ? origin.file : quote(origin.file)}`);
+    return { paths: listed.paths, reasons, diagnostics };
+  };
+}
+
+/**
  * OpenCode's config `instructions` as files (see opencode-instructions.ts): the agent's own list,
  * or agentsmd's `opencode.instructions` when set.
  * @example (await opencodeListed({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
  */
-export async function opencodeListed(context: ListedContext): Promise<ListedFiles> {
-  const where = { cwd: context.cwd, worktree: context.root, home: context.home, env: context.env, fs: context.fs };
-  const own = context.raw.opencode?.instructions;
-  const agent = context.agentConfig && own === undefined ? await readOpenCodeInstructions(where) : { entries: [], sources: [], diagnostics: [] };
-  const sources: InstructionSource[] = own !== undefined ? [{ file: "agentsmd's config (opencode.instructions)", entries: own }] : agent.sources;
-  const listed = await listOpenCodeInstructions(where, own ?? agent.entries, sources);
-  const diagnostics = [...agent.diagnostics, ...listed.diagnostics];
-  for (const source of agent.sources)
-    diagnostics.push({
-      level: "info",
-      code: "agent-config",
-      message: `instructions ${source.entries.map((entry) => quote(entry)).join(", ")} from ${quote(source.file)} (the agent's own configuration)`,
-      path: source.file,
-    });
-  for (const url of listed.urls)
-    diagnostics.push({
-      level: "info",
-      code: "agent-config",
-      message: `instructions entry ${quote(url)} is a URL: OpenCode fetches it on every step, agentsmd reads files only, so it is skipped`,
-    });
-  const reasons = new Map<string, string>();
-  for (const [path, origin] of listed.origin)
-    reasons.set(path, `listed by the instructions entry ${quote(origin.entry)} of ${own !== undefined ? origin.file : quote(origin.file)}`);
-  return { paths: listed.paths, reasons, diagnostics };
-}
+export const opencodeListed: NonNullable<Preset["listed"]> = familyListed(OPENCODE_FAMILY, {
+  key: "opencode.instructions",
+  list: (raw) => raw.opencode?.instructions,
+});
 
 function instructionsFrom(blocks: readonly RenderBlock[]): string[] {
   // OpenCode drops files whose text is empty (whitespace-only text is kept).

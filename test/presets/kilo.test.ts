@@ -50,6 +50,79 @@ describe("preset kilo: what Kilo puts in its system prompt", () => {
     expect(system).toEqual([tree.path("repo/AGENTS.md")]);
   });
 
+  it("config instructions in Kilo's order: legacy rule files, global (the last file's list), KILO_CONFIG, kilo.json(c) then opencode.json(c), .kilocode/.kilo, KILO_CONFIG_CONTENT, managed; the file scope", async () => {
+    const json = (instructions: string[]) => JSON.stringify({ instructions });
+    const tree = await createTree({
+      "repo/.git/": null,
+      "repo/AGENTS.md": "ROOT\n",
+      "repo/pkg/sub/.kilo/rules/r1.md": "R1",
+      "repo/pkg/sub/.kilocoderules": "LEGACY",
+      "custom.json": json(["custom.md", "AGENTS.md"]),
+      "repo/kilo.json": json(["root-kilo.md", "docs/*.md"]),
+      "repo/opencode.json": json(["root-opencode.md"]),
+      "repo/pkg/kilo.jsonc": json(["pkg-kilo.md", "/outside/*.md"]),
+      "repo/.kilo/kilo.json": json(["dot-kilo.md"]),
+      "repo/pkg/.kilocode/kilo.json": json(["dot-kilocode.md"]),
+      "managed/kilo.json": json(["managed.md", "/trusted/*.md"]),
+      "repo/custom.md": "C",
+      "repo/root-kilo.md": "RK",
+      "repo/docs/a.md": "A",
+      "repo/root-opencode.md": "RO",
+      "repo/pkg/pkg-kilo.md": "PK",
+      "repo/dot-kilo.md": "DK",
+      "repo/pkg/dot-kilocode.md": "DKC",
+      "repo/content.md": "CT",
+      "repo/managed.md": "M",
+      "outside/o.md": "O",
+      "trusted/t.md": "T",
+    });
+    await tree.write(".test-home/.kilocode/rules/h2.md", "H2");
+    await tree.write(".test-home/.kilo/rules/h1.md", "H1");
+    await tree.write(".test-home/.kilocode/rules/h1.md", "H1-DUP");
+    await tree.write(".test-home/.config/kilo/kilo.json", json(["global-a.md"]));
+    await tree.write(".test-home/.config/kilo/opencode.jsonc", '{ "instructions": ["global-b.md",], } // the last list wins\n');
+    await tree.write("repo/global-b.md", "GB");
+    await tree.write("repo/global-a.md", "GA");
+    // Absolute entries: agentsmd's tree lives under a temp dir, so they are written with it.
+    await tree.write("repo/pkg/kilo.jsonc", json(["pkg-kilo.md", `${tree.path("outside")}/*.md`]));
+    await tree.write("managed/kilo.json", json(["managed.md", `${tree.path("trusted")}/*.md`]));
+    const env = {
+      KILO_CONFIG: tree.path("custom.json"),
+      KILO_CONFIG_CONTENT: json(["content.md"]),
+      KILO_TEST_MANAGED_CONFIG_DIR: tree.path("managed"),
+    };
+    const session = await openSession(tree, { cwd: tree.path("repo/pkg/sub"), preset: "kilo", env });
+    expect(session.initialFiles.map((file) => file.path)).toEqual([
+      tree.path("repo/AGENTS.md"),
+      `${tree.home}/.kilo/rules/h1.md`,
+      `${tree.home}/.kilocode/rules/h2.md`,
+      tree.path("repo/pkg/sub/.kilo/rules/r1.md"),
+      tree.path("repo/pkg/sub/.kilocoderules"),
+      tree.path("repo/global-b.md"),
+      tree.path("repo/custom.md"),
+      tree.path("repo/root-kilo.md"),
+      tree.path("repo/docs/a.md"),
+      tree.path("repo/pkg/pkg-kilo.md"),
+      tree.path("repo/root-opencode.md"),
+      tree.path("repo/pkg/dot-kilocode.md"),
+      tree.path("repo/dot-kilo.md"),
+      tree.path("repo/content.md"),
+      tree.path("repo/managed.md"),
+      tree.path("trusted/t.md"),
+    ]);
+    // The project's absolute entry outside the project is one Kilo's file scope drops, and explain says so.
+    expect(session.diagnostics.map((d) => d.message).join("\n")).toContain(`${tree.path("outside/o.md")}`);
+    // --no-agent-config: the chain alone.
+    const bare = await openSession(tree, { cwd: tree.path("repo/pkg/sub"), preset: "kilo", env, config: { agentConfig: false } });
+    expect(bare.initialFiles.map((file) => file.path)).toEqual([tree.path("repo/AGENTS.md")]);
+    // Under KILO_DISABLE_PROJECT_CONFIG relative entries are matched in Kilo's config dir; the legacy rules stay.
+    await tree.write(".test-home/.config/kilo/global-b.md", "GB-CONFIG-DIR");
+    const off = await openSession(tree, { cwd: tree.path("repo/pkg/sub"), preset: "kilo", env: { ...env, KILO_DISABLE_PROJECT_CONFIG: "1" } });
+    expect(off.initialFiles.map((file) => file.path)).toContain(`${tree.home}/.config/kilo/global-b.md`);
+    expect(off.initialFiles.map((file) => file.path)).toContain(tree.path("repo/pkg/sub/.kilocoderules"));
+    expect(off.initialFiles.map((file) => file.path)).not.toContain(tree.path("repo/root-kilo.md"));
+  });
+
   it("finds Kilo's state dir: the legacy <data>/kilo/state when it is a directory and XDG_STATE_HOME is unset", async () => {
     const tree = await createTree({});
     const context = { home: tree.home, env: {} };

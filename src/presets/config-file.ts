@@ -1,0 +1,65 @@
+/**
+ * Reading an agent's own configuration file: the one bounded read, the one JSONC parse and the
+ * one pair of warnings (unreadable, not a JSON object) that agent-config.ts (Codex, Gemini CLI)
+ * and opencode-instructions.ts (the OpenCode family) share. The parsers load on first use,
+ * through require, so the hook bundle keeps them external and a hook that never parses a config
+ * file never loads them.
+ */
+import { createRequire } from "node:module";
+import type { ParseError } from "jsonc-parser";
+import type { Diagnostic } from "../core/schema.js";
+import { quote } from "../core/quote.js";
+import { readTextFile, type FileSystem } from "../io/file-system.js";
+
+let required: NodeJS.Require | undefined;
+
+/**
+ * A dependency loaded on first use (`createRequire` also runs only then).
+ * @example const { parse } = loadDependency("smol-toml") as typeof import("smol-toml");
+ */
+export function loadDependency(id: string): unknown {
+  return (required ??= createRequire(import.meta.url))(id);
+}
+
+/** Largest agent configuration file read. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The text of `file`, or null when it does not exist; a file that cannot be read is a warning
+ * saying what is lost (`consequence`, e.g. "its settings are not applied").
+ * @example const text = await readConfigText("/home/me/.codex/config.toml", fs, diagnostics, "its settings are not applied");
+ */
+export async function readConfigText(file: string, fs: FileSystem, diagnostics: Diagnostic[], consequence: string): Promise<string | null> {
+  try {
+    return await readTextFile(file, MAX_CONFIG_BYTES, fs);
+  } catch (error) {
+    diagnostics.push({
+      level: "warning",
+      code: "agent-config-unreadable",
+      message: `cannot read ${quote(file)}: ${(error as Error).message}; ${consequence}`,
+      path: file,
+      fix: `check ${quote(file)} (a regular file of at most 1 MiB)`,
+    });
+    return null;
+  }
+}
+
+/**
+ * `text` parsed as JSONC (comments, trailing commas); anything but an object is a warning naming
+ * `file` and what is lost, and gives undefined.
+ * @example parseJsonObject('{ "a": 1, }', "settings.json", diagnostics, "its settings are not applied") // { a: 1 }
+ */
+export function parseJsonObject(text: string, file: string, diagnostics: Diagnostic[], consequence: string): Record<string, unknown> | undefined {
+  const { parse } = loadDependency("jsonc-parser") as typeof import("jsonc-parser");
+  const errors: ParseError[] = [];
+  const data = parse(text, errors, { allowTrailingComma: true }) as unknown;
+  if (errors.length === 0 && typeof data === "object" && data !== null && !Array.isArray(data)) return data as Record<string, unknown>;
+  diagnostics.push({
+    level: "warning",
+    code: "agent-config-invalid",
+    message: `${quote(file)} is not a JSON object; ${consequence}`,
+    path: file,
+    fix: `fix the JSON of ${quote(file)}`,
+  });
+  return undefined;
+}
