@@ -67,6 +67,30 @@ describe("agentsmd/kilo", () => {
     expect(await on.agents.systemPaths()).toEqual([tree.path("repo/pkg/CLAUDE.md"), tree.path("repo/CLAUDE.md")]);
   });
 
+  it("never delivers a file Kilo's config instructions list: kilo.json, .kilo/kilo.jsonc, its legacy .kilo/rules", async () => {
+    const tree = await createTree({
+      "repo/.git/": null,
+      "repo/AGENTS.md": "ROOT\n",
+      "repo/kilo.json": JSON.stringify({ instructions: ["pkg/AGENTS.md"] }),
+      "repo/.kilo/kilo.jsonc": '{ "instructions": ["docs/*/AGENTS.md",] } // jsonc\n',
+      "repo/.kilo/rules/style.md": "STYLE\n",
+      "repo/pkg/AGENTS.md": "PKG\n",
+      "repo/pkg/a.ts": "",
+      "repo/docs/guide/AGENTS.md": "GUIDE\n",
+      "repo/lib/AGENTS.md": "LIB\n",
+    });
+    const { agents, hooks } = kilo(tree, { KILO_TEST_MANAGED_CONFIG_DIR: tree.path("managed") });
+    expect(await agents.systemPaths()).toEqual([
+      tree.path("repo/AGENTS.md"),
+      tree.path("repo/.kilo/rules/style.md"),
+      tree.path("repo/pkg/AGENTS.md"),
+      tree.path("repo/docs/guide/AGENTS.md"),
+    ]);
+    expect((await run(hooks, "edit", { filePath: tree.path("repo/pkg/a.ts") })).output).toBe("ok");
+    expect((await run(hooks, "write", { filePath: tree.path("repo/docs/guide/b.md") })).output).toBe("ok");
+    expect((await run(hooks, "write", { filePath: tree.path("repo/lib/c.ts") })).output).toContain("LIB");
+  });
+
   it("gives a nested file as Kilo would show it: {file:} inlined; a file with {env:} is nothing to give", async () => {
     const tree = await createTree({
       "repo/.git/": null,

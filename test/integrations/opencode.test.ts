@@ -159,6 +159,36 @@ describe("tool.execute.after", () => {
     expect(second.output).toBe("Edit applied successfully.");
   });
 
+  it("never delivers a file OpenCode's config instructions list (OpenCode puts it in its system prompt)", async () => {
+    const tree = await repo();
+    await tree.write("repo/opencode.json", JSON.stringify({ instructions: ["pkg/api/AGENTS.md"] }));
+    await tree.write(".test-home/.config/opencode/opencode.json", JSON.stringify({ instructions: ["other/*.md"] }));
+    const env = { XDG_CONFIG_HOME: `${tree.home}/.config`, OPENCODE_TEST_MANAGED_CONFIG_DIR: tree.path("managed") };
+    const instance = new OpenCodeAgents(
+      { directory: tree.path("repo/pkg"), worktree: tree.path("repo"), home: tree.home, env },
+      { stateDir: tree.path("state") },
+    );
+    const hooks = instance.hooks();
+    expect(await instance.systemPaths()).toEqual([
+      tree.path("repo/pkg/AGENTS.md"),
+      tree.path("repo/AGENTS.md"),
+      tree.path("repo/other/AGENTS.md"),
+      tree.path("repo/pkg/api/AGENTS.md"),
+    ]);
+    const write = await after(hooks, "write", { filePath: tree.path("repo/pkg/api/new.ts") }, { output: "Wrote file successfully." });
+    expect(write.output).toBe("Wrote file successfully.");
+    const other = await after(hooks, "edit", { filePath: tree.path("repo/other/o.ts") }, { output: "Edit applied successfully." });
+    expect(other.output).toBe("Edit applied successfully.");
+    // Admitted as the host's: an edit of a listed file is not presented again either (OpenCode re-reads it every step).
+    await tree.write("repo/pkg/api/AGENTS.md", "API RULES v2\n");
+    await tree.setMtime("repo/pkg/api/AGENTS.md", 1_900_000_000);
+    const again = await after(hooks, "edit", { filePath: tree.path("repo/pkg/api/x.ts") }, { output: "Edit applied successfully." });
+    expect(again.output).toBe("Edit applied successfully.");
+    // A directory no entry lists still gets its file.
+    const ovr = await after(hooks, "write", { filePath: tree.path("repo/ovr/n.ts") }, { output: "Wrote file successfully." });
+    expect(ovr.output).toContain("OVERRIDE RULES");
+  });
+
   it("skips what OpenCode attached to a read itself, and does not attach it on a later write", async () => {
     const tree = await repo();
     const { hooks } = agents(tree, {}, tree.path("repo/pkg"));

@@ -3,15 +3,16 @@
  * loading algorithm with other names): one implementation, parameterised by a {@link FamilyPluginHost}.
  * `agentsmd/opencode` and `agentsmd/kilo` are each a host description and the plugin function.
  *
- * The host puts the global file and the cwd -> worktree chain in the system prompt (re-read every
- * step) and attaches nested AGENTS.md/CLAUDE.md/CONTEXT.md below cwd to `read` results
+ * The host puts the global file, the cwd -> worktree chain and the files its config `instructions`
+ * list in the system prompt (re-read every step) and attaches nested AGENTS.md/CLAUDE.md/CONTEXT.md below cwd to `read` results
  * (`metadata.loaded`). This module, in `tool.execute.after`:
  * - for the host's file tools (and its shell tool, when it has one: the paths the command reads,
  *   lists or writes), finds the instruction files that apply to the touched paths (root -> path;
  *   `AGENTS.override.md` first in a directory), including reads outside cwd and writes to new files;
- * - skips every file the host already gave the model (the current system-prompt files,
- *   `output.metadata.loaded`, an instruction file the model read itself) and every file this
- *   session already delivered at the same version; an edited file is presented again;
+ * - skips every file the host already gave the model (the current system-prompt files, those its
+ *   config `instructions` list included, `output.metadata.loaded`, an instruction file the model
+ *   read itself) and every file this session already delivered at the same version; an edited
+ *   file is presented again;
  * - appends the rest to the tool output as a `<system-reminder>` (bodies by default; spec §11.2
  *   paths with `mode: "paths"`), and only then admits them (two-phase admission). On `read` it
  *   also lists them in `metadata.loaded`, so the host does not attach them again itself, and it
@@ -35,7 +36,8 @@ import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
 import { conversationPath, conversationSchema, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
 import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
 import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
-import { familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
+import { familyListedPaths, familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
+import { readFamilyInstructions } from "../../presets/opencode-instructions.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
@@ -212,6 +214,8 @@ export class FamilyAgents {
   readonly stateDir: string;
   readonly #tools: Set<string>;
   readonly #sessions = new Map<string, Promise<SessionEntry>>();
+  /** The host's config `instructions` entries, read once per process as the host reads its config. */
+  #listedEntries: Promise<string[]> | undefined;
 
   constructor(host: FamilyPluginHost, context: FamilyPluginContext, options: FamilyPluginOptions = {}) {
     this.host = host;
@@ -291,9 +295,21 @@ export class FamilyAgents {
     return { session, delivered: new Map(), saving: Promise.resolve() };
   }
 
-  /** The files in the host's system prompt now (not cached: the host re-reads them every step). */
-  systemPaths(): Promise<string[]> {
-    return familySystemPaths(this.host.family, { cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: nodeFileSystem });
+  /**
+   * The files in the host's system prompt now: its global and project files, then the files its
+   * config `instructions` list (not cached: the host re-reads them and re-runs those globs every step).
+   */
+  async systemPaths(): Promise<string[]> {
+    const input = { cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: nodeFileSystem };
+    this.#listedEntries ??= readFamilyInstructions(this.host.family.config, input).then(
+      (read) => read.entries,
+      () => [],
+    );
+    const [system, listed] = await Promise.all([
+      familySystemPaths(this.host.family, input),
+      familyListedPaths(this.host.family, input, await this.#listedEntries),
+    ]);
+    return [...new Set([...system, ...listed])];
   }
 
   /** Admits `paths` at their version on disk now; returns those versions. */
