@@ -9,32 +9,22 @@
  *
  * Needs `npm run build` and the pinned CLI (`npm ci --prefix e2e/kilo`, done on first use).
  */
-import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
 import { messageText, systemTexts, toolResults, type ChatRequestBody } from "../lib/openai-chat-server.js";
 import type { FamilyRunResult } from "../lib/opencode-family.js";
-import { createKiloFixture, requireKiloBinary, KILO_VERSION, type KiloFixture } from "./harness.js";
+import { assertBuilt } from "../lib/agentsmd.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { KILO_HOST, KILO_VERSION } from "./harness.js";
 
 const PLUGIN_DIST = join(REPO_ROOT, "dist", "integrations", "kilo", "index.js");
 const PLUGIN_URL = pathToFileURL(PLUGIN_DIST).href;
 /** `.kilo/plugins/agentsmd.js` as a user writes it (here the built module stands for the package). */
 const PLUGIN_FILE = { "agentsmd.js": `export { default } from ${JSON.stringify(PLUGIN_URL)};\n` };
 
-let fixture: KiloFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-beforeAll(async () => {
-  await access(PLUGIN_DIST).catch(() => {
-    throw new Error(`${PLUGIN_DIST} does not exist: run \`npm run build\` in ${REPO_ROOT} first.`);
-  });
-  await requireKiloBinary();
-}, 15 * 60_000);
+const newFixture = familyFixtures(KILO_HOST, [() => assertBuilt(PLUGIN_DIST)]);
 
 function lastMain(run: FamilyRunResult): ChatRequestBody {
   const body = run.mainRequests.at(-1)?.body;
@@ -64,7 +54,7 @@ const reminder = (path: string, body: string) => `<system-reminder>\nInstruction
 
 describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
   test("from the repo root: a write to a new directory, native reads, an edited file, a shell read; each file once per version", async () => {
-    fixture = await createKiloFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "packages/api/AGENTS.md": "API-RULES v1\n",
@@ -134,8 +124,51 @@ describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
     expect(occurrences(final, "TOOLS-RULES v1")).toBe(1);
   }, 420_000);
 
+  test("files kilo.json instructions and .kilo/rules list reach the model once: Kilo's system prompt, never the plugin", async () => {
+    const fixture = await newFixture({
+      files: {
+        "AGENTS.md": "ROOT-RULES v1\n",
+        "packages/api/AGENTS.md": "API-RULES v1\n",
+        "packages/api/src/handler.ts": "export const handler = 1;\n",
+        ".kilo/rules/style.md": "STYLE-RULE-FILE v1\n",
+        "packages/web/AGENTS.md": "WEB-RULES v1\n",
+      },
+      config: { plugin: [PLUGIN_URL], instructions: ["packages/api/AGENTS.md"] },
+    });
+    const fx = fixture;
+    const handler = fx.path("packages/api/src/handler.ts");
+    const run = await fx.run({
+      prompt: "work",
+      timeoutMs: 360_000,
+      script: [
+        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/api/src/new.ts"), content: "export const n = 1;\n" } }] },
+        // a read below it: Kilo skips its own system-prompt files when it attaches nested ones
+        { toolCalls: [{ tool: "read", args: { filePath: handler } }] },
+        { toolCalls: [{ tool: "edit", args: { filePath: handler, oldString: "= 1", newString: "= 2" } }] },
+        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/web/src/page.ts"), content: "export const p = 1;\n" } }] },
+        { text: "done" },
+      ],
+    });
+    expectCleanRun(run);
+    const final = lastMain(run);
+    const system = systemTexts(final).join("\n");
+    expect(system).toContain(`Instructions from: ${fx.path("packages/api/AGENTS.md")}\nAPI-RULES v1\n`);
+    expect(system).toContain(`Instructions from: ${fx.path(".kilo/rules/style.md")}\nSTYLE-RULE-FILE v1\n`);
+    expect(occurrences(final, "API-RULES v1")).toBe(1);
+    expect(toolOccurrences(final, "API-RULES")).toBe(0);
+    const [write, read, edit, web] = toolResults(final);
+    expect(write).toMatchObject({ tool: "write", content: "Wrote file successfully." });
+    expect(read?.tool).toBe("read");
+    expect(read!.content).not.toContain("system-reminder");
+    expect(edit).toMatchObject({ tool: "edit", content: "Edit applied successfully." });
+    // A directory no entry lists: the plugin gives its file, and only that.
+    expect(web!.content).toContain(reminder(fx.path("packages/web/AGENTS.md"), "WEB-RULES v1\n"));
+    expect(toolOccurrences(final, "ROOT-RULES")).toBe(0);
+    expect(occurrences(final, "WEB-RULES v1")).toBe(1);
+  }, 420_000);
+
   test("from a subdirectory (kilo.json plugin): Kilo's chain stays Kilo's, a read outside cwd and a write below it bring the rest", async () => {
-    fixture = await createKiloFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "packages/api/AGENTS.md": "API-RULES v1\n",
@@ -176,7 +209,7 @@ describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
   }, 420_000);
 
   test("compaction: the summary request carries the nested file, and it comes back after the compaction", async () => {
-    fixture = await createKiloFixture({
+    const fixture = await newFixture({
       files: { "AGENTS.md": "ROOT-RULES v1\n", "packages/web/AGENTS.md": "WEB-RULES v1\n" },
       plugins: PLUGIN_FILE,
       contextLimit: 50_000,

@@ -18,12 +18,11 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureInstalled } from "../lib/install.js";
 import {
-  binaryVersion,
   createFamilyFixture,
   familyEnv,
   isNativeExecutable,
+  pinnedBinary,
   platformBinaries,
   type FamilyFixture,
   type FamilyFixtureOptions,
@@ -41,24 +40,15 @@ export function findKiloBinary(modulesDir = join(HERE, "node_modules")): string 
   return platformBinaries(modulesDir, "@kilocode/cli", "kilo").find(isNativeExecutable) ?? null;
 }
 
-let checkedBinary: Promise<string> | undefined;
-
-/**
- * The pinned Kilo binary, installing it first with `npm ci --prefix e2e/kilo` when missing
- * (AGENTSMD_E2E_NO_INSTALL=1 makes that an error instead). Checks `kilo --version`.
- */
-export function requireKiloBinary(): Promise<string> {
-  checkedBinary ??= (async () => {
-    if (!process.env.AGENTSMD_E2E_KILO_BIN) await ensureInstalled({ folder: "kilo", pkg: "@kilocode/cli", version: KILO_VERSION });
-    const bin = findKiloBinary();
-    if (!bin) throw new Error("Kilo CLI not installed: run `npm ci --prefix e2e/kilo`");
-    const version = binaryVersion(bin);
-    if (version !== KILO_VERSION) throw new Error(`expected Kilo ${KILO_VERSION}, found ${version} at ${bin}: run \`npm ci --prefix e2e/kilo\``);
-    return bin;
-  })();
-  checkedBinary.catch(() => (checkedBinary = undefined));
-  return checkedBinary;
-}
+/** The pinned Kilo binary, installed on first use (e2e/lib/opencode-family.ts `pinnedBinary`). */
+export const requireKiloBinary: () => Promise<string> = pinnedBinary({
+  name: "Kilo",
+  folder: "kilo",
+  pkg: "@kilocode/cli",
+  version: KILO_VERSION,
+  override: "AGENTSMD_E2E_KILO_BIN",
+  find: () => findKiloBinary(),
+});
 
 /** The environment that keeps Kilo offline, quiet and inside the fixture: the family's, and Kilo's own services off. */
 export function kiloEnv(home: string, xdg: FamilyXdg, extra: Record<string, string> = {}): Record<string, string> {

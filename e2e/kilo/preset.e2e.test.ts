@@ -16,10 +16,13 @@
  *
  * Run: npm run build && npm ci --prefix e2e/kilo && npx vitest run -c vitest.e2e.config.ts e2e/kilo/preset
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { check, runStates, type State as PromptState, type StepResult } from "../opencode/system-prompt.js";
-import { createKiloFixture, kiloEnv, requireKiloBinary, KILO_VERSION, type KiloFixture } from "./harness.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { kiloEnv, KILO_HOST, KILO_VERSION, type KiloFixture } from "./harness.js";
+
+const newFixture = familyFixtures(KILO_HOST, [assertAgentsmdBuilt]);
 
 const ENV_END = "</env>\n";
 const BOARD_END = "Do not resume workers just to deliver a note or obtain a read receipt.\n";
@@ -41,17 +44,6 @@ function instructionPart(system: string): string {
   return part;
 }
 
-let fixture: KiloFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-beforeAll(async () => {
-  await assertAgentsmdBuilt();
-  await requireKiloBinary();
-}, 15 * 60_000);
-
 /** One `kilo run` in `cwd` (relative to the repo) going through `states`; `agentsmd show` gets Kilo's environment. */
 function runKiloStates(fx: KiloFixture, cwd: string, states: PromptState[], env: Record<string, string>): Promise<StepResult[]> {
   return runStates(fx, cwd, states, env, { preset: "kilo", showEnv: kiloEnv(fx.home, fx.xdg, env), instructionPart, timeoutMs: 420_000 });
@@ -59,7 +51,7 @@ function runKiloStates(fx: KiloFixture, cwd: string, states: PromptState[], env:
 
 describe(`preset kilo is byte-identical with the instructions in Kilo ${KILO_VERSION}'s system prompt`, () => {
   it("in a git repository, Claude Code compatibility on: names, global files, the migration handoff", async () => {
-    fixture = await createKiloFixture({ files: { "pkg/sub/.keep": "" } });
+    const fixture = await newFixture({ files: { "pkg/sub/.keep": "" } });
     const states: PromptState[] = [
       {
         name: "AGENTS.md chain, nearest first; a CLAUDE.md beside it and a file below cwd are not loaded",
@@ -125,7 +117,7 @@ describe(`preset kilo is byte-identical with the instructions in Kilo ${KILO_VER
   }, 480_000);
 
   it("{file:} and {env:} in project files and in the global file; text as read", async () => {
-    fixture = await createKiloFixture({ files: { "pkg/sub/.keep": "" } });
+    const fixture = await newFixture({ files: { "pkg/sub/.keep": "" } });
     const states: PromptState[] = [
       {
         name: "{file:} inlined (trimmed) inside the project; missing gives nothing; comments and ${file:} stay",
@@ -172,7 +164,7 @@ describe(`preset kilo is byte-identical with the instructions in Kilo ${KILO_VER
   }, 480_000);
 
   it("KILO_CONFIG_DIR and KILO_DISABLE_CLAUDE_CODE=yes: $KILO_CONFIG_DIR/AGENTS.md is the global file, no CLAUDE.md anywhere", async () => {
-    fixture = await createKiloFixture({ files: { "pkg/.keep": "" } });
+    const fixture = await newFixture({ files: { "pkg/.keep": "" } });
     const env = { KILO_DISABLE_CLAUDE_CODE: "yes", KILO_CONFIG_DIR: `${fixture.base}/kilo-config` };
     const states: PromptState[] = [
       {
@@ -197,8 +189,82 @@ describe(`preset kilo is byte-identical with the instructions in Kilo ${KILO_VER
     check(await runKiloStates(fixture, "pkg", states, env));
   }, 480_000);
 
+  it("config instructions: legacy rule files, the global config, KILO_CONFIG, kilo.json(c) then opencode.json(c), .kilocode/.kilo, KILO_CONFIG_CONTENT, the managed dir; the file scope", async () => {
+    const options = { config: {} as Record<string, unknown>, files: { "pkg/sub/.keep": "" } };
+    const fixture = await newFixture(options);
+    const base = fixture.base;
+    options.config = { instructions: ["root-kilo.md", "docs/*.md", `${base}/shared/*.md`, "AGENTS.md", "http://127.0.0.1:9/unreachable.md"] };
+    const json = (instructions: string[]) => JSON.stringify({ $schema: "https://app.kilo.ai/config.json", instructions });
+    const states: PromptState[] = [
+      {
+        name: "every layer, in Kilo's order; a listed project file keeps its place",
+        files: {
+          "home/.kilo/rules/h1.md": "HOME-RULE-1\n",
+          "home/.kilocode/rules/h1.md": "HOME-RULE-DUP-X\n",
+          "home/.kilocode/rules/h2.md": "HOME-RULE-2\n",
+          "repo/pkg/sub/.kilo/rules/r1.md": "CWD-RULE-1\n",
+          "repo/pkg/sub/.kilocoderules": "LEGACY-RULES\n",
+          "home/.config/kilo/kilo.json": json(["global-a.md"]),
+          "home/.config/kilo/opencode.jsonc": '// the last global file with a list wins\n{ "instructions": ["global-b.md",], }\n',
+          "custom.json": json(["custom.md", `${base}/shared2/*.md`]),
+          "repo/opencode.json": json(["root-opencode.md"]),
+          "repo/pkg/kilo.jsonc": json(["pkg-kilo.md"]),
+          "repo/.kilo/kilo.json": json(["dot-kilo.md"]),
+          "repo/pkg/.kilocode/kilo.json": json(["dot-kilocode.md"]),
+          "managed/kilo.json": json(["managed.md"]),
+          "repo/AGENTS.md": "ROOT-AG\n",
+          "repo/global-a.md": "GLOBAL-A-X\n",
+          "repo/global-b.md": "GLOBAL-B\n",
+          "repo/custom.md": "CUSTOM\n",
+          "repo/root-kilo.md": "ROOT-KILO [{file:./docs/a.md}]\n",
+          "repo/docs/a.md": "DOC-A\n",
+          "repo/docs/b.md": "DOC-B\n",
+          "shared/s.md": "OUTSIDE-UNTRUSTED-X\n",
+          "shared2/t.md": "OUTSIDE-TRUSTED\n",
+          "repo/root-opencode.md": "ROOT-OPENCODE\n",
+          "repo/pkg/pkg-kilo.md": "PKG-KILO\n",
+          "repo/dot-kilo.md": "DOT-KILO\n",
+          "repo/pkg/dot-kilocode.md": "DOT-KILOCODE\n",
+          "repo/content.md": "CONTENT\n",
+          "repo/managed.md": "MANAGED\n",
+        },
+        has: [
+          "HOME-RULE-1",
+          "HOME-RULE-2",
+          "CWD-RULE-1",
+          "LEGACY-RULES",
+          "GLOBAL-B",
+          "CUSTOM",
+          "ROOT-KILO [DOC-A]",
+          "DOC-B",
+          "OUTSIDE-TRUSTED",
+          "ROOT-OPENCODE",
+        ],
+        // An absolute entry of the project's kilo.json outside the project: Kilo's file scope drops it.
+        hasNot: ["GLOBAL-A-X", "HOME-RULE-DUP-X", "OUTSIDE-UNTRUSTED-X"],
+      },
+      {
+        name: "the globs again at the next step",
+        files: { "repo/docs/c.md": "DOC-C\n", "repo/root-kilo.md": null, "repo/pkg/sub/.kilocoderules": null },
+        has: ["DOC-C", "PKG-KILO", "DOT-KILO", "DOT-KILOCODE", "CONTENT", "MANAGED"],
+        hasNot: ["ROOT-KILO", "LEGACY-RULES"],
+      },
+    ];
+    const env = {
+      KILO_CONFIG: `${base}/custom.json`,
+      KILO_CONFIG_CONTENT: json(["content.md"]),
+      KILO_TEST_MANAGED_CONFIG_DIR: `${base}/managed`,
+    };
+    const steps = await runKiloStates(fixture, "pkg/sub", states, env);
+    check(steps);
+    // Each file once, the chain first.
+    const sent = steps[0]!.sent;
+    expect(sent.startsWith(`Instructions from: ${fixture.path("AGENTS.md")}\n`)).toBe(true);
+    expect(sent.split("Instructions from: ").length - 1).toBe(new Set(sent.match(/Instructions from: .*/g)).size);
+  }, 480_000);
+
   it("KILO_DISABLE_PROJECT_CONFIG=1 outside a git repository: the global file only", async () => {
-    fixture = await createKiloFixture({ git: false, files: { "app/.keep": "" } });
+    const fixture = await newFixture({ git: false, files: { "app/.keep": "" } });
     const states: PromptState[] = [
       {
         name: "no project files, the global file stays",

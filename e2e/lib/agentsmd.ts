@@ -38,6 +38,16 @@ export async function assertAgentsmdBuilt(): Promise<void> {
   }
 }
 
+/**
+ * Throws a clear error when a built module the suite loads (a plugin in dist/) is missing.
+ * @example await assertBuilt(join(REPO_ROOT, "dist", "integrations", "kilo", "index.js"));
+ */
+export async function assertBuilt(file: string): Promise<void> {
+  await access(file).catch(() => {
+    throw new Error(`${file} does not exist: run \`npm run build\` in ${REPO_ROOT} first.`);
+  });
+}
+
 /** Runs `node dist/cli/bin.js ...args`. `cwd` defaults to the OS temp dir, never the repository. */
 export function runAgentsmd(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return run(process.execPath, [AGENTSMD_BIN, ...args], { timeoutMs: 30_000, ...options, cwd: options.cwd ?? tmpdir() });

@@ -23,7 +23,9 @@ import { existsSync, openSync, readSync, closeSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { afterEach, beforeAll } from "vitest";
 import { runText } from "./exec.js";
+import { ensureInstalled } from "./install.js";
 import { startOpenAIChatServer, type OpenAIChatServer, type OpenAIChatServerOptions, type RecordedRequest, type ScriptStep } from "./openai-chat-server.js";
 
 export const PROVIDER_ID = "scripted";
@@ -89,9 +91,47 @@ export function platformBinaries(modulesDir: string, prefix: string, exe: string
   return [base, `${base}-baseline`, `${base}-musl`, `${base}-baseline-musl`].map((name) => join(modulesDir, ...name.split("/"), "bin", file));
 }
 
-/** `bin --version`, trimmed, with nothing of the caller's environment but PATH. */
-export function binaryVersion(bin: string): string {
-  return execFileSync(bin, ["--version"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } }).trim();
+/** `bin --version`, trimmed, with nothing of the caller's environment but PATH (the one spawn of e2e/lib/exec.ts). */
+export async function binaryVersion(bin: string): Promise<string> {
+  const run = await runText(bin, ["--version"], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "" }, timeoutMs: 60_000 });
+  if (run.code !== 0) throw new Error(`${bin} --version failed (exit ${run.code}${run.timedOut ? ", timed out" : ""}): ${run.stderr.slice(-1000)}`);
+  return run.stdout.trim();
+}
+
+/** A CLI's pinned binary: its e2e folder, npm package and version, and where its binary lands. */
+export interface PinnedBinary {
+  /** The CLI's name in messages ("OpenCode", "Kilo"). */
+  name: string;
+  /** Its folder under e2e/ (with the package.json that pins it). */
+  folder: string;
+  pkg: string;
+  version: string;
+  /** Variable naming another binary to use (then nothing is installed). */
+  override: string;
+  /** The installed native binary, or null. */
+  find(): string | null;
+}
+
+/**
+ * The pinned binary of `spec`, installing it first with `npm ci --prefix e2e/<folder>` when
+ * missing (AGENTSMD_E2E_NO_INSTALL=1 makes that an error instead); checks `--version` once.
+ * @example export const requireKiloBinary = pinnedBinary({ name: "Kilo", folder: "kilo", pkg: "@kilocode/cli", version: "7.7.7", override: "AGENTSMD_E2E_KILO_BIN", find: findKiloBinary });
+ */
+export function pinnedBinary(spec: PinnedBinary): () => Promise<string> {
+  let checked: Promise<string> | undefined;
+  const fix = `run \`npm ci --prefix e2e/${spec.folder}\``;
+  return () => {
+    checked ??= (async () => {
+      if (!process.env[spec.override]) await ensureInstalled({ folder: spec.folder, pkg: spec.pkg, version: spec.version });
+      const bin = spec.find();
+      if (!bin) throw new Error(`${spec.name} CLI not installed: ${fix}`);
+      const version = await binaryVersion(bin);
+      if (version !== spec.version) throw new Error(`expected ${spec.name} ${spec.version}, found ${version} at ${bin}: ${fix}`);
+      return bin;
+    })();
+    checked.catch(() => (checked = undefined));
+    return checked;
+  };
 }
 
 export interface FamilyFixtureOptions {
@@ -364,4 +404,26 @@ export async function createFamilyFixture(host: FamilyHost, options: FamilyFixtu
       await rm(base, { recursive: true, force: true, maxRetries: 3 });
     },
   };
+}
+
+/**
+ * The fixture life cycle every suite of the family shares: before all tests, `ready` (the built
+ * agentsmd, the host's pinned binary); after each, the fixture that test created is removed.
+ * Call it at the top level of a suite file.
+ * @example const newFixture = familyFixtures(KILO_HOST, [assertAgentsmdBuilt]); ... const fixture = await newFixture({ files });
+ */
+export function familyFixtures(
+  host: FamilyHost,
+  ready: ReadonlyArray<() => Promise<unknown>> = [],
+): (options?: FamilyFixtureOptions) => Promise<FamilyFixture> {
+  let current: FamilyFixture | undefined;
+  beforeAll(async () => {
+    for (const check of ready) await check();
+    await host.binary();
+  }, 15 * 60_000);
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return async (options) => (current = await createFamilyFixture(host, options));
 }

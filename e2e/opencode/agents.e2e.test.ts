@@ -10,29 +10,18 @@
  * (`npm ci --prefix e2e/opencode`, done on first use).
  */
 import { execFileSync } from "node:child_process";
-import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
 import { messageText, systemTexts, toolResults, type ChatRequestBody, type RecordedRequest } from "../lib/openai-chat-server.js";
-import { createOpenCodeFixture, recorderPluginSource, type OpenCodeFixture, type OpenCodeRunResult } from "./harness.js";
+import { assertBuilt } from "../lib/agentsmd.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { OPENCODE_HOST, recorderPluginSource, type OpenCodeRunResult } from "./harness.js";
 
 const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
 
-let fixture: OpenCodeFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-beforeAll(async () => {
-  try {
-    await access(PLUGIN_DIST);
-  } catch {
-    throw new Error(`${PLUGIN_DIST} does not exist: run \`npm run build\` in ${REPO_ROOT} first.`);
-  }
-});
+const newFixture = familyFixtures(OPENCODE_HOST, [() => assertBuilt(PLUGIN_DIST)]);
 
 function hasRipgrep(): boolean {
   try {
@@ -85,7 +74,7 @@ function expectCleanRun(run: OpenCodeRunResult): void {
 
 describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
   test("write, native read and edit-after-change: each instruction file reaches the model once per version", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "packages/api/AGENTS.md": "API-RULES v1\n",
@@ -166,8 +155,47 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
     expect(after).toEqual(["write", "read", "read", "edit", "edit"]);
   });
 
+  test("a nested AGENTS.md that opencode.json instructions lists reaches the model once: OpenCode's system prompt, never the plugin", async () => {
+    const fixture = await newFixture({
+      files: {
+        "AGENTS.md": "ROOT-RULES v1\n",
+        "packages/api/AGENTS.md": "API-RULES v1\n",
+        "packages/api/src/handler.ts": "export const handler = 1;\n",
+        "packages/web/AGENTS.md": "WEB-RULES v1\n",
+      },
+      config: { ...pluginConfig(), instructions: ["packages/api/AGENTS.md"] },
+    });
+    const fx = fixture;
+    const handler = fx.path("packages/api/src/handler.ts");
+    const run = await fx.run({
+      prompt: "work",
+      script: [
+        // a write beside the listed file: the plugin would deliver it if it did not know OpenCode lists it
+        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/api/src/new.ts"), content: "export const n = 1;\n" } }] },
+        // a read below it: OpenCode skips its own system-prompt files when it attaches nested ones
+        { toolCalls: [{ tool: "read", args: { filePath: handler } }] },
+        { toolCalls: [{ tool: "edit", args: { filePath: handler, oldString: "= 1", newString: "= 2" } }] },
+        // a directory no entry lists still gets its file from the plugin
+        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/web/src/page.ts"), content: "export const p = 1;\n" } }] },
+        { text: "done" },
+      ],
+    });
+    expectCleanRun(run);
+    const final = lastMain(run);
+    expect(systemTexts(final).join("\n")).toContain(`Instructions from: ${fx.path("packages/api/AGENTS.md")}\nAPI-RULES v1\n`);
+    expect(occurrences(final, "API-RULES v1")).toBe(1);
+    expect(toolOccurrences(final, "API-RULES")).toBe(0);
+    const [write, read, edit, web] = toolResults(final);
+    expect(write).toMatchObject({ tool: "write", content: "Wrote file successfully." });
+    expect(read?.tool).toBe("read");
+    expect(read!.content).not.toContain("system-reminder");
+    expect(edit).toMatchObject({ tool: "edit", content: "Edit applied successfully." });
+    expect(web!.content).toContain(`Instructions from: ${fx.path("packages/web/AGENTS.md")}\nWEB-RULES v1\n`);
+    expect(occurrences(final, "WEB-RULES v1")).toBe(1);
+  });
+
   test("a read outside cwd but inside the root gets the file OpenCode leaves out", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "packages/api/AGENTS.md": "API-RULES v1\n",
@@ -198,7 +226,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
   });
 
   test("a restarted OpenCode (--continue) does not present again what the conversation already holds", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "packages/web/AGENTS.md": "WEB-RULES v1\n",
@@ -228,7 +256,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
   });
 
   test("compaction: the summary request carries the instruction context, and files are presented again afterwards", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "packages/web/AGENTS.md": "WEB-RULES v1\n",
@@ -265,7 +293,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
     expect(occurrences(final, "WEB-RULES v1")).toBe(1);
   });
   test("apply_patch (OpenCode's editing tool for gpt- models) and AGENTS.override.md, which OpenCode never loads", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       modelId: "gpt-5-scripted",
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
@@ -300,7 +328,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
 
   // glob and grep need ripgrep on PATH (OpenCode would download it otherwise): `apt-get install ripgrep`.
   test.skipIf(!hasRipgrep())("glob and grep: the searched directory's instruction files are presented", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "docs/AGENTS.md": "DOCS-RULES v1\n",

@@ -11,13 +11,16 @@
  *
  * Run: npm run build && npx vitest run -c vitest.e2e.config.ts e2e/opencode/corpus
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { loadCorpus, materialise } from "../../test/corpus/materialise.js";
-import { createOpenCodeFixture, requireOpenCodeBinary, OPENCODE_VERSION, type OpenCodeFixture } from "./harness.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { OPENCODE_HOST, OPENCODE_VERSION } from "./harness.js";
 import { runAgentsmd } from "../lib/agentsmd.js";
 import { cleanEnv } from "../lib/exec.js";
 import { runStates } from "./system-prompt.js";
+
+const newFixture = familyFixtures(OPENCODE_HOST, [assertAgentsmdBuilt]);
 
 /** The `Instructions from:` entries of an instruction part, in order. */
 function entries(part: string): string[] {
@@ -27,22 +30,11 @@ function entries(part: string): string[] {
 const corpus = loadCorpus();
 const INSTRUCTIONS = ["**/CLAUDE.md", "**/GEMINI.md", "**/AGENTS.override.md", ".agents/*.md"];
 
-let fixture: OpenCodeFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-beforeAll(async () => {
-  await assertAgentsmdBuilt();
-  await requireOpenCodeBinary();
-}, 15 * 60_000);
-
 describe(`the corpus against OpenCode ${OPENCODE_VERSION}'s system prompt`, () => {
   for (const repo of corpus) {
     const cwds = [...new Set([".", repo.cwds.at(-1)!])];
     it(`${repo.repo}: ${cwds.join(", ")} with instructions ${INSTRUCTIONS.join(" ")}`, async () => {
-      fixture = await createOpenCodeFixture({ config: { instructions: INSTRUCTIONS } });
+      const fixture = await newFixture({ config: { instructions: INSTRUCTIONS } });
       materialise(repo, fixture.repo);
       let listed = 0;
       for (const cwd of cwds) {

@@ -24,12 +24,11 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureInstalled } from "../lib/install.js";
 import {
-  binaryVersion,
   createFamilyFixture,
   familyEnv,
   isNativeExecutable,
+  pinnedBinary,
   platformBinaries,
   type FamilyEvent,
   type FamilyFixture,
@@ -47,7 +46,6 @@ export const OPENCODE_VERSION = "1.18.33";
 export const RECORDER_PLUGIN_FILE = fileURLToPath(new URL("./fixtures/recorder-plugin.js", import.meta.url));
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const INSTALL_HINT = "OpenCode CLI not installed: run `npm ci --prefix e2e/opencode`";
 
 export type OpenCodeFixtureOptions = FamilyFixtureOptions;
 export type OpenCodeRunOptions = FamilyRunOptions;
@@ -66,28 +64,15 @@ export function findOpenCodeBinary(modulesDir = join(HERE, "node_modules")): str
   return candidates.find(isNativeExecutable) ?? null;
 }
 
-let checkedBinary: Promise<string> | undefined;
-
-/**
- * The pinned OpenCode binary, installing it first with `npm ci --prefix e2e/opencode` when missing
- * (AGENTSMD_E2E_NO_INSTALL=1 makes that an error instead). Checks `opencode --version`.
- */
-export function requireOpenCodeBinary(): Promise<string> {
-  checkedBinary ??= (async () => {
-    if (!process.env.AGENTSMD_E2E_OPENCODE_BIN) {
-      await ensureInstalled({ folder: "opencode", pkg: "opencode-ai", version: OPENCODE_VERSION });
-    }
-    const bin = findOpenCodeBinary();
-    if (!bin) throw new Error(INSTALL_HINT);
-    const version = binaryVersion(bin);
-    if (version !== OPENCODE_VERSION) {
-      throw new Error(`expected OpenCode ${OPENCODE_VERSION}, found ${version} at ${bin}: run \`npm ci --prefix e2e/opencode\``);
-    }
-    return bin;
-  })();
-  checkedBinary.catch(() => (checkedBinary = undefined));
-  return checkedBinary;
-}
+/** The pinned OpenCode binary, installed on first use (e2e/lib/opencode-family.ts `pinnedBinary`). */
+export const requireOpenCodeBinary: () => Promise<string> = pinnedBinary({
+  name: "OpenCode",
+  folder: "opencode",
+  pkg: "opencode-ai",
+  version: OPENCODE_VERSION,
+  override: "AGENTSMD_E2E_OPENCODE_BIN",
+  find: () => findOpenCodeBinary(),
+});
 
 /** The environment that keeps OpenCode offline, quiet and inside the fixture (e2e/lib/opencode-family.ts `familyEnv`). */
 export function openCodeEnv(home: string, xdg: FamilyXdg, extra: Record<string, string> = {}): Record<string, string> {

@@ -11,26 +11,18 @@
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
-import { createOpenCodeFixture, requireOpenCodeBinary, OPENCODE_VERSION, type OpenCodeFixture } from "./harness.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { OPENCODE_HOST, OPENCODE_VERSION } from "./harness.js";
 import { check, reset, runStates, type State } from "./system-prompt.js";
 
-let fixture: OpenCodeFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-beforeAll(async () => {
-  await assertAgentsmdBuilt();
-  await requireOpenCodeBinary();
-}, 15 * 60_000);
+const newFixture = familyFixtures(OPENCODE_HOST, [assertAgentsmdBuilt]);
 
 describe(`preset opencode reads OpenCode ${OPENCODE_VERSION}'s instructions setting`, () => {
   it("global, project and .opencode configs: files, globs (nearest directory first, listing order, down one chain of directories), ~/, absolute, URL, {env:}; --no-agent-config = OpenCode without them", async () => {
     const options = { config: {} as Record<string, unknown>, homeFiles: {} as Record<string, string> };
-    fixture = await createOpenCodeFixture(options);
+    const fixture = await newFixture(options);
     const base = fixture.base;
     const instructions = [
       "CONTRIBUTING.md",
@@ -111,7 +103,7 @@ describe(`preset opencode reads OpenCode ${OPENCODE_VERSION}'s instructions sett
   });
 
   it("$OPENCODE_CONFIG and $OPENCODE_CONFIG_DIR (JSONC, its AGENTS.md as the global file); outside a git repository relative globs reach /", async () => {
-    fixture = await createOpenCodeFixture({ git: false, files: { "app/.keep": "" } });
+    const fixture = await newFixture({ git: false, files: { "app/.keep": "" } });
     const base = fixture.base;
     const states: State[] = [
       {

@@ -10,25 +10,17 @@
  *
  * Run: npm run build && npm ci --prefix e2e/opencode && npx vitest run -c vitest.e2e.config.ts e2e/opencode/preset
  */
-import { afterEach, beforeAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
-import { createOpenCodeFixture, requireOpenCodeBinary, OPENCODE_VERSION, type OpenCodeFixture } from "./harness.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { OPENCODE_HOST, OPENCODE_VERSION } from "./harness.js";
 import { check, runStates, type State } from "./system-prompt.js";
 
-let fixture: OpenCodeFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-beforeAll(async () => {
-  await assertAgentsmdBuilt();
-  await requireOpenCodeBinary();
-}, 15 * 60_000);
+const newFixture = familyFixtures(OPENCODE_HOST, [assertAgentsmdBuilt]);
 
 describe(`preset opencode is byte-identical with the instructions in OpenCode ${OPENCODE_VERSION}'s system prompt`, () => {
   it("in a git repository, Claude Code compatibility on: the project name rule and both global files", async () => {
-    fixture = await createOpenCodeFixture({ files: { "pkg/sub/.keep": "" } });
+    const fixture = await newFixture({ files: { "pkg/sub/.keep": "" } });
     const states: State[] = [
       {
         name: "AGENTS.md chain, nearest first; a CLAUDE.md beside it and a file below cwd are not loaded",
@@ -120,7 +112,7 @@ describe(`preset opencode is byte-identical with the instructions in OpenCode ${
   });
 
   it("Claude Code compatibility off (OPENCODE_DISABLE_CLAUDE_CODE=yes): no CLAUDE.md anywhere, not even ~/.claude/CLAUDE.md", async () => {
-    fixture = await createOpenCodeFixture({ files: { "pkg/.keep": "" } });
+    const fixture = await newFixture({ files: { "pkg/.keep": "" } });
     const states: State[] = [
       {
         name: "CLAUDE.md files are ignored; CONTEXT.md is used",
@@ -133,7 +125,7 @@ describe(`preset opencode is byte-identical with the instructions in OpenCode ${
   });
 
   it("outside a git repository the walk goes up to / (the directory above the repo too)", async () => {
-    fixture = await createOpenCodeFixture({ git: false, files: { "app/.keep": "" } });
+    const fixture = await newFixture({ git: false, files: { "app/.keep": "" } });
     const states: State[] = [
       {
         name: "no worktree: AGENTS.md from cwd up to the file-system root",

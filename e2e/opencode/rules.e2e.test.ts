@@ -6,27 +6,18 @@
  *
  * Needs `npm run build` and the pinned CLI (`npm ci --prefix e2e/opencode`).
  */
-import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
 import { messageText, toolResults, type ChatRequestBody } from "../lib/openai-chat-server.js";
-import { createOpenCodeFixture, type OpenCodeFixture } from "./harness.js";
+import { assertBuilt } from "../lib/agentsmd.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { OPENCODE_HOST } from "./harness.js";
 
 const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
 
-let fixture: OpenCodeFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-beforeAll(async () => {
-  await access(PLUGIN_DIST).catch(() => {
-    throw new Error(`${PLUGIN_DIST} does not exist: run \`npm run build\` in ${REPO_ROOT} first.`);
-  });
-});
+const newFixture = familyFixtures(OPENCODE_HOST, [() => assertBuilt(PLUGIN_DIST)]);
 
 function occurrences(body: ChatRequestBody, needle: string): number {
   return body.messages.reduce((n, message) => n + messageText(message).split(needle).length - 1, 0);
@@ -34,7 +25,7 @@ function occurrences(body: ChatRequestBody, needle: string): number {
 
 describe("scoped rules through the agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
   test("a .cursor/rules rule reaches the model once, right after the read of a matching file", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES v1\n",
         "packages/web/src/page.ts": "export const page = 1;\n",

@@ -5,15 +5,12 @@
  *
  * Run: npm ci --prefix e2e/opencode && npx vitest run --config vitest.e2e.config.ts e2e/opencode
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { systemTexts, toolResults, type RecordedRequest } from "../lib/openai-chat-server.js";
-import { createOpenCodeFixture, recorderPluginSource, type OpenCodeFixture, type PluginCall } from "./harness.js";
+import { familyFixtures } from "../lib/opencode-family.js";
+import { OPENCODE_HOST, recorderPluginSource, type PluginCall } from "./harness.js";
 
-let fixture: OpenCodeFixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
+const newFixture = familyFixtures(OPENCODE_HOST);
 
 function body(request: RecordedRequest | undefined) {
   if (!request?.body) throw new Error("missing request");
@@ -26,7 +23,7 @@ function afterCalls(calls: PluginCall[], tool?: string): PluginCall[] {
 
 describe("OpenCode 1.18.33 under the harness", () => {
   test("attaches a nested AGENTS.md on read, and text a plugin appends in tool.execute.after reaches the model", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "# Root rules\nROOT-RULES-A\n",
         "packages/api/AGENTS.md": "API-RULES-B\n",
@@ -115,7 +112,7 @@ describe("OpenCode 1.18.33 under the harness", () => {
   });
 
   test("compaction: experimental.session.compacting context reaches the summary request, session.compacted fires, the next read re-attaches", async () => {
-    fixture = await createOpenCodeFixture({
+    const fixture = await newFixture({
       files: {
         "AGENTS.md": "ROOT-RULES-A\n",
         "lib/AGENTS.md": "LIB-RULES-D\n",
