@@ -225,6 +225,19 @@ export async function readFamilyInstructions(
     if (parsed !== null && parsed !== "invalid" && parsed.entries !== undefined) add(file, parsed.entries, trusted);
   };
   const scope = scopeRoot(context);
+  // Each directory of the walk listed once (what the survey's listings answer), not a stat per name.
+  const listings = new Map<string, Promise<Set<string>>>();
+  const has = (dir: string, name: string) => {
+    let names = listings.get(dir);
+    if (!names) {
+      names = fs.readdirUnsorted(dir).then(
+        (entries) => new Set(entries.map((entry) => entry.name)),
+        () => new Set<string>(),
+      );
+      listings.set(dir, names);
+    }
+    return names.then((set) => set.has(name));
+  };
   // 0. Legacy entries (Kilo's rule files).
   const legacy = await layout.legacy?.(context);
   if (legacy) {
@@ -256,7 +269,7 @@ export async function readFamilyInstructions(
       for (const dir of upward(cwd, worktree).reverse()) {
         for (const name of [`${base}.json`, `${base}.jsonc`]) {
           const file = join(dir, name);
-          if (await exists(fs, file)) await layer(file, false);
+          if (await has(dir, name)) await layer(file, false);
         }
       }
     }
@@ -265,7 +278,7 @@ export async function readFamilyInstructions(
   const configDir = env[layout.vars.configDir];
   const dirs: string[] = [globalDir];
   const found = async (dir: string) => {
-    for (const name of layout.configDirs) if (await exists(fs, join(dir, name))) dirs.push(join(dir, name));
+    for (const name of layout.configDirs) if (await has(dir, name)) dirs.push(join(dir, name));
   };
   if (project) for (const dir of upward(cwd, worktree)) await found(dir);
   await found(home);
