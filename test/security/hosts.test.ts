@@ -131,6 +131,28 @@ describe.each(HOSTS.map((host) => [host.name, host] as [string, HostCase]))("hos
     }
   });
 
+  it("row 1: the repository's own agent settings (.qwen, .gemini, .codex, opencode.json, kilo.json) naming files outside it neither leak them nor stop delivery", async () => {
+    const outside = ["../../outside/secret.md", "/etc/passwd", "~/.ssh/id_rsa", "a/../../outside/secret.md"];
+    const settings = JSON.stringify({ context: { fileName: outside } });
+    const tree = await createTree({
+      ".test-home/.ssh/id_rsa": "SECRET-KEY-MATERIAL\n",
+      "outside/secret.md": "OUTSIDE-SECRET\n",
+      "r/.git/": null,
+      "r/AGENTS.md": "ROOT\n",
+      "r/pkg/AGENTS.md": "PKG\n",
+      "r/pkg/x.ts": "x\n",
+      "r/.qwen/settings.json": settings,
+      "r/.gemini/settings.json": settings,
+      "r/.codex/config.toml": `project_doc_fallback_filenames = ${JSON.stringify(outside)}\n`,
+      "r/opencode.json": JSON.stringify({ instructions: outside }),
+      "r/kilo.json": JSON.stringify({ instructions: outside }),
+    });
+    const conversation = host.open({ cwd: tree.path("r"), home: tree.home, env: {}, id: "settings" }, tree.path("state"));
+    const text = [await conversation.start(), await conversation.read(tree.path("r/pkg/x.ts")), await conversation.compact()].join("\n");
+    expect(text, name).toContain("PKG");
+    for (const secret of ["SECRET-KEY-MATERIAL", "OUTSIDE-SECRET", "root:x:0:0"]) expect(text.includes(secret), `${name} gave ${secret}`).toBe(false);
+  });
+
   it("row 3: amplifying imports and an oversized file stay inside the host's limit; the state stays small", async () => {
     const files: Record<string, string | null> = { "r/.git/": null, "r/pkg/x.ts": "x\n", "r/big/x.ts": "x\n" };
     // 11 files of 150 KB, each importing the 10 others (`@`) and naming them for Kilo (`{file:}`).

@@ -7,6 +7,7 @@
  */
 import * as z from "zod/mini";
 import { absolute, join } from "../../core/paths.js";
+import { AgentsConfigSchema } from "../../core/schema.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { createSession } from "../../session/session.js";
 import { hookRunner } from "../host/deliver.js";
@@ -26,17 +27,26 @@ export const QWEN_CONTEXT_LIMIT = 32_000;
 const QwenStateSchema = z.strictObject({ loaded: z.array(z.string()) });
 export type QwenState = z.infer<typeof QwenStateSchema>;
 
-/** `context.fileName` of a Qwen settings file, if set. */
+/** A configured name agentsmd can look up in a directory (what `files.names` accepts: relative, no `..`); a repository's settings may name anything. */
+function lookupName(name: string): boolean {
+  return z.safeParse(AgentsConfigSchema, { files: { names: [name] } }).success;
+}
+
+/**
+ * `context.fileName` of a Qwen settings file, if set. Names that leave the directory (`../x`,
+ * `/etc/passwd`) are left out: they are no instruction file agentsmd delivers, and as
+ * `files.names` they would fail every event of a project whose settings hold them (issue 18).
+ */
 async function configuredNames(file: string): Promise<string[] | undefined> {
   try {
     const text = await readTextFile(file, 1024 * 1024);
     if (text === null) return undefined;
     const value = (JSON.parse(text) as { context?: { fileName?: unknown } } | null)?.context?.fileName;
-    if (typeof value === "string" && value.trim() !== "") return [value.trim()];
-    if (Array.isArray(value)) {
-      const names = value.filter((name): name is string => typeof name === "string" && name.trim() !== "").map((name) => name.trim());
-      return names.length > 0 ? names : undefined;
-    }
+    const names = (Array.isArray(value) ? value : [value])
+      .filter((name): name is string => typeof name === "string")
+      .map((name) => name.trim())
+      .filter(lookupName);
+    return names.length > 0 ? names : undefined;
   } catch {
     // broken settings: Qwen keeps its default names too
   }
