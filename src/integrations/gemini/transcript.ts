@@ -14,13 +14,21 @@
 const HISTORY_RESET = '{"$set":{"messages":';
 
 /**
- * Every string inside a parsed JSON value, depth first (bounded by the value's own size).
+ * Every string inside a parsed JSON value, depth first (bounded by the value's own size). Without
+ * recursion: a tool call's arguments nested 10,000 deep overflowed the stack, and the hook failed
+ * at every later event of that conversation (issue 18).
  * @example stringLeaves({ a: ["x", { b: "y" }], n: 1 }) // ["x", "y"]
  */
 export function stringLeaves(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringLeaves(item, out);
-  else if (typeof value === "object" && value !== null) for (const item of Object.values(value)) stringLeaves(item, out);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === "string") out.push(next);
+    else if (typeof next === "object" && next !== null) {
+      const items = Array.isArray(next) ? next : Object.values(next);
+      for (let index = items.length - 1; index >= 0; index--) stack.push(items[index]);
+    }
+  }
   return out;
 }
 

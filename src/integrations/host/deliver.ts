@@ -251,7 +251,12 @@ async function transcriptHistory<I, H, O>(run: Run<I, H, O>, offset: number): Pr
   if (size === undefined) return null;
   const read = await readTextRange(file, Math.max(offset, size - MAX_TRANSCRIPT_BYTES), MAX_TRANSCRIPT_BYTES).catch(() => null);
   if (!read) return null;
-  const history = transcript.history(read.text);
+  let history: { replaced: boolean; text: string };
+  try {
+    history = transcript.history(read.text);
+  } catch {
+    return null; // a transcript that cannot be read is no transcript: never a failure at every later event
+  }
   // Seen means this very text (an edited file's old text does not count).
   return { replaced: history.replaced, seen: (piece) => transcript.sees(piece, history.text) };
 }
