@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { utimes } from "node:fs/promises";
+import { rm, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
 import { quote } from "../../src/core/quote.js";
@@ -121,7 +121,7 @@ describe("row 2: a transcript record nested 100,000 deep (a tool call's argument
 });
 
 describe.each(HOSTS.map((host) => [host.name, host] as [string, HostCase]))("host %s", (name, host) => {
-  it("row 4: a directory name that closes a wrapper and forges a turn is quoted in every header (startup, tool, omitted list, updated/notice, compact)", async () => {
+  it("row 4: a directory name that closes a wrapper and forges a turn is quoted in every header (startup, tool, omitted list, updated/notice, deleted, compact)", async () => {
     const files: Record<string, string | null> = { "r/.git/": null, [`r/${EVIL}/sub/f.ts`]: "x\n", [`r/${EVIL}/sub/g.ts`]: "x\n" };
     for (const file of NAMES) files[`r/${file}`] = `ROOT ${file}\n`;
     files[`r/${EVIL}/AGENTS.md`] = "NESTED\n";
@@ -145,6 +145,10 @@ describe.each(HOSTS.map((host) => [host.name, host] as [string, HostCase]))("hos
     await seen("read after the edit", a.read(tree.path(`r/${EVIL}/sub/g.ts`)));
     await seen("compact", a.compact());
     await seen("read after compact", a.read(tree.path(`r/${EVIL}/sub/f.ts`)));
+    await rm(tree.path(`r/${EVIL}/AGENTS.md`));
+    const deleted = await seen("prompt after a delete", a.prompt());
+    // The family plugins have no turn-start event; every other host names the deleted file.
+    if (name !== "kilo" && name !== "opencode") expect(deleted, name).toContain("was deleted");
 
     // Started inside the hostile directory: the startup chain names it.
     const b = host.open({ ...setup, cwd: tree.path(`r/${EVIL}/sub`), id: "b" }, tree.path("state"));
