@@ -13,10 +13,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
-import { messageText, systemTexts, toolResults, type ChatRequestBody } from "../lib/openai-chat-server.js";
-import type { FamilyRunResult } from "../lib/opencode-family.js";
+import { messageText, systemTexts, toolResults } from "../lib/openai-chat-server.js";
 import { assertBuilt } from "../lib/agentsmd.js";
-import { familyFixtures } from "../lib/opencode-family.js";
+import { LISTED_FILES, expectCleanRun, expectListedOnce, familyFixtures, lastMain, occurrences, toolOccurrences } from "../lib/opencode-family.js";
 import { KILO_HOST, KILO_VERSION } from "./harness.js";
 
 const PLUGIN_DIST = join(REPO_ROOT, "dist", "integrations", "kilo", "index.js");
@@ -25,30 +24,6 @@ const PLUGIN_URL = pathToFileURL(PLUGIN_DIST).href;
 const PLUGIN_FILE = { "agentsmd.js": `export { default } from ${JSON.stringify(PLUGIN_URL)};\n` };
 
 const newFixture = familyFixtures(KILO_HOST, [() => assertBuilt(PLUGIN_DIST)]);
-
-function lastMain(run: FamilyRunResult): ChatRequestBody {
-  const body = run.mainRequests.at(-1)?.body;
-  if (!body) throw new Error("no main request recorded");
-  return body;
-}
-
-/** How often `needle` occurs in the whole conversation the model saw in this request. */
-function occurrences(body: ChatRequestBody, needle: string): number {
-  return body.messages.reduce((n, message) => n + messageText(message).split(needle).length - 1, 0);
-}
-
-/** Occurrences in the tool results only (system prompt excluded). */
-function toolOccurrences(body: ChatRequestBody, needle: string): number {
-  return toolResults(body).reduce((n, r) => n + r.content.split(needle).length - 1, 0);
-}
-
-function expectCleanRun(run: FamilyRunResult): void {
-  expect(run.timedOut, "kilo timed out").toBe(false);
-  expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
-  expect(run.serverErrors).toEqual([]);
-  expect(run.turnsLeft, "script not fully consumed").toBe(0);
-  expect(run.logs + run.stderr).not.toMatch(/failed to load plugin/i);
-}
 
 const reminder = (path: string, body: string) => `<system-reminder>\nInstructions from: ${path}\n${body}\n</system-reminder>`;
 
@@ -91,7 +66,7 @@ describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
         { text: "done" },
       ],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "kilo");
     const final = lastMain(run);
     const [afterWrite, afterRead, afterReread, afterEdit, afterSecondEdit, afterShell] = toolResults(final);
 
@@ -126,45 +101,11 @@ describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
 
   test("files kilo.json instructions and .kilo/rules list reach the model once: Kilo's system prompt, never the plugin", async () => {
     const fixture = await newFixture({
-      files: {
-        "AGENTS.md": "ROOT-RULES v1\n",
-        "packages/api/AGENTS.md": "API-RULES v1\n",
-        "packages/api/src/handler.ts": "export const handler = 1;\n",
-        ".kilo/rules/style.md": "STYLE-RULE-FILE v1\n",
-        "packages/web/AGENTS.md": "WEB-RULES v1\n",
-      },
+      files: { ...LISTED_FILES, ".kilo/rules/style.md": "STYLE-RULE-FILE v1\n" },
       config: { plugin: [PLUGIN_URL], instructions: ["packages/api/AGENTS.md"] },
     });
-    const fx = fixture;
-    const handler = fx.path("packages/api/src/handler.ts");
-    const run = await fx.run({
-      prompt: "work",
-      timeoutMs: 360_000,
-      script: [
-        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/api/src/new.ts"), content: "export const n = 1;\n" } }] },
-        // a read below it: Kilo skips its own system-prompt files when it attaches nested ones
-        { toolCalls: [{ tool: "read", args: { filePath: handler } }] },
-        { toolCalls: [{ tool: "edit", args: { filePath: handler, oldString: "= 1", newString: "= 2" } }] },
-        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/web/src/page.ts"), content: "export const p = 1;\n" } }] },
-        { text: "done" },
-      ],
-    });
-    expectCleanRun(run);
-    const final = lastMain(run);
-    const system = systemTexts(final).join("\n");
-    expect(system).toContain(`Instructions from: ${fx.path("packages/api/AGENTS.md")}\nAPI-RULES v1\n`);
-    expect(system).toContain(`Instructions from: ${fx.path(".kilo/rules/style.md")}\nSTYLE-RULE-FILE v1\n`);
-    expect(occurrences(final, "API-RULES v1")).toBe(1);
-    expect(toolOccurrences(final, "API-RULES")).toBe(0);
-    const [write, read, edit, web] = toolResults(final);
-    expect(write).toMatchObject({ tool: "write", content: "Wrote file successfully." });
-    expect(read?.tool).toBe("read");
-    expect(read!.content).not.toContain("system-reminder");
-    expect(edit).toMatchObject({ tool: "edit", content: "Edit applied successfully." });
-    // A directory no entry lists: the plugin gives its file, and only that.
-    expect(web!.content).toContain(reminder(fx.path("packages/web/AGENTS.md"), "WEB-RULES v1\n"));
-    expect(toolOccurrences(final, "ROOT-RULES")).toBe(0);
-    expect(occurrences(final, "WEB-RULES v1")).toBe(1);
+    const final = await expectListedOnce(fixture, "kilo", { timeoutMs: 360_000 });
+    expect(systemTexts(final).join("\n")).toContain(`Instructions from: ${fixture.path(".kilo/rules/style.md")}\nSTYLE-RULE-FILE v1\n`);
   }, 420_000);
 
   test("from a subdirectory (kilo.json plugin): Kilo's chain stays Kilo's, a read outside cwd and a write below it bring the rest", async () => {
@@ -192,7 +133,7 @@ describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
         { text: "done" },
       ],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "kilo");
     const final = lastMain(run);
     const system = systemTexts(final).join("\n");
     expect(system).toContain("API-RULES v1");
@@ -227,7 +168,7 @@ describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
         { text: "done" },
       ],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "kilo");
     const compaction = run.requests.find((r) => r.kind === "compaction")?.body;
     expect(compaction, "Kilo compacted").toBeDefined();
     const summaryInput = compaction!.messages

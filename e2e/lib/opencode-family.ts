@@ -23,10 +23,20 @@ import { existsSync, openSync, readSync, closeSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { afterEach, beforeAll } from "vitest";
+import { afterEach, beforeAll, expect } from "vitest";
 import { runText } from "./exec.js";
 import { ensureInstalled } from "./install.js";
-import { startOpenAIChatServer, type OpenAIChatServer, type OpenAIChatServerOptions, type RecordedRequest, type ScriptStep } from "./openai-chat-server.js";
+import {
+  messageText,
+  startOpenAIChatServer,
+  systemTexts,
+  toolResults,
+  type ChatRequestBody,
+  type OpenAIChatServer,
+  type OpenAIChatServerOptions,
+  type RecordedRequest,
+  type ScriptStep,
+} from "./openai-chat-server.js";
 
 export const PROVIDER_ID = "scripted";
 export const MODEL_ID = "scripted-model";
@@ -426,4 +436,77 @@ export function familyFixtures(
     current = undefined;
   });
   return async (options) => (current = await createFamilyFixture(host, options));
+}
+
+/** The last agent-loop request of a run: the whole conversation the model saw last. */
+export function lastMain(run: FamilyRunResult): ChatRequestBody {
+  const body = run.mainRequests.at(-1)?.body;
+  if (!body) throw new Error("no main request recorded");
+  return body;
+}
+
+/** How often `needle` occurs in the whole conversation the model saw in this request. */
+export function occurrences(body: ChatRequestBody, needle: string): number {
+  return body.messages.reduce((n, message) => n + messageText(message).split(needle).length - 1, 0);
+}
+
+/** Occurrences in the tool results only (system prompt excluded). */
+export function toolOccurrences(body: ChatRequestBody, needle: string): number {
+  return toolResults(body).reduce((n, r) => n + r.content.split(needle).length - 1, 0);
+}
+
+/** The run ended as scripted: no timeout, exit 0, no server error, the script used up, the plugin loaded. */
+export function expectCleanRun(run: FamilyRunResult, name: string): void {
+  expect(run.timedOut, `${name} timed out`).toBe(false);
+  expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
+  expect(run.serverErrors).toEqual([]);
+  expect(run.turnsLeft, "script not fully consumed").toBe(0);
+  expect(run.logs + run.stderr).not.toMatch(/failed to load plugin/i);
+}
+
+/** The tree of {@link expectListedOnce}: the config of the fixture lists `packages/api/AGENTS.md` in `instructions`. */
+export const LISTED_FILES: Record<string, string> = {
+  "AGENTS.md": "ROOT-RULES v1\n",
+  "packages/api/AGENTS.md": "API-RULES v1\n",
+  "packages/api/src/handler.ts": "export const handler = 1;\n",
+  "packages/web/AGENTS.md": "WEB-RULES v1\n",
+};
+
+/**
+ * Both plugins' proof that a file the host's config `instructions` list is native: from the repo
+ * root, a write beside `packages/api/AGENTS.md` (listed), a read and an edit below it, then a
+ * write into `packages/web` (listed by nothing). The listed file reaches the model once, in the
+ * system prompt; the plugin adds nothing for it and gives `packages/web/AGENTS.md` once.
+ * @example const final = await expectListedOnce(fixture, "kilo", { timeoutMs: 360_000 });
+ */
+export async function expectListedOnce(fx: FamilyFixture, name: string, options: { timeoutMs?: number } = {}): Promise<ChatRequestBody> {
+  const handler = fx.path("packages/api/src/handler.ts");
+  const run = await fx.run({
+    prompt: "work",
+    ...options,
+    script: [
+      // a write beside the listed file: the plugin would deliver it if it did not know the host lists it
+      { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/api/src/new.ts"), content: "export const n = 1;\n" } }] },
+      // a read below it: the host skips its own system-prompt files when it attaches nested ones
+      { toolCalls: [{ tool: "read", args: { filePath: handler } }] },
+      { toolCalls: [{ tool: "edit", args: { filePath: handler, oldString: "= 1", newString: "= 2" } }] },
+      // a directory no entry lists still gets its file from the plugin
+      { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/web/src/page.ts"), content: "export const p = 1;\n" } }] },
+      { text: "done" },
+    ],
+  });
+  expectCleanRun(run, name);
+  const final = lastMain(run);
+  expect(systemTexts(final).join("\n")).toContain(`Instructions from: ${fx.path("packages/api/AGENTS.md")}\nAPI-RULES v1\n`);
+  expect(occurrences(final, "API-RULES v1")).toBe(1);
+  expect(toolOccurrences(final, "API-RULES")).toBe(0);
+  expect(toolOccurrences(final, "ROOT-RULES")).toBe(0);
+  const [write, read, edit, web] = toolResults(final);
+  expect(write).toMatchObject({ tool: "write", content: "Wrote file successfully." });
+  expect(read?.tool).toBe("read");
+  expect(read!.content).not.toContain("system-reminder");
+  expect(edit).toMatchObject({ tool: "edit", content: "Edit applied successfully." });
+  expect(web!.content).toContain(`<system-reminder>\nInstructions from: ${fx.path("packages/web/AGENTS.md")}\nWEB-RULES v1\n`);
+  expect(occurrences(final, "WEB-RULES v1")).toBe(1);
+  return final;
 }

@@ -16,8 +16,8 @@ import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
 import { messageText, systemTexts, toolResults, type ChatRequestBody, type RecordedRequest } from "../lib/openai-chat-server.js";
 import { assertBuilt } from "../lib/agentsmd.js";
-import { familyFixtures } from "../lib/opencode-family.js";
-import { OPENCODE_HOST, recorderPluginSource, type OpenCodeRunResult } from "./harness.js";
+import { LISTED_FILES, expectCleanRun, expectListedOnce, familyFixtures, lastMain, occurrences, toolOccurrences } from "../lib/opencode-family.js";
+import { OPENCODE_HOST, recorderPluginSource } from "./harness.js";
 
 const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
 
@@ -38,38 +38,9 @@ function pluginConfig(options?: Record<string, unknown>): Record<string, unknown
   return { plugin: [options ? [spec, options] : spec] };
 }
 
-function lastMain(run: OpenCodeRunResult): ChatRequestBody {
-  const body = run.mainRequests.at(-1)?.body;
-  if (!body) throw new Error("no main request recorded");
-  return body;
-}
-
 function bodyOf(request: RecordedRequest | undefined): ChatRequestBody {
   if (!request?.body) throw new Error("missing request");
   return request.body;
-}
-
-/** How often `needle` occurs in the whole conversation the model saw in this request. */
-function occurrences(body: ChatRequestBody, needle: string): number {
-  let count = 0;
-  for (const message of body.messages) {
-    const text = messageText(message);
-    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count += 1;
-  }
-  return count;
-}
-
-/** Occurrences in the tool results only (system prompt excluded). */
-function toolOccurrences(body: ChatRequestBody, needle: string): number {
-  return toolResults(body).reduce((n, r) => n + r.content.split(needle).length - 1, 0);
-}
-
-function expectCleanRun(run: OpenCodeRunResult): void {
-  expect(run.timedOut, "opencode timed out").toBe(false);
-  expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
-  expect(run.serverErrors).toEqual([]);
-  expect(run.turnsLeft, "script not fully consumed").toBe(0);
-  expect(run.logs + run.stderr).not.toMatch(/failed to load plugin/i);
 }
 
 describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
@@ -111,7 +82,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
         { text: "done" },
       ],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "opencode");
     const final = lastMain(run);
     const [afterWrite, afterRead, afterReread, afterEdit, afterSecondEdit] = toolResults(final);
     if (process.env.AGENTSMD_E2E_DUMP === "1") console.log(JSON.stringify(toolResults(final), null, 2));
@@ -156,42 +127,8 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
   });
 
   test("a nested AGENTS.md that opencode.json instructions lists reaches the model once: OpenCode's system prompt, never the plugin", async () => {
-    const fixture = await newFixture({
-      files: {
-        "AGENTS.md": "ROOT-RULES v1\n",
-        "packages/api/AGENTS.md": "API-RULES v1\n",
-        "packages/api/src/handler.ts": "export const handler = 1;\n",
-        "packages/web/AGENTS.md": "WEB-RULES v1\n",
-      },
-      config: { ...pluginConfig(), instructions: ["packages/api/AGENTS.md"] },
-    });
-    const fx = fixture;
-    const handler = fx.path("packages/api/src/handler.ts");
-    const run = await fx.run({
-      prompt: "work",
-      script: [
-        // a write beside the listed file: the plugin would deliver it if it did not know OpenCode lists it
-        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/api/src/new.ts"), content: "export const n = 1;\n" } }] },
-        // a read below it: OpenCode skips its own system-prompt files when it attaches nested ones
-        { toolCalls: [{ tool: "read", args: { filePath: handler } }] },
-        { toolCalls: [{ tool: "edit", args: { filePath: handler, oldString: "= 1", newString: "= 2" } }] },
-        // a directory no entry lists still gets its file from the plugin
-        { toolCalls: [{ tool: "write", args: { filePath: fx.path("packages/web/src/page.ts"), content: "export const p = 1;\n" } }] },
-        { text: "done" },
-      ],
-    });
-    expectCleanRun(run);
-    const final = lastMain(run);
-    expect(systemTexts(final).join("\n")).toContain(`Instructions from: ${fx.path("packages/api/AGENTS.md")}\nAPI-RULES v1\n`);
-    expect(occurrences(final, "API-RULES v1")).toBe(1);
-    expect(toolOccurrences(final, "API-RULES")).toBe(0);
-    const [write, read, edit, web] = toolResults(final);
-    expect(write).toMatchObject({ tool: "write", content: "Wrote file successfully." });
-    expect(read?.tool).toBe("read");
-    expect(read!.content).not.toContain("system-reminder");
-    expect(edit).toMatchObject({ tool: "edit", content: "Edit applied successfully." });
-    expect(web!.content).toContain(`Instructions from: ${fx.path("packages/web/AGENTS.md")}\nWEB-RULES v1\n`);
-    expect(occurrences(final, "WEB-RULES v1")).toBe(1);
+    const fixture = await newFixture({ files: LISTED_FILES, config: { ...pluginConfig(), instructions: ["packages/api/AGENTS.md"] } });
+    await expectListedOnce(fixture, "opencode");
   });
 
   test("a read outside cwd but inside the root gets the file OpenCode leaves out", async () => {
@@ -212,7 +149,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
       cwd: "packages/api",
       script: [{ toolCalls: [{ tool: "read", args: { filePath: page } }] }, { text: "done" }],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "opencode");
     const final = lastMain(run);
     const system = systemTexts(final).join("\n");
     // OpenCode's own prompt: cwd -> worktree, nearest first
@@ -240,7 +177,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
       prompt: "create",
       script: [{ toolCalls: [{ tool: "write", args: { filePath: created, content: "export const a = 1;\n" } }] }, { text: "created" }],
     });
-    expectCleanRun(first);
+    expectCleanRun(first, "opencode");
     expect(occurrences(lastMain(first), "WEB-RULES v1")).toBe(1);
 
     const second = await fx.run({
@@ -248,7 +185,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
       args: ["--continue"],
       script: [{ toolCalls: [{ tool: "edit", args: { filePath: created, oldString: "= 1", newString: "= 2" } }] }, { text: "edited" }],
     });
-    expectCleanRun(second);
+    expectCleanRun(second, "opencode");
     const final = lastMain(second);
     expect(final.messages.some((m) => m.role === "user" && messageText(m) === "create")).toBe(true); // same session
     expect(occurrences(final, "WEB-RULES v1")).toBe(1);
@@ -276,7 +213,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
         { text: "done" },
       ],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "opencode");
     const compaction = bodyOf(run.requests.find((r) => r.kind === "compaction"));
     const summaryInput = compaction.messages
       .filter((m) => m.role === "user")
@@ -313,7 +250,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
         { text: "done" },
       ],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "opencode");
     const final = lastMain(run);
     expect(final.tools?.map((t) => t.function.name)).toContain("apply_patch");
     const [patched, read] = toolResults(final);
@@ -347,7 +284,7 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
         { text: "done" },
       ],
     });
-    expectCleanRun(run);
+    expectCleanRun(run, "opencode");
     const final = lastMain(run);
     const [glob, grep] = toolResults(final);
     expect(glob?.tool).toBe("glob");

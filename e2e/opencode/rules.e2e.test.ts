@@ -10,18 +10,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
-import { messageText, toolResults, type ChatRequestBody } from "../lib/openai-chat-server.js";
+import { toolResults } from "../lib/openai-chat-server.js";
 import { assertBuilt } from "../lib/agentsmd.js";
-import { familyFixtures } from "../lib/opencode-family.js";
+import { expectCleanRun, familyFixtures, lastMain, occurrences } from "../lib/opencode-family.js";
 import { OPENCODE_HOST } from "./harness.js";
 
 const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
 
 const newFixture = familyFixtures(OPENCODE_HOST, [() => assertBuilt(PLUGIN_DIST)]);
-
-function occurrences(body: ChatRequestBody, needle: string): number {
-  return body.messages.reduce((n, message) => n + messageText(message).split(needle).length - 1, 0);
-}
 
 describe("scoped rules through the agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
   test("a .cursor/rules rule reaches the model once, right after the read of a matching file", async () => {
@@ -48,11 +44,8 @@ describe("scoped rules through the agentsmd OpenCode plugin in OpenCode 1.18.33"
         { text: "done" },
       ],
     });
-    expect(run.timedOut, "opencode timed out").toBe(false);
-    expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
-    expect(run.serverErrors).toEqual([]);
-    expect(run.turnsLeft).toBe(0);
-    const final = run.mainRequests.at(-1)!.body!;
+    expectCleanRun(run, "opencode");
+    const final = lastMain(run);
     const [read, editWeb, editApi, reread] = toolResults(final);
     if (process.env.AGENTSMD_E2E_DUMP === "1") console.log(JSON.stringify(toolResults(final), null, 2));
     // The read of a matching file carries the Cursor rule (and the always-apply Qwen rule), framed with source and glob.
