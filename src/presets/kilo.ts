@@ -23,13 +23,14 @@
  *   `opencode.json`, `opencode.jsonc` in its config dir), `$KILO_CONFIG`, the project's `kilo.json(c)`
  *   then `opencode.json(c)`, `.kilocode`/`.kilo` directories, `$KILO_CONFIG_DIR`,
  *   `$KILO_CONFIG_CONTENT`, `/etc/kilo`; after the project files, each file once, its text read as a
- *   project file's (`--no-agent-config`: none).
+ *   project file's; a file outside the project is read only when a home-level config lists it by an
+ *   absolute path (Kilo's file scope and trust) (`--no-agent-config`: none).
  *
  * Not reproduced: `KILO_TEST_HOME` (Kilo's test override of the home for ~/.claude); an empty
  * `KILO_CONFIG_DIR` (Kilo then looks for `AGENTS.md` relative to its process directory) counts as unset;
- * of config `instructions`: Kilo's trust of an absolute entry from a home-level config (its text then
- * gets `{env:}` and `{file:}` from anywhere; agentsmd reads it as a project file), remote and
- * organisation configs, the `.kilo` directories of a linked git worktree's primary checkout.
+ * of config `instructions`: the text of a trusted listed file gets `{env:}` and `{file:}` from
+ * anywhere in Kilo (agentsmd reads it as a project file's); `{env:}` in a project config's own text;
+ * remote and organisation configs; the `.kilo` directories of a linked git worktree's primary checkout.
  * Proven byte for byte against Kilo 7.7.7's system prompt by e2e/kilo/preset.e2e.test.ts.
  */
 import { DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
