@@ -13,7 +13,7 @@
 import { isAbsent, type FileInfo, type FileSystem } from "./file-system.js";
 import { FsError } from "../core/errors.js";
 import { isInside, join } from "../core/paths.js";
-import { plantedFile } from "./real-path.js";
+import { ChainRealPaths, plantedFile } from "./real-path.js";
 
 export interface Found {
   name: string;
@@ -60,7 +60,8 @@ export interface StatCacheOptions {
   /**
    * `files.symlinks: "inside-root"`: the real path of the project root and the lexical root. A file
    * found in a directory inside `root` whose real path lies outside `real` is reported in
-   * `irregular` with `outside` set, never in `files`. Costs one realpath per file found.
+   * `irregular` with `outside` set, never in `files`. Costs one realpath per file found; a batch
+   * of probes given one `realPaths()` an lstat per file and directory instead (see there).
    */
   confine?: { root: string; real: string } | undefined;
   /** Paths never reported, as if absent (files the agent's settings exclude). */
@@ -88,6 +89,16 @@ export class StatCache {
     this.#now = options.now ?? performance.now.bind(performance);
     this.#confine = options.confine;
     this.#exclude = options.exclude;
+  }
+
+  /**
+   * Real paths for the confinement checks of one batch of probes (the directories of a chain
+   * probed together): each directory's from its parent's, so a chain with a file at every level
+   * costs an lstat per level, not a realpath(3) per file (d readlinks each). Pass it to every
+   * `probeDir` of the batch and drop it after; undefined when nothing is confined.
+   */
+  realPaths(): ChainRealPaths | undefined {
+    return this.#confine ? new ChainRealPaths(this.#fs, this.#confine) : undefined;
   }
 
   get fs(): FileSystem {
@@ -136,12 +147,12 @@ export class StatCache {
     return entry && now - entry.checkedAt <= this.#revalidateMs ? entry : undefined;
   }
 
-  /** Which candidate names exist in `dir`. */
-  probeDir(dir: string): Promise<DirProbe> {
+  /** Which candidate names exist in `dir` (`reals`: the batch's real paths, see `realPaths`). */
+  probeDir(dir: string, reals?: ChainRealPaths): Promise<DirProbe> {
     const now = this.#now();
     const fresh = this.peekDir(dir, now);
     if (fresh) return Promise.resolve(fresh);
-    return this.#shared(`d:${dir}`, () => this.#probeDir(dir));
+    return this.#shared(`d:${dir}`, () => this.#probeDir(dir, reals));
   }
 
   /** stat (following symlinks) of any path, cached. */
@@ -220,7 +231,7 @@ export class StatCache {
     return promise;
   }
 
-  async #probeDir(dir: string): Promise<DirProbe> {
+  async #probeDir(dir: string, reals: ChainRealPaths | undefined): Promise<DirProbe> {
     const invalidations = this.#invalidations;
     const previous = this.#dirs.get(dir);
     const store = (probe: DirProbe, dirMtimeMs: number): DirProbe => {
@@ -234,7 +245,7 @@ export class StatCache {
       // A survey's listing: only the candidates it holds are stat'ed (`.claude/CLAUDE.md` by its first segment).
       const present = this.#names.map((name) => known.has(firstSegment(name)));
       if (!present.includes(true)) return store(EMPTY_PROBE, -1);
-      return store(collect(await Promise.all(this.#names.map((name, at) => (present[at] ? this.#probeOne(dir, name) : Promise.resolve(null))))), -1);
+      return store(collect(await Promise.all(this.#names.map((name, at) => (present[at] ? this.#probeOne(dir, name, reals) : Promise.resolve(null))))), -1);
     }
     const multi = this.#names.length > 1;
     let dirMtimeMs = -1;
@@ -245,13 +256,14 @@ export class StatCache {
       // A directory modified within RACY_MS of this probe may change again without its mtime
       // moving (timestamps are coarse: a jiffy on Linux, 1-2 s elsewhere): not vouched for by mtime.
       dirMtimeMs = Date.now() - info.mtimeMs < RACY_MS ? -1 : info.mtimeMs;
-      if (previous && previous.dirMtimeMs !== -1 && previous.dirMtimeMs === dirMtimeMs) return store(await this.#restat(dir, previous.probe), dirMtimeMs);
+      if (previous && previous.dirMtimeMs !== -1 && previous.dirMtimeMs === dirMtimeMs)
+        return store(await this.#restat(dir, previous.probe, reals), dirMtimeMs);
     }
-    const results = await Promise.all(this.#names.map((name) => this.#probeOne(dir, name)));
+    const results = await Promise.all(this.#names.map((name) => this.#probeOne(dir, name, reals)));
     return store(collect(results), dirMtimeMs);
   }
 
-  async #probeOne(dir: string, name: string): Promise<Found | FsError | null> {
+  async #probeOne(dir: string, name: string, reals: ChainRealPaths | undefined): Promise<Found | FsError | null> {
     const path = join(dir, name);
     if (this.#exclude?.(path)) return null;
     try {
@@ -259,7 +271,7 @@ export class StatCache {
       if (!info) return null;
       if (await plantedFile(this.#fs, path, info)) return { name, path, info, planted: true };
       if (this.#confine && isInside(dir, this.#confine.root)) {
-        const real = await this.#fs.realpath(path).catch((error: unknown) => {
+        const real = await (reals ? reals.of(path) : this.#fs.realpath(path)).catch((error: unknown) => {
           if (isAbsent(error)) return null; // deleted since the stat
           throw error;
         });
@@ -273,11 +285,11 @@ export class StatCache {
   }
 
   /** Same directory listing: only the candidates that were there can have changed. */
-  async #restat(dir: string, probe: DirProbe): Promise<DirProbe> {
+  async #restat(dir: string, probe: DirProbe, reals: ChainRealPaths | undefined): Promise<DirProbe> {
     const known = new Set([...probe.files, ...probe.irregular].map((found) => found.name));
     for (const error of probe.errors) if (error.path) known.add(error.path.slice(dir.length + (dir.endsWith("/") ? 0 : 1)));
     if (known.size === 0) return probe;
-    const results = await Promise.all(this.#names.map((name) => (known.has(name) ? this.#probeOne(dir, name) : Promise.resolve(null))));
+    const results = await Promise.all(this.#names.map((name) => (known.has(name) ? this.#probeOne(dir, name, reals) : Promise.resolve(null))));
     return collect(results);
   }
 }

@@ -78,9 +78,10 @@ export interface FileSystem {
   remove(path: string): Promise<void>;
   /**
    * The names `dir` holds, when already known without I/O (a survey listed the directory and the
-   * tree is not changing); undefined otherwise. Lets a probe skip candidates that are absent.
+   * tree is not changing); undefined otherwise. Lets a probe skip candidates that are absent, and
+   * a real path skip the lstat of an entry listed as no symlink.
    */
-  knownEntries?(dir: string): { has(name: string): boolean } | undefined;
+  knownEntries?(dir: string): { has(name: string): boolean; get(name: string): FileKind | "symlink" | undefined } | undefined;
 }
 
 /**

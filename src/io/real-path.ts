@@ -5,7 +5,7 @@
  * in a directory anyone may write (`plantedFile`): never the project's.
  */
 import type { FileInfo, FileSystem } from "./file-system.js";
-import { isInside, parentOf, pathInputProblem } from "../core/paths.js";
+import { isInside, join, nameOf, parentOf, pathInputProblem } from "../core/paths.js";
 
 /**
  * The real path `path` would have: symlinks of every existing component resolved. `path` must be
@@ -59,6 +59,57 @@ export async function canonicalTargets(fs: Pick<FileSystem, "realpath">, root: s
     out.add(below === "" ? root : root.endsWith("/") ? root + below : `${root}/${below}`);
   }
   return [...out];
+}
+
+/**
+ * Real paths of paths below a root whose real path is known, each from its directory's: a path
+ * whose last component is no symlink has its parent's real path plus its name. realpath(3) of a
+ * path d levels deep reads every prefix (d readlinks of up to d components each), so one call per
+ * instruction file of a chain with a file at every level cost depth³ in the kernel (`show` at 1,000
+ * levels: 37 s); here each directory costs one lstat (none when a survey's listing says it is no
+ * symlink), and a symlink, or anything uncertain, is asked of `realpath` itself. One instance
+ * serves one batch of probes (a chain probed at once, one touch): what it knows is as fresh as that
+ * batch, so it is never kept past it.
+ * @example const reals = new ChainRealPaths(fs, { root: "/r", real: "/data/r" });
+ * await reals.of("/r/a/AGENTS.md") // "/data/r/a/AGENTS.md" when neither a nor AGENTS.md is a symlink
+ */
+export class ChainRealPaths {
+  readonly #fs: Pick<FileSystem, "lstat" | "realpath" | "knownEntries">;
+  readonly #root: { root: string; real: string };
+  readonly #dirs = new Map<string, Promise<string>>();
+
+  constructor(fs: Pick<FileSystem, "lstat" | "realpath" | "knownEntries">, root: { root: string; real: string }) {
+    this.#fs = fs;
+    this.#root = root;
+  }
+
+  /** The real path of `path` (absolute, normalised); rejects as `realpath` does for a path that is not there. */
+  async of(path: string): Promise<string> {
+    if (path === this.#root.root) return this.#root.real;
+    const parent = parentOf(path);
+    const name = nameOf(path);
+    if (parent === path || name === "." || name === ".." || !isInside(path, this.#root.root)) return this.#fs.realpath(path);
+    const [plain, parentReal] = await Promise.all([this.#plain(parent, name, path), this.#dir(parent).catch(() => null)]);
+    return plain && parentReal !== null ? join(parentReal, name) : this.#fs.realpath(path);
+  }
+
+  /** True when `path` exists and is no symlink (false when unsure: the caller asks realpath). */
+  async #plain(parent: string, name: string, path: string): Promise<boolean> {
+    const listed = this.#fs.knownEntries?.(parent)?.get(name);
+    if (listed !== undefined) return listed !== "symlink";
+    const info = await this.#fs.lstat(path).catch(() => null);
+    return info !== null && !info.symlink;
+  }
+
+  #dir(dir: string): Promise<string> {
+    if (dir === this.#root.root) return Promise.resolve(this.#root.real);
+    let real = this.#dirs.get(dir);
+    if (!real) {
+      real = this.of(dir);
+      this.#dirs.set(dir, real);
+    }
+    return real;
+  }
 }
 
 // Files planted in a shared directory: a root marker or instruction file that another user put in

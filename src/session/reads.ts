@@ -14,7 +14,7 @@ import { parentOf, pathInputProblem } from "../core/paths.js";
 import type { InlineBlock } from "../core/schema.js";
 import type { AdmissionLedger, AdmitOptions } from "./ledger.js";
 import type { SessionRules } from "./rules.js";
-import type { SessionScope } from "./scope.js";
+import type { SessionScope, Walked } from "./scope.js";
 
 /** What the session has read inline so far (a snapshot records it). */
 export interface LazyTotals {
@@ -67,8 +67,11 @@ export class InlineReads {
     if (!config.enabled || this.#lazy.capped) return [];
     const picked: Found[] = [];
     const pickedPaths = new Set<string>();
+    // Several targets: each directory's candidates are offered once (a file there was picked for an
+    // earlier target or was not new): touching every directory of a d-deep chain walks d directories, not d².
+    const walked: Walked | undefined = paths.length > 1 ? { dirs: new Map(), identities: new Map(), reals: scope.realPaths() } : undefined;
     for (const target of paths) {
-      const candidates = await scope.applicable(target, { lazy: true });
+      const candidates = await scope.applicable(target, walked ? { lazy: true, walked } : { lazy: true });
       for (const found of preset.scope.touchOrder === "root-first" ? candidates : deepestFirst(candidates)) {
         if (pickedPaths.has(found.path) || !ledger.isNew(found.path, found.info.mtimeMs)) continue;
         pickedPaths.add(found.path);
@@ -77,8 +80,10 @@ export class InlineReads {
         ledger.claim(found.path, found.info.mtimeMs);
       }
     }
-    const absoluteTargets = paths.filter((target) => pathInputProblem(target) === null).map((target) => scope.absolute(target));
-    const ruleHits = rules.formats.length > 0 ? await rules.matching(absoluteTargets) : [];
+    // Asked only by scoped rules and scoped AGENTS.md files (a check of every target's length).
+    let absolute: string[] | undefined;
+    const absoluteTargets = () => (absolute ??= paths.filter((target) => pathInputProblem(target) === null).map((target) => scope.absolute(target)));
+    const ruleHits = rules.formats.length > 0 ? await rules.matching(absoluteTargets()) : [];
     const ruleBlocks: InlineBlock[] = [];
     for (const hit of ruleHits) {
       if (pickedPaths.has(hit.rule.path) || !ledger.isNew(hit.rule.path, hit.rule.mtimeMs)) continue;
@@ -111,7 +116,7 @@ export class InlineReads {
         // An AGENTS.md with `applyTo`/`globs` frontmatter applies only to matching paths: left
         // unclaimed otherwise, so a later matching touch delivers it.
         const fileScope = agentsScope(text.content);
-        if (fileScope && !absoluteTargets.some((target) => scopeMatches(fileScope, parentOf(found.path), target))) continue;
+        if (fileScope && !absoluteTargets().some((target) => scopeMatches(fileScope, parentOf(found.path), target))) continue;
         const blank = preset.text.blank(text.content);
         this.#lazy.files += blank ? 0 : 1;
         this.#lazy.bytes += blank ? 0 : text.chargedBytes;

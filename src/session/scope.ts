@@ -5,6 +5,7 @@
  * the ledger it is given answers which files the model has.
  */
 import type { StatCache, DirProbe, Found } from "../io/cache.js";
+import type { ChainRealPaths } from "../io/real-path.js";
 import type { ResolvedConfig } from "../load/config.js";
 import type { Preset } from "../presets/preset.js";
 import { findProjectRoot } from "../load/root.js";
@@ -38,6 +39,19 @@ interface FoundMemo {
   readonly found: Found[];
   readonly generation: number;
   readonly validUntil: number;
+}
+
+/**
+ * What one `touch` of many targets has walked: directory -> true when its candidates were offered,
+ * false when an excluded directory at or above it cut it off; the identities found in offered
+ * directories (device:inode -> the highest directories holding it), for identity dedupe along a
+ * chain; and the touch's real paths (`StatCache#realPaths`). A touch of d targets on one chain
+ * thus walks each directory once, not the chain per target.
+ */
+export interface Walked {
+  dirs: Map<string, boolean>;
+  identities: Map<string, string[]>;
+  reals: ChainRealPaths | undefined;
 }
 
 /** Directories whose chain answer is memoised at once (about 100 bytes each). */
@@ -74,6 +88,11 @@ export class SessionScope {
     for (const dir of dirs) this.#seen.add(dir);
   }
 
+  /** Real paths for one batch of probes (one touch of many targets): see `StatCache#realPaths`. */
+  realPaths(): ChainRealPaths | undefined {
+    return this.#init.cache.realPaths();
+  }
+
   /** Absolute path of a target, relative paths against cwd. */
   absolute(target: string): string {
     return absolute(target, this.#init.cwd);
@@ -105,8 +124,9 @@ export class SessionScope {
   async initialFiles(): Promise<Found[]> {
     const { hasProject, root, cwd, preset, cache, groups, sink } = this.#init;
     const out: Found[] = [];
+    const reals = cache.realPaths();
     for (const dir of initialDirs(hasProject ? root : null, cwd, preset.startup.dirs)) {
-      for (const found of selectFiles(await cache.probeDir(dir), groups, sink)) out.push(found);
+      for (const found of selectFiles(await cache.probeDir(dir, reals), groups, sink)) out.push(found);
     }
     return out;
   }
@@ -114,9 +134,11 @@ export class SessionScope {
   /**
    * Every instruction file that applies to `target`, root first (the chain root -> target dir).
    * With `lazy` (inline loading) the chain stops at excluded directories, the directories are
-   * recorded as seen, and the lazy name groups select.
+   * recorded as seen, and the lazy name groups select. With `walked` as well, only the files in
+   * directories this walk has not offered yet (see {@link Walked}): what a touch of many targets
+   * needs, since the rest were offered for an earlier target.
    */
-  async applicable(target: string, mode: { lazy?: boolean } = {}): Promise<Found[]> {
+  async applicable(target: string, mode: { lazy?: boolean; walked?: Walked } = {}): Promise<Found[]> {
     const { cache, config, preset, cwd } = this.#init;
     if (!this.#init.hasProject) return [];
     const path = this.#checkedPath(target);
@@ -128,7 +150,7 @@ export class SessionScope {
     const known = cache.peekPath(path, now) ?? (await cache.statEntry(path));
     let dir = known.info?.kind === "directory" ? path : parentOf(path);
     // A directory already on a memoised chain existed when it was first resolved: no new stat.
-    if (!known.info && !this.#chains.has(dir)) dir = await this.#deepestExisting(dir, now);
+    if (!known.info && !this.#chains.has(dir) && !mode.walked?.dirs.has(dir)) dir = await this.#deepestExisting(dir, now);
     let root = this.#init.root;
     if (!isInside(dir, root)) {
       if (config.resolver.outsideRoot !== "own-root") return [];
@@ -142,6 +164,7 @@ export class SessionScope {
         })
       ).root;
     }
+    if (mode.lazy && mode.walked && root === this.#init.root) return this.#beyond(path, dir, mode.walked, now);
     // An unchanged chain answers from the memo without walking it (see FoundMemo).
     const memos = mode.lazy ? this.#found.lazy : this.#found.strict;
     const memo = root === this.#init.root ? memos.get(dir) : undefined;
@@ -157,22 +180,64 @@ export class SessionScope {
       dirs = this.#withoutExcluded(dirs, root);
       for (const each of dirs) this.#seen.add(each);
     }
+    const { out, generation } = await this.#select(dirs, mode.lazy ? this.#init.lazyGroups : this.#init.groups, now, cache.realPaths());
+    if (preset.dedupe === "identity") return this.#withoutAliases(out);
+    if (root === this.#init.root) this.#remember(memos, dir, out, dirs, generation);
+    return out;
+  }
+
+  /**
+   * The files `groups` select in `dirs`, in order; unseen directories are probed in parallel (one
+   * round trip, not one per level). `generation`: the cache's, read once the probes were asked.
+   */
+  async #select(dirs: readonly string[], groups: NameGroups, now: number, reals: ChainRealPaths | undefined): Promise<{ out: Found[]; generation: number }> {
+    const { cache } = this.#init;
     const probes: DirProbe[] = new Array(dirs.length);
     let pending: Array<Promise<unknown>> | undefined;
     for (let index = 0; index < dirs.length; index++) {
       const fresh = cache.peekDir(dirs[index]!, now);
       if (fresh) probes[index] = fresh;
-      // Unseen directories are probed in parallel: one round trip, not one per level.
-      else (pending ??= []).push(cache.probeDir(dirs[index]!).then((probe) => (probes[index] = probe)));
+      else (pending ??= []).push(cache.probeDir(dirs[index]!, reals).then((probe) => (probes[index] = probe)));
     }
     const generation = cache.generation;
     if (pending) await Promise.all(pending);
-    const groups = mode.lazy ? this.#init.lazyGroups : this.#init.groups;
     const out: Found[] = [];
     for (const probe of probes) for (const found of selectFiles(probe, groups, this.#init.sink)) out.push(found);
-    if (preset.dedupe === "identity") return this.#withoutAliases(out);
-    if (root === this.#init.root) this.#remember(memos, dir, out, dirs, generation);
-    return out;
+    return { out, generation };
+  }
+
+  /**
+   * The lazy candidates in the directories of the chain root -> `dir` that `walked` has not met
+   * (root first), recorded in it. The walk goes up from `dir` to the first directory met before:
+   * an offered one was inside the chain and not excluded, so only the new directories are cut at
+   * an excluded name; below a cut-off one, nothing applies.
+   */
+  async #beyond(path: string, dir: string, walked: Walked, now: number): Promise<Found[]> {
+    const { root, cwd, preset } = this.#init;
+    const belowCwd = preset.scope.nested === "below-cwd";
+    if (belowCwd && (dir === cwd || !isInside(dir, cwd))) return [];
+    const fresh: string[] = [];
+    let above: boolean | undefined;
+    for (let each = dir; ;) {
+      above = walked.dirs.get(each);
+      if (above !== undefined || (belowCwd && each === cwd)) break;
+      fresh.push(each);
+      const parent = parentOf(each);
+      if (each === root || parent === each) break;
+      each = parent;
+    }
+    if (fresh.length === 0) return [];
+    fresh.reverse();
+    const dirs = above === false ? [] : this.#withoutExcluded(fresh, root);
+    for (const each of fresh) walked.dirs.set(each, false);
+    for (const each of dirs) {
+      walked.dirs.set(each, true);
+      this.#seen.add(each);
+    }
+    if (this.#scanListeners) for (const listener of this.#scanListeners) listener(fresh, path);
+    if (dirs.length === 0) return [];
+    const { out } = await this.#select(dirs, this.#init.lazyGroups, now, walked.reals);
+    return preset.dedupe === "identity" ? this.#withoutAliases(out, walked) : out;
   }
 
   /**
@@ -193,9 +258,10 @@ export class SessionScope {
 
   /**
    * `dedupe: "identity"` (Gemini CLI): drops a file whose device + inode is already loaded
-   * under another path, or appears earlier in `found`.
+   * under another path, or appears earlier in `found`, or (with `walked`) in an offered directory
+   * at or above its own (earlier on its chain).
    */
-  async #withoutAliases(found: Found[]): Promise<Found[]> {
+  async #withoutAliases(found: Found[], walked?: Walked): Promise<Found[]> {
     if (found.length === 0) return found;
     const loaded = new Set<string>();
     for (const path of this.#init.ledger.paths()) {
@@ -211,7 +277,8 @@ export class SessionScope {
     return found.filter((each) => {
       const key = identityKey(each.info);
       // A loaded identity is never offered again, edited or not (Gemini CLI keeps it until /memory reload).
-      const keep = !loaded.has(key) && !seen.has(key);
+      const met = walked ? onChain(walked, key, each) : false;
+      const keep = !loaded.has(key) && !seen.has(key) && !met;
       seen.add(key);
       return keep;
     });
@@ -222,8 +289,11 @@ export class SessionScope {
    * too long, too deep, a NUL byte (core/paths.ts `pathInputProblem`). Checked before any work.
    */
   #checkedPath(target: string): string | null {
-    const problem = pathInputProblem(target) ?? pathInputProblem(this.absolute(target));
-    if (problem === null) return this.absolute(target);
+    let problem = pathInputProblem(target);
+    const path = problem === null ? this.absolute(target) : target;
+    // An absolute, normalised target is its own absolute path: checked once.
+    if (problem === null && path !== target) problem = pathInputProblem(path);
+    if (problem === null) return path;
     this.#init.sink.add({
       level: "warning",
       code: "path-rejected",
@@ -279,4 +349,20 @@ export class SessionScope {
     }
     return dirs;
   }
+}
+
+/**
+ * True when `found`'s identity was met in an offered directory at or above its own; records it.
+ * Only the highest such directories are kept (one below another adds nothing).
+ */
+function onChain(walked: Walked, key: string, found: Found): boolean {
+  const dir = found.path.slice(0, found.path.length - found.name.length - 1);
+  const dirs = walked.identities.get(key);
+  if (!dirs) {
+    walked.identities.set(key, [dir]);
+    return false;
+  }
+  if (dirs.some((each) => isInside(dir, each))) return true;
+  dirs.push(dir);
+  return false;
 }
