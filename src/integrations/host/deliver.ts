@@ -14,7 +14,7 @@ import { nodeFileSystem, readTextRange, type FileSystem } from "../../io/file-sy
 import { canonicalTargets } from "../../io/real-path.js";
 import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
-import { fit, nearestFirst, packContext, packNotice, renderPiece } from "./pack.js";
+import { fit, nameTargets, nearestFirst, packContext, packNotice, renderPiece } from "./pack.js";
 import { piecesOf, proposePieces, type Piece } from "./propose.js";
 import { eventTargets } from "./targets.js";
 import {
@@ -298,7 +298,8 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
     }
     await run.profile.observe?.(run.event, nativeContext(run, open.state));
     const blocks = await session.touch(targets, { admit: false });
-    const header = run.profile.headers.tool(targets.map(quote).join(", "));
+    // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
+    const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
     return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
   });
 }

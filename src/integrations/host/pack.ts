@@ -30,6 +30,38 @@ export function renderPiece(piece: { path: string; content: string }): string {
   return `Contents of ${quote(piece.path)} (AGENTS.md instructions for ${quote(parentOf(piece.path))} and everything below it):\n\n${trimEndText(piece.content)}`;
 }
 
+/**
+ * The targets a tool header names, quoted, within `room` characters: as many as fit, then how many
+ * more. One tool call may name hundreds of paths (VS Code's `editFiles`): named whole, 300 of them
+ * filled the budget before any file did.
+ * @example nameTargets(["/r/a.ts", "/r/b.ts", "/r/c.ts", "/r/d.ts"], 30) // "/r/a.ts, /r/b.ts and 2 more"
+ */
+export function nameTargets(targets: readonly string[], room: number): string {
+  let text = "";
+  for (let index = 0; index < targets.length; index++) {
+    const next = `${index === 0 ? "" : ", "}${quote(targets[index]!)}`;
+    const more = targets.length - index - 1;
+    if (text.length + next.length + (more > 0 ? ` and ${more} more`.length : 0) > room) {
+      // Not even one name fits: the count (core/words.ts would be one more module in the hook bundle).
+      return index > 0 ? `${text} and ${targets.length - index} more` : `${targets.length} path${targets.length === 1 ? "" : "s"}`;
+    }
+    text += next;
+  }
+  return text;
+}
+
+/** The share of the budget a header may take: the rest is for the files and their names. */
+const HEADER_SHARE = 4;
+const HEADER_CUT = " [agentsmd: header cut]";
+
+/** A header longer than its share, cut after the last whole word that fits (a last guard: callers name targets with `nameTargets`). */
+function boundedHeader(header: string, budget: number): string {
+  const room = Math.floor(budget / HEADER_SHARE);
+  if (header.length <= room) return header;
+  const cut = header.lastIndexOf(" ", room - HEADER_CUT.length);
+  return `${header.slice(0, cut > 0 ? cut : Math.max(0, room - HEADER_CUT.length))}${HEADER_CUT}`;
+}
+
 const OMITTED_HEADER = "\n\nThese instruction files also apply but were too long to include here; read them before working under their directories:";
 
 function omittedList(paths: readonly string[], room: number): string {
@@ -55,7 +87,8 @@ export interface PackResult {
 
 /**
  * Packs files into one answer under `budget` characters: whole files in the order given (callers
- * pass them most specific first), skipping any that no longer fit, then the paths of the rest.
+ * pass them most specific first), skipping any that no longer fit, then the paths of the rest. The
+ * header takes at most a quarter of the budget, so an answer is never a header alone.
  * @example packContext("header", [{ path: "/r/AGENTS.md", content: "x" }], 9500).text
  */
 export function packContext(
@@ -74,7 +107,7 @@ export function packContext(
   const shown: string[] = [];
   const left: string[] = [];
   let leftCost = 0;
-  let body = header;
+  let body = boundedHeader(header, budget);
   for (const [index, piece] of pieces.entries()) {
     const entry = `\n\n${renderPiece(piece)}`;
     const names = leftCost + after[index + 1]!;
