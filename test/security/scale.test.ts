@@ -5,6 +5,9 @@
  * 2,000 ran out of memory (4 GB at depth 1,000); then, with listings, each preset's session still
  * probed every candidate name in every directory of the chain (10-12 s, 250 MB); a file at every
  * level of a 500-deep chain took 108 s and 1.9 GB (one session per level, each reading its chain).
+ * With a file at every level, `doctor`'s reach sessions then walked the whole chain once per
+ * touched directory (2,000 levels: over 240 s and 2 GB), and every session asked realpath(3) per
+ * file, each reading every prefix (`show` at 1,000 levels: 37 s, at 2,000 over 240 s).
  */
 import { afterAll, describe, expect, it, beforeAll } from "vitest";
 import { spawn } from "node:child_process";
@@ -12,8 +15,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createTree } from "../helpers/tree.js";
 import { BIN, ensureBuilt } from "../helpers/bin.js";
-import { nodeFileSystem, type FileSystem } from "../../src/io/file-system.js";
-import { chainTotals, knownInstructionNames, memoFileSystem, startupLoads, SURVEY_CHAIN_LIMIT } from "../../src/inspect/survey.js";
+import { countingFileSystem, nodeFileSystem, type FileSystem } from "../../src/io/file-system.js";
+import { createSession } from "../../src/session/session.js";
+import { chainTotals, knownInstructionNames, memoFileSystem, PROBE_NAME, startupLoads, SURVEY_CHAIN_LIMIT } from "../../src/inspect/survey.js";
 import { scanTree } from "../../src/inspect/scan.js";
 import { buildScopeTree } from "../../src/inspect/tree.js";
 import { doctor } from "../../src/inspect/doctor.js";
@@ -57,15 +61,19 @@ async function deepTree(depth: number, everyLevel: boolean) {
   await mkdir(join(tree.path("r"), ...segments), { recursive: true });
   if (everyLevel) for (let level = 1; level <= depth; level++) await writeFile(join(tree.path("r"), ...segments.slice(0, level), "AGENTS.md"), `${level}\n`);
   else await writeFile(join(tree.path("r"), ...segments, "AGENTS.md"), "deep\n");
-  return { tree, deepest: join(tree.path("r"), ...segments) };
+  const dirs = Array.from({ length: depth + 1 }, (_, level) => join(tree.path("r"), ...segments.slice(0, level)));
+  return { tree, deepest: join(tree.path("r"), ...segments), dirs };
 }
 
-// One 2,000-level tree for the suite: removing it takes seconds on a loaded machine.
+// Two 2,000-level trees for the suite (a file at the bottom; a file at every level): removing
+// one takes seconds on a loaded machine.
 let deep2000: Awaited<ReturnType<typeof deepTree>>;
+let every2000: Awaited<ReturnType<typeof deepTree>>;
 beforeAll(async () => {
   deep2000 = await deepTree(2000, false);
-}, 120_000);
-afterAll(() => deep2000?.tree.cleanup(), 120_000);
+  every2000 = await deepTree(2000, true);
+}, 240_000);
+afterAll(() => Promise.all([deep2000?.tree.cleanup(), every2000?.tree.cleanup()]), 240_000);
 
 describe("the survey's work is linear in the directories", () => {
   it("a session at depth 2,000 asks the survey one listing per directory, and stats only files that exist (every preset)", async () => {
@@ -96,6 +104,49 @@ describe("the survey's work is linear in the directories", () => {
     expect(disk.calls.stat ?? 0).toBeLessThan(200);
     expect(disk.calls.realpath ?? 0).toBeLessThan(20);
   }, 60_000);
+
+  it("a session at depth 2,000 with a file at every level: an lstat per level, not a realpath per file (show)", async () => {
+    const { tree, deepest } = every2000;
+    const disk = countingFileSystem(nodeFileSystem);
+    const session = await createSession({
+      cwd: deepest,
+      preset: "codex",
+      home: tree.home,
+      env: {},
+      fs: disk.fs,
+      config: { initial: { maxFiles: 5000, maxBytes: 1 << 20 } },
+    });
+    try {
+      expect(session.initialFiles).toHaveLength(2001);
+    } finally {
+      await session.close();
+    }
+    // Before: realpath(3) per file (2,001), each reading every prefix of its path.
+    expect(disk.counters.realpath).toBeLessThan(5);
+    expect(disk.counters.lstat).toBeLessThanOrEqual(2 * 2001 + 5);
+    expect(disk.counters.stat).toBeLessThanOrEqual(8 * 2001);
+  }, 120_000);
+
+  it("one touch of every directory of a 2,000-deep chain with a file at every level walks each directory once (doctor's reach)", async () => {
+    const { tree, dirs } = every2000;
+    for (const preset of ["codex", "gemini"]) {
+      const session = await createSession({ cwd: tree.path("r"), preset, home: tree.home, env: {}, config: { lazy: { maxFiles: 5000, maxBytes: 1 << 20 } } });
+      try {
+        let walked = 0;
+        session.onScan((chain) => (walked += chain.length));
+        const blocks = await session.touch(
+          dirs.map((dir) => join(dir, PROBE_NAME)),
+          { admit: false },
+        );
+        // Gemini CLI reads GEMINI.md only (its walk is the identity-dedupe one).
+        if (preset !== "gemini") expect(blocks.length, preset).toBeGreaterThanOrEqual(2000);
+        // Before: the whole chain per target, 2,001 · 2,002 / 2 directories.
+        expect(walked, preset).toBeLessThanOrEqual(2001);
+      } finally {
+        await session.close();
+      }
+    }
+  }, 120_000);
 
   it("tree on a file at every level runs sessions only where the chain holds at most the limit, and says so for the rest", async () => {
     const { tree } = await deepTree(150, true);
@@ -151,14 +202,24 @@ describe("tree and doctor stay within a 256 MB heap", () => {
     expect(JSON.parse(doctor.stdout)).toHaveProperty("findings");
   }, 120_000);
 
-  it("tree with an instruction file at every level of 1,000", async () => {
-    const { tree } = await deepTree(1000, true);
+  it("tree, doctor and show with an instruction file at every level of 2,000", async () => {
+    const { tree, deepest } = every2000;
     const shown = await run(["--json", "tree", tree.path("r")]);
     expect(shown.code, shown.stderr.slice(0, 300)).toBe(0);
     const files = (JSON.parse(shown.stdout) as { files: Array<{ startup: string[]; startupSkipped?: unknown }> }).files;
-    expect(files).toHaveLength(1001);
-    expect(files.filter((file) => file.startupSkipped)).toHaveLength(1001 - SURVEY_CHAIN_LIMIT);
-  }, 120_000);
+    expect(files).toHaveLength(2001);
+    expect(files.filter((file) => file.startupSkipped)).toHaveLength(2001 - SURVEY_CHAIN_LIMIT);
+    // Before: over 240 s and 2 GB (the reach sessions walked the chain once per directory).
+    const doctor = await run(["--json", "doctor", tree.path("r")]);
+    expect(doctor.code, doctor.stderr.slice(0, 300)).toBe(0);
+    const report = JSON.parse(doctor.stdout) as { findings: Array<{ code: string }>; scanned: { files: number } };
+    expect(report.scanned.files).toBe(2001);
+    expect(report.findings.filter((finding) => finding.code === "budget-unchecked")).toHaveLength(1);
+    // Before: over 240 s (a realpath(3) per file, each reading every prefix).
+    const show = await run(["--home", tree.home, "--cwd", deepest, "show"]);
+    expect(show.code, show.stderr.slice(0, 300)).toBe(0);
+    expect(show.stdout).toMatch(/\n2000\n<\/agents_context>$/);
+  }, 240_000);
 
   it("on 20,000 files in 100 directories", async () => {
     const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "root\n" });
