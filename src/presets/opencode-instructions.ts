@@ -317,13 +317,17 @@ export async function listFamilyInstructions(
   const trusted = new Set<string>();
   const configDir = layout.disabledProjectDir(home, env);
   const fileOf = (entry: string) => sources.find((source) => source.entries.includes(entry))?.file ?? "agentsmd config";
+  // One budget for every entry together: a repository's config may list hundreds of globs, and the
+  // plugins list them at every tool call (200 entries made each Kilo tool call 37 s; issue 18). A plain file entry needs no listing.
+  let dirsLeft = MAX_GLOB_DIRS;
+  let warned = false;
   for (const entry of entries) {
     if (isUrl(entry)) {
       out.urls.push(entry);
       continue;
     }
     const pattern = entry.startsWith("~/") ? absolute(join(home, entry.slice(2)), home) : entry;
-    const bound = { dirs: MAX_GLOB_DIRS, truncated: false };
+    const bound = { dirs: dirsLeft, truncated: false };
     let matches: string[];
     if (isAbsolute(pattern)) {
       // Only the last segment is a glob; it is looked for in the directory above it, without dot files.
@@ -333,13 +337,16 @@ export async function listFamilyInstructions(
       matches = [];
       for (const dir of project ? upward(cwd, worktree) : [configDir]) matches.push(...(await globIn(fs, dir, pattern, true, bound)));
     }
-    if (bound.truncated)
+    dirsLeft = Math.max(0, bound.dirs);
+    if (bound.truncated && !warned) {
+      warned = true;
       out.diagnostics.push({
         level: "warning",
         code: "instructions-glob-bounded",
-        message: `instructions entry ${quote(entry)} reaches more than ${MAX_GLOB_DIRS} directories or ${MAX_GLOB_MATCHES} files; agentsmd stopped there`,
+        message: `instructions entry ${quote(entry)} reaches more than ${MAX_GLOB_DIRS} directories or ${MAX_GLOB_MATCHES} files (with the entries before it); agentsmd stopped there`,
         fix: `narrow the glob (${layout.product} walks all of it on every step)`,
       });
+    }
     const trusts = (isAbsolute(pattern) || !project) && sources.some((source) => source.trusted && source.entries.includes(entry));
     for (const path of matches) {
       if (trusts) trusted.add(path);

@@ -16,6 +16,7 @@ import { HOOK_EVENTS, hostCases, type HostCase } from "./host-table.js";
 import { MAX_EVENT_TARGETS, eventTargets, patchTargets, toolTargets, usablePath } from "../../src/integrations/host/targets.js";
 import { expandGlob, settleShellPaths } from "../../src/integrations/codex/targets.js";
 import { countingFileSystem } from "../../src/io/file-system.js";
+import { OPENCODE_CONFIG_LAYOUT, listFamilyInstructions } from "../../src/presets/opencode-instructions.js";
 import { geminiHistory } from "../../src/integrations/gemini/transcript.js";
 import { qwenHistory } from "../../src/integrations/qwen/transcript.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
@@ -54,6 +55,21 @@ describe("row 2, the pure part: what one tool event may make agentsmd look at", 
     expect(toolTargets({ t: { fields: ["paths"] } }, { tool: "t", input: { paths: many }, cwd: "/r" })).toHaveLength(MAX_EVENT_TARGETS);
     expect(patchTargets(many.map((name) => `*** Add File: ${name}`).join("\n"), "/r")).toHaveLength(MAX_EVENT_TARGETS);
     expect(eventTargets([...many, ...many])).toEqual(many.slice(0, MAX_EVENT_TARGETS));
+  });
+
+  it("a repository's opencode.json / kilo.json listing 200 instruction globs: one walk budget for all of them, read at every plugin tool call", async () => {
+    const files: Record<string, string | null> = { "repo/.git/": null, "repo/CONTRIBUTING.md": "C\n" };
+    for (let i = 0; i < 50; i++) files[`repo/d${i}/e/`] = null;
+    const tree = await createTree(files);
+    const counting = countingFileSystem();
+    const context = { cwd: tree.path("repo"), worktree: tree.path("repo"), home: tree.home, env: {}, fs: counting.fs };
+    const entries = [...Array.from({ length: 200 }, (_, i) => `**/*.m${i}`), "CONTRIBUTING.md"];
+    const listed = await listFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context, entries);
+    // 200 walks of 101 directories each before: 20,200 listings per tool call (37 s per Kilo call at 400 directories).
+    expect(counting.counters.readdir).toBeLessThanOrEqual(2_000);
+    // A plain file named after the budget ran out is still found; the warning is given once.
+    expect(listed.paths).toEqual([tree.path("repo/CONTRIBUTING.md")]);
+    expect(listed.diagnostics.filter((diagnostic) => diagnostic.code === "instructions-glob-bounded")).toHaveLength(1);
   });
 
   it("a shell glob longer or deeper than a path makes no file-system call", async () => {
