@@ -18,7 +18,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
-import { check, runStates, type State as PromptState, type StepResult } from "../opencode/system-prompt.js";
+import { check, familyStates, runStates, type State as PromptState, type StepResult } from "../opencode/system-prompt.js";
 import { familyFixtures } from "../lib/opencode-family.js";
 import { kiloEnv, KILO_HOST, KILO_VERSION, type KiloFixture } from "./harness.js";
 
@@ -53,58 +53,7 @@ describe(`preset kilo is byte-identical with the instructions in Kilo ${KILO_VER
   it("in a git repository, Claude Code compatibility on: names, global files, the migration handoff", async () => {
     const fixture = await newFixture({ files: { "pkg/sub/.keep": "" } });
     const states: PromptState[] = [
-      {
-        name: "AGENTS.md chain, nearest first; a CLAUDE.md beside it and a file below cwd are not loaded",
-        files: {
-          "repo/AGENTS.md": "# Root\nROOT-AG-1\n",
-          "repo/pkg/AGENTS.md": "  PKG-AG-2  \n\n\n",
-          "repo/pkg/sub/AGENTS.md": "SUB-AG-3",
-          "repo/pkg/CLAUDE.md": "PKG-CC-X\n",
-          "repo/pkg/sub/deeper/AGENTS.md": "DEEPER-X\n",
-        },
-        has: ["ROOT-AG-1", "PKG-AG-2", "SUB-AG-3"],
-        hasNot: ["PKG-CC-X", "DEEPER-X"],
-      },
-      {
-        name: "CLAUDE.md only",
-        files: {
-          "repo/AGENTS.md": null,
-          "repo/pkg/AGENTS.md": null,
-          "repo/pkg/sub/AGENTS.md": null,
-          "repo/CLAUDE.md": "ROOT-CC-1\n",
-          "repo/pkg/sub/CLAUDE.md": "SUB-CC-2\n",
-        },
-        has: ["ROOT-CC-1", "PKG-CC-X", "SUB-CC-2"],
-      },
-      {
-        name: "one AGENTS.md at the root suppresses every CLAUDE.md",
-        files: { "repo/AGENTS.md": "ROOT-AG-4\n" },
-        has: ["ROOT-AG-4"],
-        hasNot: ["CC-"],
-      },
-      {
-        name: "CONTEXT.md only",
-        files: {
-          "repo/AGENTS.md": null,
-          "repo/CLAUDE.md": null,
-          "repo/pkg/CLAUDE.md": null,
-          "repo/pkg/sub/CLAUDE.md": null,
-          "repo/CONTEXT.md": "ROOT-CTX-1\n",
-          "repo/pkg/sub/CONTEXT.md": "SUB-CTX-2\n",
-        },
-        has: ["ROOT-CTX-1", "SUB-CTX-2"],
-      },
-      {
-        name: "global ~/.config/kilo/AGENTS.md first; ~/.claude/CLAUDE.md then unused",
-        files: { "home/.config/kilo/AGENTS.md": "GLOBAL-AG-1\n", "home/.claude/CLAUDE.md": "GLOBAL-CC-X\n", "repo/pkg/AGENTS.md": "PKG-AG-5\n" },
-        has: ["GLOBAL-AG-1", "PKG-AG-5"],
-        hasNot: ["GLOBAL-CC-X", "CTX"],
-      },
-      {
-        name: "~/.claude/CLAUDE.md when there is no global AGENTS.md",
-        files: { "home/.config/kilo/AGENTS.md": null, "home/.claude/CLAUDE.md": "GLOBAL-CC-2\n" },
-        has: ["GLOBAL-CC-2", "PKG-AG-5"],
-      },
+      ...familyStates("kilo"),
       {
         name: "after Kilo's Claude Code migration (its receipt in the state dir) ~/.claude/CLAUDE.md is not read",
         files: { "home/.local/state/kilo/claude-migration.json": "{}\n" },

@@ -14,7 +14,7 @@ import { describe, it } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { familyFixtures } from "../lib/opencode-family.js";
 import { OPENCODE_HOST, OPENCODE_VERSION } from "./harness.js";
-import { check, runStates, type State } from "./system-prompt.js";
+import { check, familyStates, runStates, type State } from "./system-prompt.js";
 
 const newFixture = familyFixtures(OPENCODE_HOST, [assertAgentsmdBuilt]);
 
@@ -22,70 +22,19 @@ describe(`preset opencode is byte-identical with the instructions in OpenCode ${
   it("in a git repository, Claude Code compatibility on: the project name rule and both global files", async () => {
     const fixture = await newFixture({ files: { "pkg/sub/.keep": "" } });
     const states: State[] = [
-      {
-        name: "AGENTS.md chain, nearest first; a CLAUDE.md beside it and a file below cwd are not loaded",
-        files: {
-          "repo/AGENTS.md": "# Root\nROOT-AG-1\n",
-          "repo/pkg/AGENTS.md": "  PKG-AG-2  \n\n\n",
-          "repo/pkg/sub/AGENTS.md": "SUB-AG-3",
-          "repo/pkg/CLAUDE.md": "PKG-CC-X\n",
-          "repo/pkg/sub/deeper/AGENTS.md": "DEEPER-X\n",
+      ...familyStates("opencode", [
+        {
+          name: "an empty AGENTS.md still suppresses every CLAUDE.md, and is itself dropped",
+          files: { "repo/AGENTS.md": "" },
+          hasNot: ["Instructions from:"],
         },
-        has: ["ROOT-AG-1", "PKG-AG-2", "SUB-AG-3"],
-        hasNot: ["PKG-CC-X", "DEEPER-X"],
-      },
-      {
-        name: "CLAUDE.md only",
-        files: {
-          "repo/AGENTS.md": null,
-          "repo/pkg/AGENTS.md": null,
-          "repo/pkg/sub/AGENTS.md": null,
-          "repo/CLAUDE.md": "ROOT-CC-1\n",
-          "repo/pkg/sub/CLAUDE.md": "SUB-CC-2\n",
+        {
+          name: "a directory named AGENTS.md counts as a match too; a whitespace-only AGENTS.md is kept",
+          files: { "repo/AGENTS.md": { dir: true }, "repo/pkg/sub/AGENTS.md": " \n\t\n" },
+          has: ["Instructions from: "],
+          hasNot: ["CC-"],
         },
-        has: ["ROOT-CC-1", "PKG-CC-X", "SUB-CC-2"],
-      },
-      {
-        name: "one AGENTS.md at the root suppresses every CLAUDE.md",
-        files: { "repo/AGENTS.md": "ROOT-AG-4\n" },
-        has: ["ROOT-AG-4"],
-        hasNot: ["CC-"],
-      },
-      {
-        name: "an empty AGENTS.md still suppresses every CLAUDE.md, and is itself dropped",
-        files: { "repo/AGENTS.md": "" },
-        hasNot: ["Instructions from:"],
-      },
-      {
-        name: "a directory named AGENTS.md counts as a match too; a whitespace-only AGENTS.md is kept",
-        files: { "repo/AGENTS.md": { dir: true }, "repo/pkg/sub/AGENTS.md": " \n\t\n" },
-        has: ["Instructions from: "],
-        hasNot: ["CC-"],
-      },
-      {
-        name: "CONTEXT.md only",
-        files: {
-          "repo/AGENTS.md": null,
-          "repo/pkg/sub/AGENTS.md": null,
-          "repo/CLAUDE.md": null,
-          "repo/pkg/CLAUDE.md": null,
-          "repo/pkg/sub/CLAUDE.md": null,
-          "repo/CONTEXT.md": "ROOT-CTX-1\n",
-          "repo/pkg/sub/CONTEXT.md": "SUB-CTX-2\n",
-        },
-        has: ["ROOT-CTX-1", "SUB-CTX-2"],
-      },
-      {
-        name: "global ~/.config/opencode/AGENTS.md first; ~/.claude/CLAUDE.md then unused",
-        files: { "home/.config/opencode/AGENTS.md": "GLOBAL-AG-1\n", "home/.claude/CLAUDE.md": "GLOBAL-CC-X\n", "repo/pkg/AGENTS.md": "PKG-AG-5\n" },
-        has: ["GLOBAL-AG-1", "PKG-AG-5"],
-        hasNot: ["GLOBAL-CC-X", "CTX"],
-      },
-      {
-        name: "~/.claude/CLAUDE.md when there is no global AGENTS.md",
-        files: { "home/.config/opencode/AGENTS.md": null, "home/.claude/CLAUDE.md": "GLOBAL-CC-2\n" },
-        has: ["GLOBAL-CC-2", "PKG-AG-5"],
-      },
+      ]),
       {
         name: "an empty global AGENTS.md still wins over ~/.claude/CLAUDE.md, and is dropped",
         files: { "home/.config/opencode/AGENTS.md": "" },

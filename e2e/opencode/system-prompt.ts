@@ -51,6 +51,73 @@ export interface State {
   hasNot?: string[];
 }
 
+/**
+ * The trees of the family's name rule and global files, which both preset proofs walk (Kilo runs
+ * OpenCode's algorithm): an AGENTS.md chain, CLAUDE.md only, a root AGENTS.md hiding every
+ * CLAUDE.md, `between` (a suite's own trees), CONTEXT.md only, then the global
+ * `~/.config/<cli>/AGENTS.md` before `~/.claude/CLAUDE.md`, and the latter alone. Run from
+ * `pkg/sub` with Claude Code compatibility on.
+ * @example const states = [...familyStates("kilo"), { name: "after the migration", files: {...} }];
+ */
+export function familyStates(cli: string, between: State[] = []): State[] {
+  return [
+    {
+      name: "AGENTS.md chain, nearest first; a CLAUDE.md beside it and a file below cwd are not loaded",
+      files: {
+        "repo/AGENTS.md": "# Root\nROOT-AG-1\n",
+        "repo/pkg/AGENTS.md": "  PKG-AG-2  \n\n\n",
+        "repo/pkg/sub/AGENTS.md": "SUB-AG-3",
+        "repo/pkg/CLAUDE.md": "PKG-CC-X\n",
+        "repo/pkg/sub/deeper/AGENTS.md": "DEEPER-X\n",
+      },
+      has: ["ROOT-AG-1", "PKG-AG-2", "SUB-AG-3"],
+      hasNot: ["PKG-CC-X", "DEEPER-X"],
+    },
+    {
+      name: "CLAUDE.md only",
+      files: {
+        "repo/AGENTS.md": null,
+        "repo/pkg/AGENTS.md": null,
+        "repo/pkg/sub/AGENTS.md": null,
+        "repo/CLAUDE.md": "ROOT-CC-1\n",
+        "repo/pkg/sub/CLAUDE.md": "SUB-CC-2\n",
+      },
+      has: ["ROOT-CC-1", "PKG-CC-X", "SUB-CC-2"],
+    },
+    {
+      name: "one AGENTS.md at the root suppresses every CLAUDE.md",
+      files: { "repo/AGENTS.md": "ROOT-AG-4\n" },
+      has: ["ROOT-AG-4"],
+      hasNot: ["CC-"],
+    },
+    ...between,
+    {
+      name: "CONTEXT.md only",
+      files: {
+        "repo/AGENTS.md": null,
+        "repo/pkg/sub/AGENTS.md": null,
+        "repo/CLAUDE.md": null,
+        "repo/pkg/CLAUDE.md": null,
+        "repo/pkg/sub/CLAUDE.md": null,
+        "repo/CONTEXT.md": "ROOT-CTX-1\n",
+        "repo/pkg/sub/CONTEXT.md": "SUB-CTX-2\n",
+      },
+      has: ["ROOT-CTX-1", "SUB-CTX-2"],
+    },
+    {
+      name: `global ~/.config/${cli}/AGENTS.md first; ~/.claude/CLAUDE.md then unused`,
+      files: { [`home/.config/${cli}/AGENTS.md`]: "GLOBAL-AG-1\n", "home/.claude/CLAUDE.md": "GLOBAL-CC-X\n", "repo/pkg/AGENTS.md": "PKG-AG-5\n" },
+      has: ["GLOBAL-AG-1", "PKG-AG-5"],
+      hasNot: ["GLOBAL-CC-X", "CTX"],
+    },
+    {
+      name: "~/.claude/CLAUDE.md when there is no global AGENTS.md",
+      files: { [`home/.config/${cli}/AGENTS.md`]: null, "home/.claude/CLAUDE.md": "GLOBAL-CC-2\n" },
+      has: ["GLOBAL-CC-2", "PKG-AG-5"],
+    },
+  ];
+}
+
 export async function apply(base: string, files: State["files"]): Promise<void> {
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(base, rel);
