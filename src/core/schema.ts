@@ -5,20 +5,19 @@
  * zod/mini, not classic zod: these schemas are built in every hook process (one per tool call), and
  * classic zod installs dozens of methods on each schema class the first time it is used, several
  * milliseconds per process (issue 15). Same validation, same messages (core/zod-locale.ts).
+ *
+ * The config and state schemas are defined in core/config-schema.ts and core/state-schema.ts,
+ * built there on first use; this module exports them built. The hook path never imports this
+ * module (test/hook-bundle.test.ts), so a hook builds only the schemas it parses.
  */
 import * as z from "zod/mini";
 import "./zod-locale.js";
+import { configSchema, formatIssues, leaves, ruleFormatSchema, RULE_FORMATS, type AgentsConfig } from "./config-schema.js";
+import { initialFileSchema, layerSchema, loadedVersionSchema, sessionStateSchema, SESSION_STATE_VERSION, type SessionState } from "./state-schema.js";
 
-// Shared leaves: a zod schema is an immutable value, and each instance costs a hook process time to build.
-const optionalBoolean = z.optional(z.boolean());
-const optionalString = z.optional(z.string());
-const nonEmptyString = z.string().check(z.minLength(1));
-const string = z.string();
-const boolean = z.boolean();
-const strings = z.array(string);
-const positiveInt = z.optional(z.number().check(z.int(), z.positive()));
-const count = z.number().check(z.int(), z.nonnegative());
-const mtime = z.number().check(z.nonnegative());
+export { formatIssues, RULE_FORMATS, SESSION_STATE_VERSION, type AgentsConfig, type SessionState };
+
+const { optionalBoolean, optionalString, string, boolean, strings, positiveInt, count, mtime } = leaves();
 
 /** Spec §0.5 v1 schema, verbatim (kept for callers who want exactly it). */
 export const AgentsConfigV1Schema = z.strictObject({
@@ -34,141 +33,14 @@ export const AgentsConfigV1Schema = z.strictObject({
   resolver: z.optional(z.object({ enabled: optionalBoolean, maxFilesPerResolve: positiveInt })),
 });
 
-const markerName = z.string().check(
-  z.minLength(1, "a marker cannot be empty"),
-  z.refine((s) => !s.includes("\0"), "a marker cannot contain NUL"),
-  z.refine((s) => !s.startsWith("/"), "a marker is a name looked up in each ancestor, not an absolute path"),
-  z.refine((s) => !s.split(/[\\/]/).includes(".."), "a marker cannot contain '..'"),
-);
-
-const fileName = z.string().check(
-  z.minLength(1),
-  z.refine((s) => !s.includes("\0") && !s.startsWith("/"), "a relative file name is expected"),
-  // A name is looked up inside each directory of the chain; ".." would reach files outside it.
-  z.refine((s) => !s.split(/[\\/]/).includes(".."), "a file name cannot contain '..'"),
-);
-
-/** Scoped-rule formats agentsmd reads (load/rules/formats.ts holds where each lives and how it matches). */
-export const RULE_FORMATS = ["copilot", "claude", "cursor", "continue", "qwen", "windsurf"] as const;
-export const RuleFormatSchema = z.enum(RULE_FORMATS);
+export const RuleFormatSchema = ruleFormatSchema();
 export type RuleFormat = z.infer<typeof RuleFormatSchema>;
 
 /**
  * The full configuration: the v1 keys plus extensions for presets and integrations.
  * Strict at every level, so a typo is an error that names the key.
  */
-const AgentsConfigKeys = z.strictObject({
-  /** Preset name; see `agentsmd --help`. @default "codelia" */
-  preset: optionalString,
-  enabled: optionalBoolean,
-  root: z.optional(
-    z.strictObject({
-      projectRootOverride: z.optional(nonEmptyString),
-      markers: z.optional(z.array(markerName)),
-      stopAtFsRoot: optionalBoolean,
-    }),
-  ),
-  initial: z.optional(z.strictObject({ maxFiles: positiveInt, maxBytes: positiveInt })),
-  resolver: z.optional(
-    z.strictObject({
-      enabled: optionalBoolean,
-      maxFilesPerResolve: positiveInt,
-      /** What a target outside the root yields: nothing, or the chain of the target's own root. @default "ignore" */
-      outsideRoot: z.optional(z.enum(["ignore", "own-root"])),
-    }),
-  ),
-  /** Instruction file names tried in each directory, in order. */
-  files: z.optional(
-    z.strictObject({
-      names: z.optional(z.array(fileName).check(z.minLength(1))),
-      /** `first`: the first candidate that is a regular file wins; `all`: every candidate present. */
-      select: z.optional(z.enum(["first", "all"])),
-      /**
-       * An instruction file that is a symlink (or sits under a symlinked directory) resolving
-       * outside the project root: `inside-root` skips it with a `symlink-outside-root` diagnostic
-       * (a cloned repository's `AGENTS.md -> ~/.aws/credentials` reaches no model); `follow` reads
-       * it as the agents do. Chains of targets outside the root (`resolver.outsideRoot:
-       * "own-root"`) are not confined. @default "inside-root" (issue 18)
-       */
-      symlinks: z.optional(z.enum(["follow", "inside-root"])),
-    }),
-  ),
-  /** Inline (lazy) mode caps and exclusions. */
-  lazy: z.optional(
-    z.strictObject({
-      maxFiles: positiveInt,
-      maxBytes: positiveInt,
-      exclude: z.optional(z.array(nonEmptyString)),
-    }),
-  ),
-  /** Cache revalidation window in ms: how long a stat result is trusted without asking the disk again. */
-  cache: z.optional(z.strictObject({ revalidateMs: z.optional(count) })),
-  /**
-   * `@path` imports in instruction files, expanded in place (imports.ts). Defaults per preset: on in
-   * `claude` and `gemini`, off elsewhere; `codex` never expands them.
-   */
-  imports: z.optional(
-    z.strictObject({
-      /** @default the preset's */
-      enabled: optionalBoolean,
-      /** Let imports resolve anywhere, outside the project root too (after symlinks). @default false */
-      allowOutsideRoot: optionalBoolean,
-      /**
-       * Directories (or files) outside the project root that imports may read, absolute or `~/...`
-       * (home); compared after symlinks. Never set by default: a cloned repository cannot import
-       * `~/.ssh/id_rsa` unless the user lists it here. @default []
-       */
-      allow: z.optional(
-        z
-          .array(
-            z.string().check(
-              z.minLength(1),
-              z.refine((value) => value.startsWith("/") || value.startsWith("~/"), "must be an absolute path or start with ~/"),
-            ),
-          )
-          .check(z.maxLength(1000)),
-      ),
-    }),
-  ),
-  /** Scoped rules (`.github/instructions`, `.claude/rules`, `.cursor/rules`, `.continue/rules`, `.qwen/rules`, `.windsurf/rules`). */
-  rules: z.optional(
-    z.strictObject({
-      /**
-       * Formats delivered to the host; `[]` turns scoped rules off. A format the host reads itself is
-       * never delivered, even when listed. @default every format the host does not read itself
-       */
-      formats: z.optional(z.array(RuleFormatSchema)),
-    }),
-  ),
-  /**
-   * OpenCode settings, same names as its `opencode.json` (preset `opencode`): `instructions`, files
-   * and globs loaded after the AGENTS.md chain. Set here, it replaces the list OpenCode's own
-   * configuration gives.
-   */
-  opencode: z.optional(z.strictObject({ instructions: z.optional(strings) })),
-  /** Codex CLI settings, same names as `~/.codex/config.toml` (preset `codex`). */
-  codex: z.optional(
-    z.strictObject({
-      project_doc_max_bytes: z.optional(count),
-      project_doc_fallback_filenames: z.optional(strings),
-      project_root_markers: z.optional(strings),
-    }),
-  ),
-});
-
-export const AgentsConfigSchema = z.strictObject({
-  ...AgentsConfigKeys.shape,
-  /**
-   * Settings for one preset only, applied over the rest of the file when that preset runs, e.g.
-   * `{ "presets": { "gemini": { "files": { "names": ["GEMINI.md", "AGENTS.md"] } } } }`: a setting
-   * meant for one agent never changes what another preset shows.
-   */
-  presets: z.optional(z.record(string, z.omit(AgentsConfigKeys, { preset: true }))),
-  /** Read each agent's own configuration (Codex config.toml, Gemini settings.json, OpenCode opencode.json). @default true */
-  agentConfig: optionalBoolean,
-});
-
-export type AgentsConfig = z.infer<typeof AgentsConfigSchema>;
+export const AgentsConfigSchema = configSchema();
 
 export const ResolvedAgentsSchema = z.strictObject({
   files: z.array(
@@ -197,53 +69,19 @@ export const SystemReminderTypeSchema = z.enum([
 export type SystemReminderType = z.infer<typeof SystemReminderTypeSchema>;
 
 /** user: home-level files; project: the chain; path: delivered on touch; config: listed by the agent's configuration (OpenCode's `instructions`). */
-export const LayerSchema = z.enum(["user", "project", "path", "config"]);
+export const LayerSchema = layerSchema();
 export type Layer = z.infer<typeof LayerSchema>;
 
 /** One file of the initial bundle, as `agentsmd list --json` prints it. */
-export const InitialFileSchema = z.strictObject({
-  path: string,
-  layer: LayerSchema,
-  mtimeMs: mtime,
-  sizeBytes: count,
-  includedBytes: count,
-  truncated: boolean,
-});
+export const InitialFileSchema = initialFileSchema();
 export type InitialFile = z.infer<typeof InitialFileSchema>;
 
 /** One loaded version: a file the model has been given, at the mtime it had then. */
-export const LoadedVersionSchema = z.strictObject({
-  path: string,
-  mtimeMs: mtime,
-  layer: LayerSchema,
-});
+export const LoadedVersionSchema = loadedVersionSchema();
 export type LoadedVersion = z.infer<typeof LoadedVersionSchema>;
 
-export const SESSION_STATE_VERSION = 1;
-
-const MAX_STATE_ENTRIES = 1_000_000;
-const entries = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(MAX_STATE_ENTRIES));
-
 /** A persisted session (`snapshot()` / `restoreSession`, the CLI's `--state` file). */
-export const SessionStateSchema = z.strictObject({
-  version: z.literal(SESSION_STATE_VERSION),
-  preset: string,
-  cwd: string,
-  root: string,
-  markers: strings,
-  config: AgentsConfigSchema,
-  initialFiles: entries(InitialFileSchema),
-  initialMessage: string,
-  coveredDirs: entries(string),
-  seenDirs: entries(string),
-  loaded: entries(LoadedVersionSchema),
-  lazyLoadedFiles: count,
-  lazyLoadedBytes: count,
-  lazyCapped: boolean,
-  /** Initial-scope files the budget left out, at the version seen then (a resume does not report them as changed). */
-  leftOut: z.optional(entries(z.strictObject({ path: string, mtimeMs: mtime }))),
-});
-export type SessionState = z.infer<typeof SessionStateSchema>;
+export const SessionStateSchema = sessionStateSchema();
 
 /** A body delivered in inline mode (`touch`). */
 export const InlineBlockSchema = z.strictObject({
@@ -268,19 +106,6 @@ export const DiagnosticSchema = z.strictObject({
   fix: optionalString,
 });
 export type Diagnostic = z.infer<typeof DiagnosticSchema>;
-
-/**
- * Formats a zod error as `key.path: message` lines.
- * @example formatIssues(AgentsConfigSchema.safeParse({ initial: { maxFiles: -1 } }).error!) // "initial.maxFiles: ..."
- */
-export function formatIssues(error: z.core.$ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const where = issue.path.length ? issue.path.join(".") : "(top level)";
-      return `${where}: ${issue.message}`;
-    })
-    .join("\n");
-}
 
 /**
  * JSON Schema of the config, generated from zod (never hand-written).

@@ -2,7 +2,8 @@
  * Validation of persisted session state (the `--state` file, `restoreSession`).
  */
 import { StateError } from "./errors.js";
-import { SESSION_STATE_VERSION, SessionStateSchema, formatIssues, type SessionState } from "./schema.js";
+import { formatIssues } from "./config-schema.js";
+import { SESSION_STATE_VERSION, sessionStateSchema, type SessionState } from "./state-schema.js";
 
 /**
  * Validates a state document; throws StateError naming what is wrong.
@@ -18,7 +19,7 @@ export function parseSessionState(data: unknown, source = "session state"): Sess
       },
     );
   }
-  const result = SessionStateSchema.safeParse(data);
+  const result = sessionStateSchema().safeParse(data);
   if (!result.success) {
     throw new StateError(`${source} is not a valid agentsmd session state:\n${formatIssues(result.error)}`, {
       path: source,

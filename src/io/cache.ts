@@ -53,6 +53,17 @@ const RACY_MS = 2_000;
 
 const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] }) as DirProbe;
 
+/**
+ * Milliseconds on a monotonic clock. process.hrtime rather than performance.now: the `performance`
+ * global loads perf_hooks (a dozen internal modules) on first use, which a hook process (one per
+ * tool call, issue 15) would pay every time.
+ * @example const started = monotonicMs(); ...; monotonicMs() - started // elapsed ms
+ */
+export function monotonicMs(): number {
+  const [seconds, nanoseconds] = process.hrtime();
+  return seconds * 1e3 + nanoseconds / 1e6;
+}
+
 export interface StatCacheOptions {
   /** How long a result is trusted without asking the disk. `Infinity` when a watcher invalidates. */
   revalidateMs: number;
@@ -86,7 +97,7 @@ export class StatCache {
     this.#fs = fs;
     this.#names = names;
     this.#revalidateMs = options.revalidateMs;
-    this.#now = options.now ?? performance.now.bind(performance);
+    this.#now = options.now ?? monotonicMs;
     this.#confine = options.confine;
     this.#exclude = options.exclude;
   }

@@ -3,7 +3,8 @@
  * An unset env var never erases a configured value (each layer only sets what it defines).
  */
 import { isAbsolute, resolve } from "node:path";
-import { AgentsConfigSchema, formatIssues, type AgentsConfig, type Diagnostic } from "../core/schema.js";
+import { formatIssues, safeParseConfig, type AgentsConfig } from "../core/config-schema.js";
+import type { Diagnostic } from "../core/schema.js";
 import { ConfigError } from "../core/errors.js";
 import { budgetOf, type Preset } from "../presets/preset.js";
 import { getPreset, presetNames } from "../presets/table.js";
@@ -70,12 +71,26 @@ export async function loadConfigFile(path: string, fs?: FileSystem): Promise<Age
   return parseConfig(data, path);
 }
 
+/** Configs agentsmd makes from its own constants: valid by construction (tests check them against the schema). */
+const BUILT_IN = new WeakSet<object>();
+
+/**
+ * Marks a config agentsmd itself passes (frozen, so it stays as tested): `parseConfig` returns it
+ * without building the schema, which a hook process would otherwise pay at every call (issue 15).
+ * @example const HOOK_CONFIG = builtInConfig({ lazy: { maxFiles: 10_000 } })
+ */
+export function builtInConfig<T extends AgentsConfig>(config: T): T {
+  BUILT_IN.add(freeze(config));
+  return config;
+}
+
 /**
  * Validates a config object; `source` names where it came from in the error.
  * @example parseConfig({ initial: { maxFiles: 8 } }, "my options")
  */
 export function parseConfig(data: unknown, source: string): AgentsConfig {
-  const result = AgentsConfigSchema.safeParse(data);
+  if (typeof data === "object" && data !== null && BUILT_IN.has(data)) return data as AgentsConfig;
+  const result = safeParseConfig(data);
   if (!result.success) {
     throw new ConfigError(`invalid config in ${source}:\n${formatIssues(result.error)}`, {
       path: source,
@@ -147,7 +162,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
       ...(resolverEnabled ? { enabled: envBool(resolverEnabled[0], resolverEnabled[1]) } : {}),
       ...(perResolve ? { maxFilesPerResolve: envInt(perResolve[0], perResolve[1]) } : {}),
     };
-  const result = AgentsConfigSchema.safeParse(out);
+  // No variable set (the usual case) builds no schema at all (core/config-schema.ts).
+  const result = safeParseConfig(out);
   if (result.success) return result.data;
   // Name the variable each problem came from, with its value.
   const sources: Record<string, [string, string] | undefined> = {

@@ -5,6 +5,7 @@
  * AGENTS.md (path + mtime), so it is delivered once, again after an edit, again after compaction.
  */
 import type { FileSystem } from "../io/file-system.js";
+import { monotonicMs } from "../io/cache.js";
 import type { DiagnosticSink } from "../load/discover.js";
 import type { InlineBlock, RuleFormat } from "../core/schema.js";
 import { decodeLossy } from "../core/budget.js";
@@ -63,7 +64,7 @@ export class SessionRules {
    */
   async list(): Promise<readonly ScopedRule[]> {
     if (this.formats.length === 0) return this.#rules;
-    if (performance.now() - this.#scannedAt > this.#options.revalidateMs) await (this.#scanning ??= this.#scan().finally(() => (this.#scanning = undefined)));
+    if (monotonicMs() - this.#scannedAt > this.#options.revalidateMs) await (this.#scanning ??= this.#scan().finally(() => (this.#scanning = undefined)));
     return this.#rules;
   }
 
@@ -130,7 +131,7 @@ export class SessionRules {
     const delivered = found.rules.filter((rule) => this.formats.includes(rule.format));
     this.#rules = withoutCopies(native, delivered);
     this.#byPath = new Map(this.#rules.map((rule) => [rule.path, rule]));
-    this.#scannedAt = performance.now();
+    this.#scannedAt = monotonicMs();
   }
 
   async #content(path: string): Promise<string | undefined> {

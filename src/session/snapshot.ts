@@ -3,7 +3,8 @@
  * diff (spec §11.3), computed only on request. One job: persistence. Claims are never persisted.
  */
 import { sessionResumeDiff } from "../core/reminders.js";
-import { SESSION_STATE_VERSION, type AgentsConfig, type InitialFile, type ResolvedFile, type SessionState } from "../core/schema.js";
+import { SESSION_STATE_VERSION } from "../core/state-schema.js";
+import type { AgentsConfig, InitialFile, ResolvedFile, SessionState } from "../core/schema.js";
 import type { AdmissionLedger } from "./ledger.js";
 import type { InlineReads } from "./reads.js";
 import type { SessionScope } from "./scope.js";

@@ -111,7 +111,7 @@ async function run(scenario: Scenario, watch = false): Promise<void> {
     for (const path of [...disk.keys()]) if (path.startsWith(`${dir}/`)) disk.delete(path);
   };
 
-  if (!watch) vi.useFakeTimers({ toFake: ["performance"] });
+  if (!watch) vi.useFakeTimers({ toFake: ["hrtime"] }); // the stat cache's clock: io/cache.ts monotonicMs
   let session: AgentsSession | undefined;
   let watcher: SessionWatcher | undefined;
   try {

@@ -13,6 +13,7 @@ import { AgentsMdError } from "../../core/errors.js";
 import { nodeFileSystem, readTextRange, type FileSystem } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
+import { builtInConfig } from "../../load/config.js";
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
 import { fit, nameTargets, nearestFirst, packContext, packNotice, renderPiece } from "./pack.js";
 import { piecesOf, proposePieces, type Piece } from "./propose.js";
@@ -20,7 +21,7 @@ import { eventTargets } from "./targets.js";
 import {
   collectGarbage,
   conversationPath,
-  conversationSchema,
+  conversationFormat,
   hostStateDir,
   loadConversation,
   lockConversation,
@@ -55,7 +56,10 @@ export interface HostHookOptions<O> {
  * Session caps for hooks: each answer is bounded by the character budget (what does not fit is
  * named), so the per-session inline caps only guard memory. A config given by the user wins.
  */
-export const HOOK_LAZY_CAPS = { maxFiles: 10_000, maxBytes: 16 * 1024 * 1024 };
+export const HOOK_LAZY_CAPS = Object.freeze({ maxFiles: 10_000, maxBytes: 16 * 1024 * 1024 });
+
+/** The session config of a hook when the user gives none (test/integrations/host.test.ts validates it). */
+export const HOOK_CONFIG = builtInConfig({ lazy: HOOK_LAZY_CAPS });
 
 /** What parsing an event needs of a profile. */
 export type HostInputSide<I> = Pick<HostProfile<I, unknown, unknown>, "host" | "displayName" | "input" | "inputFix">;
@@ -118,7 +122,7 @@ interface Open<H> {
 
 function sessionOptions<I, H, O>(run: Run<I, H, O>, cwd: string): SessionOptions {
   const own = run.options.session ?? {};
-  const config = own.config ?? (own.configFile === undefined ? { lazy: HOOK_LAZY_CAPS } : undefined);
+  const config = own.config ?? (own.configFile === undefined ? HOOK_CONFIG : undefined);
   const preset = own.preset ?? run.profile.preset;
   return {
     host: run.profile.host,
@@ -411,11 +415,11 @@ export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, ra
   };
   const dir = options.stateDir ?? profile.stateDir?.(env) ?? hostStateDir(profile.host, env, home);
   const path = conversationPath(dir, event.conversation);
-  const schema = conversationSchema(profile.host, profile.state.schema);
+  const format = conversationFormat(profile.host, profile.state.schema);
   return lockConversation(
     path,
     async () => {
-      const stored = await loadConversation<H>(path, schema, (message) => options.onDiagnostic?.(message), run.fs);
+      const stored = await loadConversation<H>(path, format, (message) => options.onDiagnostic?.(message), run.fs);
       const result = await step(run, stored);
       const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
       await options.deliver?.(output);

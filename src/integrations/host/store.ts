@@ -3,12 +3,20 @@
  * (`$XDG_STATE_HOME/agentsmd/<host>/`, else `~/.local/state/agentsmd/<host>/`), file names that
  * cannot collide, a cross-process lock around read-modify-write, atomic replacement and a 30-day
  * clean-up. The state document is validated once, here.
+ *
+ * Each file ends with a `check`: the schema id and a checksum of the rest (core/checksum.ts). A
+ * file whose check holds is one this agentsmd wrote, already valid, and is read without zod: a
+ * hook process (one per tool call, issue 15) would otherwise build and run the whole state schema,
+ * config included, on every call. Any other file (edited, truncated, written by another version
+ * or by hand) is validated by the schema as before, with the same errors.
  */
 import * as z from "zod/mini";
 import type * as zc from "zod/v4/core";
 import "../../core/zod-locale.js";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
-import { SessionStateSchema, type SessionState } from "../../core/schema.js";
+import { once } from "../../core/config-schema.js";
+import { sessionStateSchema, type SessionState } from "../../core/state-schema.js";
+import { checksum } from "../../core/checksum.js";
 import { ensureDir, nodeFileSystem, readTextFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
 import { MAX_STATE_BYTES, withLock } from "../../io/state-store.js";
 import { jsonParseProblem } from "../../core/errors.js";
@@ -67,7 +75,7 @@ export function conversationPath(dir: string, conversation: ConversationId): str
 }
 
 /** What the store keeps besides the session: versions already announced or named, and the host's own fields. */
-const LedgerShape = {
+const ledgerShape = once(() => ({
   /** Versions announced by an update notice (-1: deleted), so a notice is not repeated. */
   notified: z.record(z.string(), z.number()),
   /** Versions named (too large to show) and not shown, so the list is not repeated. */
@@ -77,20 +85,68 @@ const LedgerShape = {
    * the transcript at the next event (hosts whose pre-compaction event fires before every model call).
    */
   mark: z.optional(z.strictObject({ offset: z.number().check(z.int(), z.nonnegative()) })),
-};
+}));
 
 /**
- * The schema of a host's state file: `kind` names the host, `host` holds the profile's fields.
- * @example conversationSchema("codex", z.object({})).parse(JSON.parse(text))
+ * Names the state schema a file's check vouches for. test/integrations/store.test.ts recomputes
+ * it from the zod schemas of every host: a schema change without a new id fails there (a file
+ * checked under the old id is then validated by the new schema once, and rewritten).
  */
-export function conversationSchema<H extends zc.$ZodType>(host: string, hostFields: H) {
-  return z.strictObject({
-    kind: z.literal(`agentsmd/${host}`),
-    version: z.literal(2),
-    ...LedgerShape,
-    host: hostFields,
-    session: SessionStateSchema,
-  });
+export const STATE_SCHEMA_ID = "a2374095";
+
+/** A host's state file: the `kind` it must name, and its schema, built only when a file needs it. */
+export interface ConversationFormat<H> {
+  kind: string;
+  schema(): zc.$ZodType<ConversationState<H>>;
+}
+
+/**
+ * The format of a host's state file: `kind` names the host, `host` holds the profile's fields.
+ * @example z.parse(conversationFormat("codex", z.object({})).schema(), JSON.parse(text))
+ */
+export function conversationFormat<H>(host: string, hostFields: zc.$ZodType<H>): ConversationFormat<H> {
+  const kind = `agentsmd/${host}`;
+  return {
+    kind,
+    schema: once(
+      () =>
+        z.strictObject({
+          kind: z.literal(kind),
+          version: z.literal(2),
+          ...ledgerShape(),
+          host: hostFields,
+          session: sessionStateSchema(),
+        }) as unknown as zc.$ZodType<ConversationState<H>>,
+    ),
+  };
+}
+
+const CHECK_KEY = ',"check":"';
+
+/**
+ * A state document as written: its JSON with a last key `check` holding the schema id and the
+ * checksum of the JSON without it.
+ * @example checkedText({ kind: "agentsmd/codex" }) // '{"kind":"agentsmd/codex","check":"<id>.<checksum>"}\n'
+ */
+export function checkedText(state: object): string {
+  const body = JSON.stringify(state);
+  return `${body.slice(0, -1)}${CHECK_KEY}${STATE_SCHEMA_ID}.${checksum(body)}"}\n`;
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The JSON a state file held before its check was added, when the check holds; else null. */
+function checkedBody(text: string): string | null {
+  const at = text.lastIndexOf(CHECK_KEY);
+  if (at < 0) return null;
+  const body = `${text.slice(0, at)}}`;
+  return text.slice(at) === `${CHECK_KEY}${STATE_SCHEMA_ID}.${checksum(body)}"}\n` ? body : null;
 }
 
 /** A stored conversation: the session snapshot and the ledger around it. */
@@ -110,7 +166,7 @@ export interface ConversationState<H> {
  */
 export async function loadConversation<H>(
   path: string,
-  schema: zc.$ZodType<ConversationState<H>>,
+  format: ConversationFormat<H>,
   diagnose: (message: string) => void,
   fs: FileSystem = nodeFileSystem,
 ): Promise<ConversationState<H> | null> {
@@ -122,6 +178,12 @@ export async function loadConversation<H>(
     return null;
   }
   if (text === null) return null;
+  const body = checkedBody(text);
+  if (body !== null) {
+    // Written by this agentsmd for this host: valid as written (another host's file is checked below).
+    const data = parseOrNull(body) as ConversationState<H> | null;
+    if (data?.kind === format.kind) return data;
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -129,7 +191,9 @@ export async function loadConversation<H>(
     diagnose(`state file ${path} is not valid (${jsonParseProblem(error)}); starting a new session state`);
     return null;
   }
-  const result = z.safeParse(schema, data);
+  // A check that does not hold says nothing: the rest is validated as any file.
+  if (typeof data === "object" && data !== null && Object.hasOwn(data, "check")) delete (data as { check?: unknown }).check;
+  const result = z.safeParse(format.schema(), data);
   if (!result.success) {
     const issue = result.error.issues[0];
     diagnose(
@@ -146,7 +210,7 @@ export async function loadConversation<H>(
  */
 export async function saveConversation<H>(path: string, state: ConversationState<H>, fs: FileSystem = nodeFileSystem): Promise<void> {
   await ensureDir(parentOf(path), fs);
-  await writeFileAtomic(path, `${JSON.stringify(state)}\n`, fs);
+  await writeFileAtomic(path, checkedText(state), fs);
 }
 
 /**

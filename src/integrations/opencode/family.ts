@@ -33,7 +33,7 @@ import { createSession, reopenSession, type AgentsSession } from "../../session/
 import { nodeFileSystem, removeFile } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
-import { conversationPath, conversationSchema, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
+import { conversationPath, conversationFormat, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
 import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
 import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
 import { familyListedPaths, familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
@@ -273,7 +273,7 @@ export class FamilyAgents {
   }
 
   async #open(sessionID: string): Promise<SessionEntry> {
-    const stored = await loadConversation(this.statePath(sessionID), conversationSchema(this.host.host, NO_FIELDS), () => undefined);
+    const stored = await loadConversation(this.statePath(sessionID), conversationFormat(this.host.host, NO_FIELDS), () => undefined);
     let session: AgentsSession;
     if (stored) {
       session = await reopenSession(stored.session, { cwd: this.directory, home: this.home, env: this.env, host: this.host.host, watch: this.#watch });

@@ -4,7 +4,8 @@
  * Facts come from each host's documentation and code (see README "Scoped rules").
  */
 
-import { RULE_FORMATS, type RuleFormat } from "../../core/schema.js";
+import { RULE_FORMATS } from "../../core/config-schema.js";
+import type { RuleFormat } from "../../core/schema.js";
 
 export { RULE_FORMATS, type RuleFormat };
 
