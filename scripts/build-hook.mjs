@@ -39,11 +39,27 @@ const noWatcher = {
   },
 };
 
+/** import.meta.url on first use: most hook calls never ask for it (a lazy require does). */
+const BUNDLE_URL = 'const __agentsmdBundle={get url(){return this.u??=require("node:url").pathToFileURL(__filename).href}};';
+
 /**
- * Builds the bundle. `write: false` returns it in memory (tests); the metafile lists every input.
+ * The bundle is one function expression: the launcher (src/cli/launch.ts) hands V8 the file's text
+ * as it is, with its code cache, and calls what it evaluates to; without the wrapper it would
+ * build a second copy of the text around it, 200 KB more for the first garbage collection to
+ * meet. Loaded by require (Node's own compile cache, or no cache), the file calls the function
+ * itself: there `module` exists.
+ */
+const SELF_CALLING = {
+  banner: `(function(bundle){return typeof module==="object"&&module!==null?bundle(exports,require,module,__filename,__dirname):bundle})(function (exports, require, module, __filename, __dirname) {"use strict";${BUNDLE_URL}`,
+  footer: "\n})",
+};
+
+/**
+ * Builds the bundle (or, with `wrap: false`, the plain CommonJS launcher). `write: false` returns
+ * it in memory (tests); the metafile lists every input.
  * @example const { metafile } = await bundleHook({ outfile: "/tmp/hook.cjs" })
  */
-export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY } = {}) {
+export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY, wrap = true } = {}) {
   return build({
     entryPoints: [entry],
     outfile,
@@ -61,14 +77,13 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     plugins: [noWatcher],
     legalComments: "none",
     logLevel: "warning",
-    // import.meta.url on first use: most hook calls never ask for it (a lazy require does).
     define: { "import.meta.url": "__agentsmdBundle.url" },
-    banner: { js: '"use strict";const __agentsmdBundle={get url(){return this.u??=require("node:url").pathToFileURL(__filename).href}};' },
+    ...(wrap ? { banner: { js: SELF_CALLING.banner }, footer: { js: SELF_CALLING.footer } } : { banner: { js: `"use strict";${BUNDLE_URL}` } }),
   });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await bundleHook({ entry: HOOK_BIN_ENTRY, outfile: HOOK_BIN });
+  await bundleHook({ entry: HOOK_BIN_ENTRY, outfile: HOOK_BIN, wrap: false });
   const result = await bundleHook();
   const output = result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => k.endsWith(".cjs"))];
   console.log(`hook bundle: ${Object.keys(output.inputs).length} modules -> ${(output.bytes / 1024).toFixed(0)} KB at ${HOOK_BUNDLE}`);

@@ -112,25 +112,38 @@ describe("hook process", () => {
       preload,
       `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
     );
-    const run = (event: object) => {
+    const run = (event: object, cache = false) => {
       const result = spawnSync(process.execPath, ["-r", preload, join(REPO, "dist/hook/hook.cjs"), "hook", "claude-code", "--state-dir", join(dir, "state")], {
         input: JSON.stringify(event),
         encoding: "utf8",
-        env: { PATH: process.env.PATH ?? "", HOME: dir, AGENTSMD_CLAUDE_AGENTS_MD: "inject", AGENTSMD_COMPILE_CACHE: "0" },
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: dir,
+          AGENTSMD_CLAUDE_AGENTS_MD: "inject",
+          ...(cache ? { XDG_CACHE_HOME: join(dir, "cache") } : { AGENTSMD_COMPILE_CACHE: "0" }),
+        },
       });
       expect(result.stderr).toBe("");
       expect(result.status).toBe(0);
       const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; builtins: string[] };
-      expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([join(REPO, "dist/hook/agentsmd-hook.cjs"), join(REPO, "dist/hook/hook.cjs")]);
+      // Through the code cache (Node 20) the bundle is run by vm.Script, not required.
+      if (!cache)
+        expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([join(REPO, "dist/hook/agentsmd-hook.cjs"), join(REPO, "dist/hook/hook.cjs")]);
       expect(loaded.builtins.filter((name) => /\bcrypto\b/.test(name))).toEqual([]);
       // every file call on the main thread (syncFileSystem): node's fs/promises never loads
       expect(loaded.builtins.filter((name) => name.includes("fs/promises"))).toEqual([]);
+      // nor node:module (about twenty internal modules in a CommonJS process; io/require.ts), nor perf_hooks (io/cache.ts monotonicMs)
+      expect(loaded.builtins.filter((name) => /^NativeModule (module|perf_hooks)$/.test(name))).toEqual([]);
       return result.stdout;
     };
     const session = { session_id: "0b6a1c9e-7f41-4d8e-a2b3-5c6d7e8f9a0b", cwd: project };
     expect(run({ ...session, hook_event_name: "SessionStart", source: "startup" })).toContain("# root rules");
-    expect(run({ ...session, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: join(project, "pkg", "a.ts") } })).toContain(
-      "# pkg rules",
-    );
+    const read = { ...session, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: join(project, "pkg", "a.ts") } };
+    expect(run(read)).toContain("# pkg rules");
+    // the self-calling bundle through the code cache: written by the first run, read by the second
+    if (!process.versions.node.startsWith("20.")) return;
+    expect(run({ ...session, session_id: "c1", hook_event_name: "SessionStart", source: "startup" }, true)).toContain("# root rules");
+    expect(readdirSync(join(dir, "cache/agentsmd/compile-cache")).filter((name) => name.endsWith(".v8"))).toHaveLength(1);
+    expect(run({ ...read, session_id: "c1" }, true)).toContain("# pkg rules");
   });
 });

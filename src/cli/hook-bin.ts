@@ -6,6 +6,7 @@
 import { launchHook } from "./launch.js";
 
 const argv = process.argv.slice(2);
-void launchHook(argv[0] === "hook" ? argv : ["hook", ...argv]).then((code) => {
+// A CommonJS bundle: its own directory (dist/hook/, the bundle's too) and `require`, so the launcher loads no node:module.
+void launchHook(argv[0] === "hook" ? argv : ["hook", ...argv], process.env, { hookDir: __dirname, require }).then((code) => {
   process.exitCode = code;
 });

@@ -11,16 +11,19 @@
  * nobody else can write: code read from it runs. `AGENTSMD_COMPILE_CACHE=0` or
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off. Like io/file-system.ts, this module imports node:fs:
  * it runs before any other module loads and touches only the bundle and the cache.
+ *
+ * Every module it loads costs each hook call: builtins come through the caller's `require`
+ * (dist/hook/hook.cjs passes its own), so node:module, which loads some twenty internal modules
+ * in a CommonJS process, is loaded only on a Node that has `enableCompileCache`.
  */
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import * as nodeModule from "node:module";
-import { homedir } from "node:os";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
 import type { CliIo } from "./io.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** A CommonJS `require`: for builtins, and the bundle's own (it resolves next to the bundle). */
+export type Require = (id: string) => unknown;
 
 /** What the hook bundle exports (src/cli/hook-process.ts). */
 interface HookBundle {
@@ -28,8 +31,8 @@ interface HookBundle {
   runHookProcess(argv: readonly string[], io: CliIo, fullCli: (argv: readonly string[], io: CliIo) => Promise<number>): Promise<number>;
 }
 
-/** The bundle, next to the compiled CLI (dist/cli/launch.js -> dist/hook/agentsmd-hook.cjs). */
-export const HOOK_BUNDLE = fileURLToPath(new URL("../hook/agentsmd-hook.cjs", import.meta.url));
+/** The file name of the bundle in dist/hook/. */
+export const HOOK_BUNDLE_NAME = "agentsmd-hook.cjs";
 
 function privateDir(path: string): boolean {
   const info = lstatSync(path);
@@ -39,14 +42,20 @@ function privateDir(path: string): boolean {
 
 /**
  * The compile cache directory, created if needed; undefined when turned off or not safe to use.
- * @example compileCacheDir({ XDG_CACHE_HOME: "/home/me/.cache" }) // "/home/me/.cache/agentsmd/compile-cache"
+ * @example compileCacheDir({ XDG_CACHE_HOME: "/home/me/.cache" }, os.homedir) // "/home/me/.cache/agentsmd/compile-cache"
  */
-export function compileCacheDir(env: Env = process.env): string | undefined {
+export function compileCacheDir(env: Env, homedir: () => string): string | undefined {
   if (env.AGENTSMD_COMPILE_CACHE === "0" || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   try {
     const xdg = env.XDG_CACHE_HOME;
     const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), ".cache");
     const dir = join(base, "agentsmd", "compile-cache");
+    // Checked first, created only when missing: one call per hook process in the usual case.
+    try {
+      return privateDir(dirname(dir)) && privateDir(dir) ? dir : undefined;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") return undefined;
+    }
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     return privateDir(dirname(dir)) && privateDir(dir) ? dir : undefined;
   } catch {
@@ -54,17 +63,25 @@ export function compileCacheDir(env: Env = process.env): string | undefined {
   }
 }
 
+/** Node >= 22.1 has `module.enableCompileCache` (asked by version: loading node:module to look costs a hook call). */
+function hasCompileCache(version = process.versions.node): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return major > 22 || (major === 22 && minor >= 1);
+}
+
 type EnableCompileCache = (dir: string) => unknown;
-const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+
+/** os.homedir through `require`, loaded only when HOME is not set. */
+const homedirOf = (require: Require) => () => (require("node:os") as typeof import("node:os")).homedir();
 
 /**
  * Turns on Node's compile cache for the modules loaded after this call (Node >= 22.1; false elsewhere).
- * @example enableCompileCache(process.env)
+ * @example enableCompileCache(process.env, require)
  */
-export function enableCompileCache(env: Env = process.env, dir = enable ? compileCacheDir(env) : undefined): boolean {
-  if (!enable || dir === undefined) return false;
+export function enableCompileCache(env: Env, require: Require, dir = hasCompileCache() ? compileCacheDir(env, homedirOf(require)) : undefined): boolean {
+  if (!hasCompileCache() || dir === undefined) return false;
   try {
-    enable(dir);
+    (require("node:module") as { enableCompileCache: EnableCompileCache }).enableCompileCache(dir);
     return true;
   } catch {
     return false;
@@ -74,11 +91,20 @@ export function enableCompileCache(env: Env = process.env, dir = enable ? compil
 /**
  * Runs a CommonJS file through V8 with a code cache kept in `dir` (the fallback for a Node without
  * `module.enableCompileCache`). A stale or foreign cache is rejected by V8 (it checks the source
- * and the V8 version) and rewritten when the process exits.
+ * and the V8 version) and rewritten when the process exits. One open of the bundle for its text
+ * and its size and mtime (the cache's name).
  */
-function requireWithCodeCache(file: string, dir: string): unknown {
-  const source = readFileSync(file, "utf8");
-  const info = statSync(file);
+function requireWithCodeCache(file: string, dir: string, require: Require): unknown {
+  const fd = openSync(file, "r");
+  let source: string;
+  let info: { size: number; mtimeMs: number };
+  try {
+    info = fstatSync(fd);
+    // esbuild writes ASCII only (charset ascii): latin1 is the same text without a UTF-8 decode.
+    source = readFileSync(fd, "latin1");
+  } finally {
+    closeSync(fd);
+  }
   const prefix = "agentsmd-hook-";
   const cacheFile = join(dir, `${prefix}${process.version}-${process.arch}-${info.size}-${Math.trunc(info.mtimeMs)}.v8`);
   let cached: Buffer | undefined;
@@ -87,13 +113,12 @@ function requireWithCodeCache(file: string, dir: string): unknown {
   } catch {
     cached = undefined;
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    ...(cached ? { cachedData: cached } : {}),
-  });
+  const { Script } = require("node:vm") as typeof import("node:vm");
+  // The file is one function expression (scripts/build-hook.mjs): its text goes to V8 as it is.
+  const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached } : {}) });
   const module = { exports: {} as unknown };
   const fn = script.runInThisContext() as (...args: unknown[]) => void;
-  fn.call(module.exports, module.exports, nodeModule.createRequire(file), module, file, dirname(file));
+  fn.call(module.exports, module.exports, require, module, file, dirname(file));
   if (!cached || script.cachedDataRejected) {
     // After the run the cache holds every function the hook compiled, not only the top level.
     process.once("exit", () => {
@@ -110,30 +135,43 @@ function requireWithCodeCache(file: string, dir: string): unknown {
   return module.exports;
 }
 
-function loadBundle(file: string, env: Env): HookBundle {
-  const dir = compileCacheDir(env);
-  if (dir !== undefined && enableCompileCache(env, dir)) return nodeModule.createRequire(import.meta.url)(file) as HookBundle;
-  if (dir !== undefined) return requireWithCodeCache(file, dir) as HookBundle;
-  return nodeModule.createRequire(import.meta.url)(file) as HookBundle;
+function loadBundle(file: string, env: Env, require: Require): HookBundle {
+  const dir = compileCacheDir(env, homedirOf(require));
+  if (dir !== undefined && !enableCompileCache(env, require, dir)) return requireWithCodeCache(file, dir, require) as HookBundle;
+  return require(file) as HookBundle;
 }
 
-// By URL, not by name: this module is also bundled into dist/hook/hook.cjs, which sits at the same
-// depth as dist/cli/, so the URLs below resolve to the compiled CLI from both places.
-const MAIN = new URL("../cli/main.js", import.meta.url).href;
-const HOOK_PROCESS = new URL("../cli/hook-process.js", import.meta.url).href;
-const fullCli = async (argv: readonly string[], io: CliIo): Promise<number> => ((await import(MAIN)) as typeof import("./main.js")).main(argv, io);
+// By URL, not by name, and only when used (building URLs costs a hook call): this module is also
+// bundled into dist/hook/hook.cjs, which sits at the same depth as dist/cli/, so the URLs below
+// resolve to the compiled CLI from both places.
+const fullCli = async (argv: readonly string[], io: CliIo): Promise<number> =>
+  ((await import(new URL("../cli/main.js", import.meta.url).href)) as typeof import("./main.js")).main(argv, io);
+
+/** Where the bundle is and how to require: dist/hook/hook.cjs gives both; the ES module bin neither. */
+export interface LaunchPlace {
+  /** dist/hook/ */
+  hookDir: string;
+  require: Require;
+}
+
+async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
+  if (place) return place;
+  const { createRequire } = await import("node:module");
+  const { fileURLToPath } = await import("node:url");
+  return { hookDir: fileURLToPath(new URL("../hook/", import.meta.url)), require: createRequire(import.meta.url) };
+}
 
 /**
  * Runs `agentsmd hook ...` from the bundle (or, in a build without it, from the compiled modules).
- * @example process.exitCode = await launchHook(process.argv.slice(2))
+ * @example process.exitCode = await launchHook(process.argv.slice(2), process.env, { hookDir: __dirname, require })
  */
-export async function launchHook(argv: readonly string[], env: Env = process.env): Promise<number> {
+export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
+  const place = await placeOf(at);
   let bundle: HookBundle;
   try {
-    statSync(HOOK_BUNDLE);
-    bundle = loadBundle(HOOK_BUNDLE, env);
+    bundle = loadBundle(join(place.hookDir, HOOK_BUNDLE_NAME), env, place.require);
   } catch {
-    bundle = (await import(HOOK_PROCESS)) as typeof import("./hook-process.js");
+    bundle = (await import(new URL("../cli/hook-process.js", import.meta.url).href)) as typeof import("./hook-process.js");
   }
   return bundle.runHookProcess(argv, bundle.hookProcessIo(), fullCli);
 }

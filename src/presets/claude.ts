@@ -19,8 +19,8 @@
  *
  * Not modelled: `.claude/rules/`, auto memory, the 4 MiB skip, managed-only mode.
  */
-import { createRequire } from "node:module";
 import type Picomatch from "picomatch";
+import { lazyRequire } from "../io/require.js";
 import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Excludes, type ListedContext, type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
@@ -290,7 +290,7 @@ export async function claudeExcludes(context: ListedContext): Promise<Excludes |
     const variant = await realVariant(context.fs, pattern);
     if (variant !== undefined) patterns.push(variant);
   }
-  const picomatch = createRequire(import.meta.url)("picomatch") as typeof Picomatch;
+  const picomatch = lazyRequire(() => import.meta.url)("picomatch") as typeof Picomatch;
   let test: (path: string) => boolean;
   try {
     test = picomatch(patterns, { dot: true });

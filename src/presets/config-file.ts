@@ -5,20 +5,20 @@
  * through require, so the hook bundle keeps them external and a hook that never parses a config
  * file never loads them.
  */
-import { createRequire } from "node:module";
 import type { ParseError } from "jsonc-parser";
 import type { Diagnostic } from "../core/schema.js";
 import { quote } from "../core/quote.js";
 import { readTextFile, type FileSystem } from "../io/file-system.js";
+import { lazyRequire } from "../io/require.js";
 
-let required: NodeJS.Require | undefined;
+const required = lazyRequire(() => import.meta.url);
 
 /**
- * A dependency loaded on first use (`createRequire` also runs only then).
+ * A dependency loaded on first use (node:module too: io/require.ts).
  * @example const { parse } = loadDependency("smol-toml") as typeof import("smol-toml");
  */
 export function loadDependency(id: string): unknown {
-  return (required ??= createRequire(import.meta.url))(id);
+  return required(id);
 }
 
 /** Largest agent configuration file read. */

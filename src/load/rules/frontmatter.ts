@@ -7,13 +7,15 @@
  * the value as raw text, so the inline value of a glob key is taken as raw text too, and parsed as
  * YAML only when it is a flow list (`[...]`) or one quoted scalar.
  */
-import { createRequire } from "node:module";
 import type { LineCounter } from "yaml";
+import { lazyRequire } from "../../io/require.js";
+
+const load = lazyRequire(() => import.meta.url);
 
 type Yaml = typeof import("yaml");
 let yaml: Yaml | undefined;
 /** `yaml` loads on first use: a tree without rule files (every hook process on one) never parses it. */
-const loadYaml = (): Yaml => (yaml ??= createRequire(import.meta.url)("yaml") as Yaml);
+const loadYaml = (): Yaml => (yaml ??= load("yaml") as Yaml);
 
 /** The most header bytes parsed; a longer header is reported, not parsed. */
 export const MAX_FRONTMATTER_CHARS = 64 * 1024;

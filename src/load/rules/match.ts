@@ -2,13 +2,15 @@
  * Glob matching for scoped rules: picomatch, on POSIX paths relative to the rule's base directory.
  * Pure; compiled once per rule.
  */
-import { createRequire } from "node:module";
 import type Picomatch from "picomatch";
+import { lazyRequire } from "../../io/require.js";
+
+const load = lazyRequire(() => import.meta.url);
 
 let loaded: typeof Picomatch | undefined;
 /** picomatch loads on first use: a session without rules (every hook process on such a tree) never parses it. */
 function picomatch(glob: string, options?: Picomatch.PicomatchOptions): (path: string) => boolean {
-  loaded ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch;
+  loaded ??= load("picomatch") as typeof Picomatch;
   return loaded(glob, options);
 }
 
