@@ -110,7 +110,8 @@ describe("hook process", () => {
     const preload = join(dir, "report.cjs");
     writeFileSync(
       preload,
-      `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
+      `let drained = false; process.on("beforeExit", () => { drained = true; });\n` +
+        `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList, drained })));\n`,
     );
     const run = (event: object, cache = false) => {
       const result = spawnSync(process.execPath, ["-r", preload, join(REPO, "dist/hook/hook.cjs"), "hook", "claude-code", "--state-dir", join(dir, "state")], {
@@ -125,7 +126,9 @@ describe("hook process", () => {
       });
       expect(result.stderr).toBe("");
       expect(result.status).toBe(0);
-      const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; builtins: string[] };
+      const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; builtins: string[]; drained: boolean };
+      // the process ends as soon as the answer is written (launch.ts), not after Node's idle GC and teardown
+      expect(loaded.drained).toBe(false);
       // Through the code cache (Node 20) the bundle is run by vm.Script, not required.
       if (!cache)
         expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([join(REPO, "dist/hook/agentsmd-hook.cjs"), join(REPO, "dist/hook/hook.cjs")]);

@@ -10,22 +10,32 @@ import { runHookArgv } from "./hook.js";
 
 const MAX_STDIN = 16 * 1024 * 1024;
 
+/** The io of a hook process. */
+export interface HookProcessIo extends CliIo {
+  /** A write went to a stream (its descriptor would block): the process must let it drain before it exits. */
+  readonly streamed: boolean;
+}
+
 /**
  * The process io of a hook: synchronous stdin/stdout on descriptors 0 and 1, the stream only when
  * a descriptor would block.
  * @example await runHookProcess(["claude-code"], hookProcessIo())
  */
-export function hookProcessIo(): CliIo {
+export function hookProcessIo(): HookProcessIo {
   const env = process.env;
   let cwd: string | undefined;
+  let streamed = false;
   return {
     stdout: (text) => {
       const rest = writeDescriptorSync(1, text);
-      if (rest) process.stdout.write(rest);
+      if (rest) ((streamed = true), process.stdout.write(rest));
     },
     stderr: (text) => {
       const rest = writeDescriptorSync(2, text);
-      if (rest) process.stderr.write(rest);
+      if (rest) ((streamed = true), process.stderr.write(rest));
+    },
+    get streamed() {
+      return streamed;
     },
     readStdin: async () => {
       const { bytes, complete } = readDescriptorSync(0, MAX_STDIN);
