@@ -5,7 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { asyncFileSystem, nodeFileSystem, syncFileSystem, type FileSystem } from "../src/io/file-system.js";
+import { hostname } from "node:os";
+import { asyncFileSystem, hostName, nodeFileSystem, syncFileSystem, type FileSystem } from "../src/io/file-system.js";
+import { homedir } from "../src/io/require.js";
+import { homedir as osHomedir } from "node:os";
 import { FsError } from "../src/core/errors.js";
 import { createTree, makeFifo, makeSymlink } from "./helpers/tree.js";
 
@@ -109,5 +112,12 @@ describe("syncFileSystem (every call on the calling thread, for a hook process) 
     expect(viaSync.after["/linked.json"]).toBe("link");
     expect(viaSync.after["/dir/a.json"]).toMatch(/^through\n /);
     expect(Object.keys(viaSync.after).filter((rel) => rel.endsWith(".tmp"))).toEqual([]);
+  });
+});
+
+describe("node:os answers without node:os on the hook path", () => {
+  it("hostName is os.hostname() (lock files compare it across processes); homedir is os.homedir()", () => {
+    expect(hostName()).toBe(hostname());
+    expect(homedir()).toBe(osHomedir());
   });
 });

@@ -2,10 +2,9 @@
  * Persisted sessions: read/validate a state file, write it atomically, and a cross-process lock
  * (exclusive lock file, stale-lock recovery) so concurrent processes never lose an update.
  */
-import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { FsError, StateError, jsonParseProblem } from "../core/errors.js";
-import { ageMs, createExclusive, ensureDir, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "./file-system.js";
+import { ageMs, createExclusive, ensureDir, hostName, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "./file-system.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { SessionState } from "../core/schema.js";
 
@@ -87,7 +86,7 @@ function randomHex(): string {
 
 /** What a lock file holds: the owner's pid, host and a token unique to this acquisition. */
 function lockContent(): string {
-  return `${process.pid}\n${hostname()}\n${randomHex()}\n`;
+  return `${process.pid}\n${hostName()}\n${randomHex()}\n`;
 }
 
 interface LockSeen {
@@ -109,7 +108,7 @@ async function isStale(lock: string, seen: LockSeen, staleMs: number, fs: FileSy
   const [pidLine = "", host = ""] = seen.text.split("\n");
   const owner = Number.parseInt(pidLine.trim(), 10);
   // A pid from another host (a shared state directory) says nothing about liveness here.
-  const sameHost = host === "" || host === hostname();
+  const sameHost = host === "" || host === hostName();
   if (sameHost && Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) return true;
   const age = await ageMs(lock, fs);
   return age !== null && age > staleMs;

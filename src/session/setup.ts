@@ -2,7 +2,7 @@
  * Session set-up shared by createSession and restoreSession: options -> config -> root -> the
  * name groups and the stat cache a session probes with.
  */
-import { homedir } from "node:os";
+import { homedir } from "../io/require.js";
 import { StatCache } from "../io/cache.js";
 import { resolveConfig, type ResolvedConfig } from "../load/config.js";
 import { nodeFileSystem } from "../io/file-system.js";

@@ -3,7 +3,7 @@
  * no output; a tool event's targets are computed with the file system first (globs, git words),
  * then the shared algorithm runs with the Codex profile. Loads only the profile and the host layer.
  */
-import { homedir } from "node:os";
+import { homedir } from "../../io/require.js";
 import { homeFromEnv } from "../../core/paths.js";
 import { nodeFileSystem } from "../../io/file-system.js";
 import { handleHostEvent, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";

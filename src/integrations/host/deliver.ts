@@ -5,7 +5,7 @@
  * admitted only after the answer carrying it was handed over, and the whole step runs under the
  * conversation's lock, so parallel hook processes never deliver a file twice or lose an update.
  */
-import { homedir } from "node:os";
+import { homedir } from "../../io/require.js";
 import * as z from "zod/mini";
 import { absolute, nameOf, parentOf, homeFromEnv } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
