@@ -5,12 +5,13 @@
  * speed itself is measured by `npm run bench` (hook rows), never asserted here.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, REPO } from "./helpers/bin.js";
 import { HOOK_HOSTS } from "../src/integrations/hosts.js";
+import { CODE_CACHE_RUNS } from "../src/cli/launch.js";
 
 interface Metafile {
   inputs: Record<string, { bytes: number }>;
@@ -144,10 +145,27 @@ describe("hook process", () => {
     expect(run({ ...session, hook_event_name: "SessionStart", source: "startup" })).toContain("# root rules");
     const read = { ...session, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: join(project, "pkg", "a.ts") } };
     expect(run(read)).toContain("# pkg rules");
-    // the self-calling bundle through the code cache: written by the first run, read by the second
+    // The self-calling bundle through the code cache: written by the first run, read by the next
+    // ones; each of the first CODE_CACHE_RUNS runs adds what it compiled (its first byte counts
+    // them), later ones only read it.
     if (!process.versions.node.startsWith("20.")) return;
+    const cacheDir = join(dir, "cache/agentsmd/compile-cache");
+    const cache = () => {
+      const names = readdirSync(cacheDir).filter((name) => name.endsWith(".v8"));
+      expect(names).toHaveLength(1);
+      const path = join(cacheDir, names[0]!);
+      return { runs: readFileSync(path)[0], ino: statSync(path).ino };
+    };
     expect(run({ ...session, session_id: "c1", hook_event_name: "SessionStart", source: "startup" }, true)).toContain("# root rules");
-    expect(readdirSync(join(dir, "cache/agentsmd/compile-cache")).filter((name) => name.endsWith(".v8"))).toHaveLength(1);
+    expect(cache().runs).toBe(1);
     expect(run({ ...read, session_id: "c1" }, true)).toContain("# pkg rules");
-  });
+    expect(cache().runs).toBe(2);
+    for (let runs = 3; runs <= CODE_CACHE_RUNS; runs++) {
+      run({ ...read, session_id: "c1" }, true);
+      expect(cache().runs).toBe(runs);
+    }
+    const last = cache();
+    expect(run({ ...read, session_id: "c2" }, true)).toContain("# pkg rules");
+    expect(cache()).toEqual(last);
+  }, 60_000);
 });

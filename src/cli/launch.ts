@@ -90,10 +90,19 @@ export function enableCompileCache(env: Env, require: Require, dir = hasCompileC
 }
 
 /**
+ * Runs of the hook that add what they compiled to the code cache: V8 caches only the functions a
+ * run compiled (besides what it read from the cache), so the first run alone (a SessionStart)
+ * would leave every later PostToolUse compiling its own path (a Codex shell command's parser: about
+ * 2 ms a call). The first runs after a build each rewrite the cache, once.
+ */
+export const CODE_CACHE_RUNS = 8;
+
+/**
  * Runs a CommonJS file through V8 with a code cache kept in `dir` (the fallback for a Node without
  * `module.enableCompileCache`). A stale or foreign cache is rejected by V8 (it checks the source
- * and the V8 version) and rewritten when the process exits. One open of the bundle for its text
- * and its size and mtime (the cache's name).
+ * and the V8 version) and rewritten when the process exits; so is one written by fewer than
+ * CODE_CACHE_RUNS runs (its first byte counts them). One open of the bundle for its text and its
+ * size and mtime (the cache's name).
  */
 function requireWithCodeCache(file: string, dir: string, require: Require): unknown {
   const fd = openSync(file, "r");
@@ -114,20 +123,22 @@ function requireWithCodeCache(file: string, dir: string, require: Require): unkn
   } catch {
     cached = undefined;
   }
+  const runs = cached && cached.length > 1 ? cached[0]! : 0;
   const { Script } = require("node:vm") as typeof import("node:vm");
   // The file is one function expression (scripts/build-hook.mjs): its text goes to V8 as it is.
-  const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached } : {}) });
+  const script = new Script(source, { filename: file, ...(runs > 0 ? { cachedData: cached!.subarray(1) } : {}) });
   const module = { exports: {} as unknown };
   const fn = script.runInThisContext() as (...args: unknown[]) => void;
   fn.call(module.exports, module.exports, require, module, file, dirname(file));
-  if (!cached || script.cachedDataRejected) {
+  const fresh = runs === 0 || script.cachedDataRejected === true;
+  if (fresh || runs < CODE_CACHE_RUNS) {
     // After the run the cache holds every function the hook compiled, not only the top level.
     process.once("exit", () => {
       try {
         const temp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+        writeFileSync(temp, Buffer.concat([Buffer.of(fresh ? 1 : runs + 1), script.createCachedData()]), { mode: 0o600 });
         renameSync(temp, cacheFile);
-        for (const name of readdirSync(dir)) if (name.startsWith(prefix) && join(dir, name) !== cacheFile) rmSync(join(dir, name), { force: true });
+        if (fresh) for (const name of readdirSync(dir)) if (name.startsWith(prefix) && join(dir, name) !== cacheFile) rmSync(join(dir, name), { force: true });
       } catch {
         // a cache is an optimisation: never fail the hook for it
       }
