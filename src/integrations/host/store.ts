@@ -88,7 +88,7 @@ const ledgerShape = once(() => ({
 }));
 
 /**
- * Names the state schema a file's check vouches for. test/integrations/store.test.ts recomputes
+ * Names the state schema a file's check vouches for. test/integrations/state-check.test.ts recomputes
  * it from the zod schemas of every host: a schema change without a new id fails there (a file
  * checked under the old id is then validated by the new schema once, and rewritten).
  */
