@@ -7,7 +7,7 @@
  */
 import * as z from "zod/mini";
 import { absolute, join } from "../../core/paths.js";
-import { AgentsConfigSchema } from "../../core/schema.js";
+import { safeParseConfig } from "../../core/config-schema.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
 import { createSession } from "../../session/session.js";
 import { hookRunner } from "../host/deliver.js";
@@ -29,7 +29,8 @@ export type QwenState = z.infer<typeof QwenStateSchema>;
 
 /** A configured name agentsmd can look up in a directory (what `files.names` accepts: relative, no `..`); a repository's settings may name anything. */
 function lookupName(name: string): boolean {
-  return z.safeParse(AgentsConfigSchema, { files: { names: [name] } }).success;
+  // only the `files` key is built (core/config-schema.ts): this runs in every Qwen hook process
+  return safeParseConfig({ files: { names: [name] } }).success;
 }
 
 /**
