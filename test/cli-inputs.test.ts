@@ -5,7 +5,6 @@
  */
 import { mkdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { main } from "../src/cli/main.js";
 import { createTree, runCli } from "./helpers/tree.js";
 
 describe("CLI inputs", () => {
@@ -38,17 +37,9 @@ describe("CLI inputs", () => {
   it("show prints the exact bytes when piped and a final newline on a terminal", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root" });
     const show = async (isTTY: boolean) => {
-      let stdout = "";
-      const io = {
-        stdout: (text: string) => void (stdout += text),
-        stderr: () => undefined,
-        readStdin: async () => "",
-        env: {},
-        cwd: tree.path("repo"),
-        isTTY,
-      };
-      expect(await main(["--home", tree.home, "show"], io)).toBe(0);
-      return stdout;
+      const run = await runCli(["--home", tree.home, "show"], { cwd: tree.path("repo"), isTTY });
+      expect(run.code).toBe(0);
+      return run.stdout;
     };
     const piped = await show(false);
     expect(piped.endsWith("</agents_context>")).toBe(true);
@@ -58,17 +49,12 @@ describe("CLI inputs", () => {
   it("touch --preset gemini prints what Gemini CLI adds to a tool's output, without a newline of its own when piped (issue 14)", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/GEMINI.md": "root", "repo/pkg/GEMINI.md": "pkg rules\n", "repo/pkg/x.ts": "" });
     const touch = async (isTTY: boolean, state: string) => {
-      let stdout = "";
-      const io = {
-        stdout: (text: string) => void (stdout += text),
-        stderr: () => undefined,
-        readStdin: async () => "",
-        env: {},
+      const run = await runCli(["--home", tree.home, "--preset", "gemini", "touch", tree.path("repo/pkg/x.ts"), "--state", tree.path(state)], {
         cwd: tree.path("repo"),
         isTTY,
-      };
-      expect(await main(["--home", tree.home, "--preset", "gemini", "touch", tree.path("repo/pkg/x.ts"), "--state", tree.path(state)], io)).toBe(0);
-      return stdout;
+      });
+      expect(run.code).toBe(0);
+      return run.stdout;
     };
     const piped = await touch(false, "a.json");
     // Gemini's JIT block ends with its own closing line, trimmed content inside: no trailing newline.

@@ -141,7 +141,10 @@ export interface CliRun {
  * Runs `main(argv, io)` in-process with captured output. `env` defaults to `{}`; the process cwd
  * is `cwd` (default: the tmp dir), which only relative path arguments see.
  */
-export async function runCli(argv: readonly string[], options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}): Promise<CliRun> {
+export async function runCli(
+  argv: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; stdin?: string; isTTY?: boolean } = {},
+): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -154,6 +157,7 @@ export async function runCli(argv: readonly string[], options: { cwd?: string; e
     readStdin: async () => options.stdin ?? "",
     env: options.env ?? {},
     cwd: options.cwd ?? tmpdir(),
+    ...(options.isTTY !== undefined ? { isTTY: options.isTTY } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };
