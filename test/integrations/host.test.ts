@@ -5,12 +5,12 @@
  * re-delivery at a turn start), so what Claude Code's profile does not exercise is covered too.
  */
 import { describe, expect, it } from "vitest";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { utimesSync } from "node:fs";
 import fc from "fast-check";
 import { z } from "zod";
 import { createTree, type Tree } from "../helpers/tree.js";
-import { nodeFileSystem } from "../../src/io/file-system.js";
+import { countingFileSystem, nodeFileSystem, type FileSystem } from "../../src/io/file-system.js";
 import { collectGarbage, conversationPath, encodeId, hostStateDir, STATE_TTL_MS } from "../../src/integrations/host/store.js";
 import { patchTargets, toolTargets } from "../../src/integrations/host/targets.js";
 import { handleHostEvent, HookInputError, type HostHookOptions } from "../../src/integrations/host/deliver.js";
@@ -114,8 +114,12 @@ function testProfile(onPrompt: "notice" | "redeliver" = "notice"): HostProfile<T
   };
 }
 
-function driver(tree: Tree, profile = testProfile()) {
-  const options: HostHookOptions<{ additionalContext: string }> = { env: { HOME: tree.home, XDG_STATE_HOME: tree.path("state") }, home: tree.home };
+function driver(tree: Tree, profile = testProfile(), session?: HostHookOptions<unknown>["session"]) {
+  const options: HostHookOptions<{ additionalContext: string }> = {
+    env: { HOME: tree.home, XDG_STATE_HOME: tree.path("state") },
+    home: tree.home,
+    ...(session ? { session } : {}),
+  };
   const send = async (event: TestEvent["event"], path?: string) =>
     (await handleHostEvent(profile, { id: "c1", event, cwd: tree.path("r"), ...(path ? { path: tree.path(path) } : {}) }, options))?.additionalContext ?? "";
   return { send, options };
@@ -173,6 +177,57 @@ describe("delivery algorithm (a second profile)", () => {
     expect(Object.keys(raw ?? {})).toEqual(["additionalContext"]);
     // a conversation first seen on a tool event: the host has the chain, so only nested files
     expect(raw?.additionalContext).not.toContain("ROOT");
+  });
+
+  it("a call that changes nothing takes no lock and writes nothing; one that does saves once", async () => {
+    const tree = await createTree(TREE);
+    const { fs, counters, reset } = countingFileSystem();
+    const writes: string[] = [];
+    const watched: FileSystem = {
+      ...fs,
+      createExclusive: (path, data) => (writes.push(`lock ${path.slice(path.lastIndexOf("/") + 1)}`), fs.createExclusive(path, data)),
+      writeAtomic: (path, data) => (writes.push(`save ${path.slice(path.lastIndexOf("/") + 1)}`), fs.writeAtomic(path, data)),
+    };
+    const { send } = driver(tree, testProfile(), { fs: watched });
+    await send("start");
+    expect(await send("tool", "r/a/b/f.ts")).toContain("\nB");
+    const state = conversationPath(tree.path("state/agentsmd/test-host"), { id: "c1" });
+    const before = await stat(state);
+    writes.length = 0;
+    reset();
+    expect(await send("tool", "r/a/b/f.ts")).toBe("");
+    expect(await send("tool", "r/a/b/AGENTS.md")).toBe("");
+    expect(await send("prompt")).toBe("");
+    expect(writes).toEqual([]);
+    expect(counters.write).toBe(0);
+    const after = await stat(state);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    // Something new: the lock, then one save.
+    expect(await send("tool", "r/c/g.ts")).toContain("\nC");
+    expect(writes).toEqual(["lock c1.json.lock", "save c1.json"]);
+  });
+
+  it("a save by another process between the unlocked step and the lock: the step runs again under the lock, nothing is given twice", async () => {
+    const tree = await createTree(TREE);
+    const plain = driver(tree);
+    await plain.send("start");
+    let raced = false;
+    const racing: FileSystem = {
+      ...nodeFileSystem,
+      // Just before this call takes its lock, another process handles the same tool call and saves.
+      createExclusive: async (path, data) => {
+        if (!raced && path.endsWith(".lock")) {
+          raced = true;
+          expect(await plain.send("tool", "r/c/g.ts")).toContain("\nC");
+        }
+        return nodeFileSystem.createExclusive(path, data);
+      },
+    };
+    const { send } = driver(tree, testProfile(), { fs: racing });
+    expect(await send("tool", "r/c/g.ts")).toBe("");
+    expect(raced).toBe(true);
+    // Both saw "C not given" before the lock; only the one whose state was current gave it.
+    expect(await plain.send("tool", "r/c/g.ts")).toBe("");
   });
 
   it("redeliver at a turn start: the edited file's new text once, a deleted file named", async () => {

@@ -23,7 +23,10 @@ import {
   conversationPath,
   conversationFormat,
   hostStateDir,
-  loadConversation,
+  parseConversation,
+  readConversationText,
+  checkedText,
+  type ReadConversation,
   lockConversation,
   saveConversation,
   type ConversationState,
@@ -44,8 +47,9 @@ export interface HostHookOptions<O> {
   /** Character budget of one answer. @default the profile's */
   budget?: number;
   /**
-   * Called with the answer (null: print nothing) while the conversation lock is held, before the
-   * state is saved: a file is marked admitted only after it was handed over.
+   * Called with the answer while the conversation lock is held, before the state is saved: a file
+   * is marked admitted only after it was handed over. null (print nothing) may come without the
+   * lock: a call that changes nothing takes none.
    */
   deliver?(output: O | null): void | Promise<void>;
   /** Non-fatal problems (an unreadable or corrupt state file that was replaced). */
@@ -416,15 +420,35 @@ export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, ra
   const dir = options.stateDir ?? profile.stateDir?.(env) ?? hostStateDir(profile.host, env, home);
   const path = conversationPath(dir, event.conversation);
   const format = conversationFormat(profile.host, profile.state.schema);
+  const diagnose = (message: string) => options.onDiagnostic?.(message);
+  const read = async (): Promise<ReadConversation<H>> => {
+    const text = await readConversationText(path, diagnose, run.fs);
+    return { text, state: parseConversation(text, path, format, diagnose) };
+  };
+  // Most tool calls change nothing (their path was covered before). The step runs first on the
+  // state as read, without the lock: when it has nothing to hand over or save, that is the answer
+  // (it saw one whole saved state: atomic writes). Otherwise the lock is taken, and the step runs
+  // again under it only when another process saved in between.
+  const first = event.fresh ? null : await read();
+  let early: Step<H> | null = null;
+  if (first?.state) {
+    early = await step(run, first.state);
+    if (early.text === "" && (early.state === null || checkedText(early.state) === first.text)) {
+      await options.deliver?.(null);
+      return null;
+    }
+  }
   return lockConversation(
     path,
     async () => {
-      const stored = await loadConversation<H>(path, format, (message) => options.onDiagnostic?.(message), run.fs);
-      const result = await step(run, stored);
+      const text = first ? await readConversationText(path, diagnose, run.fs) : null;
+      const current = first && text === first.text ? first : await read();
+      const result = current === first && early ? early : await step(run, current.state);
       const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
       await options.deliver?.(output);
-      if (result.state) await saveConversation(path, result.state, run.fs);
-      if (event.fresh || (stored === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
+      const saved = result.state ? checkedText(result.state) : null;
+      if (result.state && saved !== current.text) await saveConversation(path, result.state, run.fs, saved!);
+      if (event.fresh || (current.state === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
       return output;
     },
     run.fs,

@@ -160,23 +160,35 @@ export interface ConversationState<H> {
   session: SessionState;
 }
 
+/** A state file as read: its text (null: none, or unreadable) and what it holds (null: nothing valid). */
+export interface ReadConversation<H> {
+  text: string | null;
+  state: ConversationState<H> | null;
+}
+
 /**
- * Reads and validates a state file; null when absent. A file that cannot be read or is not valid
- * is reported through `diagnose` and treated as absent (the next save replaces it).
+ * Reads a state file's text; null when absent. A file that cannot be read is reported through
+ * `diagnose` and treated as absent (the next save replaces it).
  */
-export async function loadConversation<H>(
-  path: string,
-  format: ConversationFormat<H>,
-  diagnose: (message: string) => void,
-  fs: FileSystem = nodeFileSystem,
-): Promise<ConversationState<H> | null> {
-  let text: string | null;
+export async function readConversationText(path: string, diagnose: (message: string) => void, fs: FileSystem = nodeFileSystem): Promise<string | null> {
   try {
-    text = await readTextFile(path, MAX_STATE_BYTES, fs);
+    return await readTextFile(path, MAX_STATE_BYTES, fs);
   } catch (error) {
     diagnose(`cannot read ${path}: ${(error as Error).message}; starting a new session state`);
     return null;
   }
+}
+
+/**
+ * What a state file's text holds: a file this agentsmd wrote (its check holds) as written, any
+ * other validated; one that is not valid is reported through `diagnose` and counts as none.
+ */
+export function parseConversation<H>(
+  text: string | null,
+  path: string,
+  format: ConversationFormat<H>,
+  diagnose: (message: string) => void,
+): ConversationState<H> | null {
   if (text === null) return null;
   const body = checkedBody(text);
   if (body !== null) {
@@ -205,12 +217,30 @@ export async function loadConversation<H>(
 }
 
 /**
+ * Reads and validates a state file; null when absent. A file that cannot be read or is not valid
+ * is reported through `diagnose` and treated as absent (the next save replaces it).
+ */
+export async function loadConversation<H>(
+  path: string,
+  format: ConversationFormat<H>,
+  diagnose: (message: string) => void,
+  fs: FileSystem = nodeFileSystem,
+): Promise<ConversationState<H> | null> {
+  return parseConversation(await readConversationText(path, diagnose, fs), path, format, diagnose);
+}
+
+/**
  * Replaces a state file atomically.
  * @example await saveConversation("/s/abc.json", state);
  */
-export async function saveConversation<H>(path: string, state: ConversationState<H>, fs: FileSystem = nodeFileSystem): Promise<void> {
+export async function saveConversation<H>(
+  path: string,
+  state: ConversationState<H>,
+  fs: FileSystem = nodeFileSystem,
+  text = checkedText(state),
+): Promise<void> {
   await ensureDir(parentOf(path), fs);
-  await writeFileAtomic(path, checkedText(state), fs);
+  await writeFileAtomic(path, text, fs);
 }
 
 /**
