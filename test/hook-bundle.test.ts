@@ -170,3 +170,85 @@ describe("hook process", () => {
     expect(cache()).toEqual(last);
   }, 60_000);
 });
+
+describe("installed hook commands", () => {
+  beforeAll(async () => {
+    await ensureBuilt();
+  }, 180_000);
+
+  it("every installer writes the lean executable (dist/hook/hook.cjs), and the command as written answers the host's event", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentsmd-hook-command-"));
+    try {
+      // From the built package: the command names files next to the module that builds it.
+      const dist = (path: string) => import(join(REPO, "dist", path));
+      const commands: Record<string, string> = {
+        codex: (await dist("integrations/codex/install.js")).defaultCodexHookCommand(),
+        gemini: (await dist("integrations/gemini/install.js")).defaultGeminiCommand(),
+        qwen: (await dist("integrations/qwen/install.js")).defaultQwenCommand(),
+        copilot: `${(await dist("integrations/copilot/install.js")).defaultCopilotCommand()} hook copilot`,
+        "claude-code": await (await dist("integrations/claude-code/install.js")).defaultHookCommand("user", dir),
+      };
+      const project = join(dir, "project");
+      spawnSync("mkdir", ["-p", join(project, ".git"), join(project, "pkg")]);
+      writeFileSync(join(project, "pkg", "AGENTS.md"), "# pkg rules\n");
+      for (const [host, command] of Object.entries(commands)) {
+        expect(command, host).toContain(join(REPO, "dist/hook/hook.cjs"));
+        expect(command, host).not.toContain("bin.js");
+        // A first tool call of a conversation gives the nested file (each host's own event shape).
+        const file = join(project, "pkg", "a.ts");
+        const event: Record<string, object> = {
+          codex: {
+            session_id: `s-${host}`,
+            cwd: project,
+            hook_event_name: "PostToolUse",
+            tool_name: "Bash",
+            tool_input: { command: `cat ${file}` },
+            tool_response: "",
+          },
+          gemini: {
+            session_id: `s-${host}`,
+            cwd: project,
+            hook_event_name: "AfterTool",
+            transcript_path: "",
+            tool_name: "read_file",
+            tool_input: { file_path: file },
+            tool_response: {},
+          },
+          qwen: {
+            session_id: `s-${host}`,
+            cwd: project,
+            hook_event_name: "PostToolUse",
+            transcript_path: "",
+            tool_name: "read_file",
+            tool_input: { file_path: file },
+            tool_response: {},
+          },
+          copilot: {
+            sessionId: `s-${host}`,
+            timestamp: 1,
+            cwd: project,
+            toolName: "view",
+            toolArgs: { path: file },
+            toolResult: { resultType: "success", textResultForLlm: "" },
+          },
+          "claude-code": { session_id: `s-${host}`, cwd: project, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: file } },
+        };
+        const result = spawnSync("sh", ["-c", command], {
+          input: JSON.stringify(event[host]),
+          encoding: "utf8",
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: dir,
+            XDG_STATE_HOME: join(dir, "state"),
+            AGENTSMD_COMPILE_CACHE: "0",
+            AGENTSMD_CLAUDE_AGENTS_MD: "inject",
+          },
+        });
+        expect(result.stderr, host).toBe("");
+        expect(result.stdout, host).toContain("# pkg rules");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

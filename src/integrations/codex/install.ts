@@ -11,13 +11,13 @@
  * the original bytes) when nobody changed it since; otherwise it removes only agentsmd's handlers
  * and trust entries. Files agentsmd created are removed.
  */
-import { fileURLToPath } from "node:url";
 import { delimiter } from "node:path";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { ConfigError } from "../../core/errors.js";
 import { join } from "../../core/paths.js";
 import { ensureDir, nodeFileSystem, readTextFile } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
+import { cliHookCommand } from "../host/install-hooks.js";
 import { addHookGroups, commandHandlerOf, parseSettingsText, removeHookGroups, settingsText, type HookGroup, type Json } from "../host/hook-settings.js";
 import { CODEX_EVENTS } from "./input.js";
 import { codexHookHash, codexHookKey, listHooks, startAppServer, type CommandHandler } from "./trust.js";
@@ -42,18 +42,12 @@ export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, 
  */
 export const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
 
-function quoteWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * The command the hooks run: this package's lean hook executable by absolute path (one
- * pre-bundled file, src/cli/hook-bin.ts).
+ * The command the hooks run: this package's lean hook executable by absolute path.
  * @example defaultCodexHookCommand() // "/usr/bin/node /…/dist/hook/hook.cjs hook codex"
  */
 export function defaultCodexHookCommand(): string {
-  const bin = fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url));
-  return `${quoteWord(process.execPath)} ${quoteWord(bin)} hook codex`;
+  return cliHookCommand("codex");
 }
 
 /** agentsmd's groups: SessionStart (every source), UserPromptSubmit, PostToolUse on the shell and apply_patch. */

@@ -57,7 +57,7 @@ export interface GeminiInstallOptions {
 
 /**
  * The command the hooks run: this very CLI by absolute path (works from any directory).
- * @example defaultGeminiCommand() // "/usr/bin/node /…/agentsmd/dist/cli/bin.js hook gemini"
+ * @example defaultGeminiCommand() // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs hook gemini"
  */
 export function defaultGeminiCommand(): string {
   return cliHookCommand("gemini");

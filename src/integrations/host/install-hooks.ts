@@ -26,12 +26,14 @@ function shellWord(word: string): string {
 }
 
 /**
- * The command a host runs for `agentsmd hook <host>`: this very CLI by absolute path (works from
- * any directory, whatever PATH the host gives its hooks).
- * @example cliHookCommand("qwen") // "/usr/bin/node /…/agentsmd/dist/cli/bin.js hook qwen"
+ * The command a host runs for `agentsmd hook <host>`: this package's lean hook executable
+ * (dist/hook/hook.cjs, one pre-bundled file: src/cli/hook-bin.ts) by absolute path, run by this
+ * very Node, so it works from any directory, whatever PATH the host gives its hooks, without the
+ * CLI's start-up (issue 15: 1.5x a bare `node -e 0` instead of 2.3x through dist/cli/bin.js).
+ * @example cliHookCommand("qwen") // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs hook qwen"
  */
 export function cliHookCommand(host: string): string {
-  const bin = fileURLToPath(new URL("../../cli/bin.js", import.meta.url));
+  const bin = fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url));
   return `${shellWord(process.execPath)} ${shellWord(bin)} hook ${host}`;
 }
 

@@ -39,7 +39,7 @@ export interface QwenInstallOptions {
 
 /**
  * The command the hooks run: this very CLI by absolute path.
- * @example defaultQwenCommand() // "/usr/bin/node /…/agentsmd/dist/cli/bin.js hook qwen"
+ * @example defaultQwenCommand() // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs hook qwen"
  */
 export function defaultQwenCommand(): string {
   return cliHookCommand("qwen");
