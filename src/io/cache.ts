@@ -49,7 +49,7 @@ interface PathEntry {
 }
 
 /** How recent a directory's mtime must be for a probe not to trust it later ("racy git"). */
-const RACY_MS = 2_000;
+export const RACY_MS = 2_000;
 
 const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] }) as DirProbe;
 

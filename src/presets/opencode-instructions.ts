@@ -111,6 +111,15 @@ export interface ListedInstructions {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * Told of each directory a listing is about to read and each path it is about to probe, before
+ * it does (io/dir-stamps.ts `DirStamps`: the plugins keep a listing while those stay unchanged).
+ */
+export interface WalkObserver {
+  listing(dir: string): Promise<void>;
+  probing(path: string): Promise<void>;
+}
+
 /** OpenCode's global config directory (`Global.Path.config`). */
 export function opencodeXdgConfigDir(home: string, env: Env): string {
   const xdg = env.XDG_CONFIG_HOME;
@@ -303,6 +312,7 @@ const isUrl = (entry: string) => entry.startsWith("https://") || entry.startsWit
 
 /**
  * The files `instructions` entries name, in the order a CLI of the family (by `layout`) lists them.
+ * `observer` hears of every directory the globs list and every path they probe.
  * @example (await listFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context, ["CONTRIBUTING.md", "docs/*.md"], sources)).paths
  */
 export async function listFamilyInstructions(
@@ -310,6 +320,7 @@ export async function listFamilyInstructions(
   context: OpenCodeContext,
   entries: readonly string[],
   sources: InstructionSource[] = [],
+  observer?: WalkObserver,
 ): Promise<ListedInstructions> {
   const { fs, env, cwd, worktree, home } = context;
   const out: ListedInstructions = { paths: [], origin: new Map(), sources, urls: [], outOfScope: [], diagnostics: [] };
@@ -332,10 +343,10 @@ export async function listFamilyInstructions(
     if (isAbsolute(pattern)) {
       // Only the last segment is a glob; it is looked for in the directory above it, without dot files.
       const dir = absolute(parentOf(pattern), "/");
-      matches = nameOf(pattern) === "" ? [] : await globIn(fs, dir, nameOf(pattern), false, bound);
+      matches = nameOf(pattern) === "" ? [] : await globIn(fs, dir, nameOf(pattern), false, bound, observer);
     } else {
       matches = [];
-      for (const dir of project ? upward(cwd, worktree) : [configDir]) matches.push(...(await globIn(fs, dir, pattern, true, bound)));
+      for (const dir of project ? upward(cwd, worktree) : [configDir]) matches.push(...(await globIn(fs, dir, pattern, true, bound, observer)));
     }
     dirsLeft = Math.max(0, bound.dirs);
     if (bound.truncated && !warned) {
@@ -418,7 +429,14 @@ interface Walk {
  * directory under `**`) finds them: a directory's entries last listed first, directories breadth
  * first; `.` and `..` segments resolve lexically.
  */
-async function globIn(fs: FileSystem, cwd: string, pattern: string, dot: boolean, bound: { dirs: number; truncated: boolean }): Promise<string[]> {
+async function globIn(
+  fs: FileSystem,
+  cwd: string,
+  pattern: string,
+  dot: boolean,
+  bound: { dirs: number; truncated: boolean },
+  observer?: WalkObserver,
+): Promise<string[]> {
   if (pattern === "" || pattern.endsWith("/")) return [];
   const matches: string[] = [];
   const seen = new Set<string>();
@@ -431,10 +449,12 @@ async function globIn(fs: FileSystem, cwd: string, pattern: string, dot: boolean
         return Promise.resolve([]);
       }
       // OpenCode's glob (path-scurry on Bun) yields a directory's entries last listed first.
-      listing = fs.readdirUnsorted(dir).then(
-        (entries) => entries.reverse(),
-        () => [],
-      );
+      listing = (observer ? observer.listing(dir) : Promise.resolve())
+        .then(() => fs.readdirUnsorted(dir))
+        .then(
+          (entries) => entries.reverse(),
+          () => [],
+        );
       listings.set(dir, listing);
     }
     return listing;
@@ -463,6 +483,7 @@ async function globIn(fs: FileSystem, cwd: string, pattern: string, dot: boolean
     if (head === undefined) return;
     if (!MAGIC.test(head)) {
       if (head === "." || head === "..") return;
+      await observer?.probing(join(dir, head));
       const info = await fs.lstat(join(dir, head)).catch(() => null);
       if (info && info.kind !== "directory") emit(join(dir, head));
       return;

@@ -27,6 +27,7 @@ import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type ListedConte
 import {
   OPENCODE_CONFIG_LAYOUT,
   listFamilyInstructions,
+  type WalkObserver,
   opencodeXdgConfigDir,
   projectSwitchOn,
   readFamilyInstructions,
@@ -194,12 +195,17 @@ export function familyPrepare(family: OpenCodeFamily): NonNullable<Preset["prepa
  * The files a CLI of `family` lists through its config `instructions` right now, in its order
  * (what it puts in its system prompt after the project files), as the in-process plugins see
  * them. `entries` are the config's entries when the caller read them already (the CLI reads its
- * config once per run; the globs every step).
+ * config once per run; the globs every step); `observer` hears of what the globs list and probe.
  * @example const paths = await familyListedPaths(OPENCODE_FAMILY, { cwd, worktree, home, env, fs: nodeFileSystem });
  */
-export async function familyListedPaths(family: OpenCodeFamily, input: SystemPathsInput, entries?: readonly string[]): Promise<string[]> {
+export async function familyListedPaths(
+  family: OpenCodeFamily,
+  input: SystemPathsInput,
+  entries?: readonly string[],
+  observer?: WalkObserver,
+): Promise<string[]> {
   const own = entries ?? (await readFamilyInstructions(family.config, input)).entries;
-  return (await listFamilyInstructions(family.config, input, own)).paths;
+  return (await listFamilyInstructions(family.config, input, own, [], observer)).paths;
 }
 
 /**

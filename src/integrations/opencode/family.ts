@@ -30,7 +30,7 @@ import type { Hooks, Plugin, PluginModule, PluginOptions } from "@opencode-ai/pl
 import * as z from "zod";
 import { homedir } from "node:os";
 import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
-import { nodeFileSystem, removeFile } from "../../io/file-system.js";
+import { nodeFileSystem, removeFile, type FileSystem } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
 import { conversationPath, conversationFormat, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
@@ -38,6 +38,7 @@ import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, 
 import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
 import { familyListedPaths, familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
 import { readFamilyInstructions } from "../../presets/opencode-instructions.js";
+import { ListedPaths } from "./listed.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
@@ -109,6 +110,8 @@ export interface FamilyPluginContext {
   worktree: string;
   home?: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /** @default nodeFileSystem (tests count calls through `countingFileSystem`) */
+  fs?: FileSystem;
 }
 
 /** The plugin keeps no fields of its own in a conversation's state. */
@@ -213,14 +216,19 @@ export class FamilyAgents {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stateDir: string;
   readonly #tools: Set<string>;
+  readonly fs: FileSystem;
   readonly #sessions = new Map<string, Promise<SessionEntry>>();
-  /** The host's config `instructions` entries, read once per process as the host reads its config. */
-  #listedEntries: Promise<string[]> | undefined;
+  /**
+   * The files the host's config `instructions` list: the entries read once per process as the
+   * host reads its config, their globs listed again only when a directory they depend on changed.
+   */
+  #listed: Promise<ListedPaths> | undefined;
 
   constructor(host: FamilyPluginHost, context: FamilyPluginContext, options: FamilyPluginOptions = {}) {
     this.host = host;
     this.options = options;
     this.env = context.env ?? process.env;
+    this.fs = context.fs ?? nodeFileSystem;
     this.home = context.home ?? homeFromEnv(this.env, homedir);
     this.directory = absolute(context.directory, process.cwd());
     this.worktree = context.worktree && context.worktree.length > 0 ? absolute(context.worktree, this.directory) : this.directory;
@@ -276,13 +284,21 @@ export class FamilyAgents {
     const stored = await loadConversation(this.statePath(sessionID), conversationFormat(this.host.host, NO_FIELDS), () => undefined);
     let session: AgentsSession;
     if (stored) {
-      session = await reopenSession(stored.session, { cwd: this.directory, home: this.home, env: this.env, host: this.host.host, watch: this.#watch });
+      session = await reopenSession(stored.session, {
+        cwd: this.directory,
+        home: this.home,
+        env: this.env,
+        fs: this.fs,
+        host: this.host.host,
+        watch: this.#watch,
+      });
     } else {
       const preset = this.options.preset ?? this.host.preset;
       session = await createSession({
         cwd: this.directory,
         home: this.home,
         env: this.env,
+        fs: this.fs,
         preset: preset === this.host.preset ? this.host.pluginPreset : preset,
         config: this.#sessionConfig(),
         host: this.host.host,
@@ -297,19 +313,18 @@ export class FamilyAgents {
 
   /**
    * The files in the host's system prompt now: its global and project files, then the files its
-   * config `instructions` list (not cached: the host re-reads them and re-runs those globs every step).
+   * config `instructions` list (the host re-runs those globs every step: kept while no directory
+   * they depend on changed, see listed.ts). `touched`: the paths of the tool call being answered.
    */
-  async systemPaths(): Promise<string[]> {
-    const input = { cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: nodeFileSystem };
-    this.#listedEntries ??= readFamilyInstructions(this.host.family.config, input).then(
-      (read) => read.entries,
-      () => [],
+  async systemPaths(touched: readonly string[] = []): Promise<string[]> {
+    const input = { cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: this.fs };
+    this.#listed ??= readFamilyInstructions(this.host.family.config, input).then(
+      (read) => new ListedPaths((observer) => familyListedPaths(this.host.family, input, read.entries, observer), { fs: this.fs, watch: this.#watch }),
+      () => new ListedPaths(async () => [], { fs: this.fs, watch: false }),
     );
-    const [system, listed] = await Promise.all([
-      familySystemPaths(this.host.family, input),
-      familyListedPaths(this.host.family, input, await this.#listedEntries),
-    ]);
-    return [...new Set([...system, ...listed])];
+    const listed = await this.#listed;
+    const [system, paths] = await Promise.all([familySystemPaths(this.host.family, input), listed.paths(touched)]);
+    return [...new Set([...system, ...paths])];
   }
 
   /** Admits `paths` at their version on disk now; returns those versions. */
@@ -347,7 +362,7 @@ export class FamilyAgents {
     const cwd = typeof input.workdir === "string" && input.workdir !== "" ? absolute(input.workdir, this.directory) : this.directory;
     if (typeof input.command !== "string") return [];
     const parsed = shellCommandPaths(input.command, { cwd, home: this.home });
-    return parsed.ok ? settleShellPaths(parsed.paths, nodeFileSystem) : [];
+    return parsed.ok ? settleShellPaths(parsed.paths, this.fs) : [];
   }
 
   /** `tool.execute.after`: amends `output` in place. */
@@ -364,7 +379,7 @@ export class FamilyAgents {
     // Identity by real path (issue 18): `loop -> .` spellings of one file deliver it once.
     const targets = await canonicalTargets(session.cache.fs, session.root, touched);
     const names = new Set(session.cache.names.map((name) => nameOf(name)));
-    const system = await this.systemPaths();
+    const system = await this.systemPaths(targets);
     const native = tool === "read" ? nativeLoaded(output.metadata) : [];
     // What the host gave the model is admitted at its current version before anything is picked.
     const readInstruction = tool === "read" && targets.length === 1 && names.has(nameOf(targets[0]!)) ? targets : [];
@@ -476,6 +491,7 @@ export class FamilyAgents {
   async dispose(): Promise<void> {
     const entries = [...this.#sessions.values()];
     this.#sessions.clear();
+    (await this.#listed)?.close();
     for (const entry of entries) {
       const resolved = await entry.catch(() => undefined);
       await resolved?.saving;
