@@ -2,6 +2,8 @@
  * Pure path algebra on absolute POSIX-style paths (no I/O).
  */
 import { isAbsolute, resolve, sep, dirname, basename } from "node:path";
+import { ConfigError } from "./errors.js";
+import { quote } from "./quote.js";
 
 /**
  * Absolute, normalised path; relative paths resolve against `base` (a function is called only for
@@ -93,6 +95,33 @@ export function join(dir: string, name: string): string {
 export function xdgDir(env: Readonly<Record<string, string | undefined>>, name: string, home: string, fallback: string): string {
   const value = env[name];
   return value && value.startsWith("/") ? value : join(home, fallback);
+}
+
+/**
+ * A directory an option of the user's own names: an absolute path (normalised), or `~` / `~/x`
+ * under `home` (a JSON config has no shell to expand it); null for any other relative path.
+ * @example userDir("~/state", "/home/me") // "/home/me/state"
+ * @example userDir("state", "/home/me") // null
+ */
+export function userDir(value: string, home: string): string | null {
+  if (value === "~") return home;
+  if (value.startsWith("~/")) return absolute(value.slice(2), home);
+  return isAbsolute(value) ? absolute(value, "/") : null;
+}
+
+/**
+ * A directory option (`stateDir`) made absolute by {@link userDir}. A relative one is refused with
+ * the option and the fix named: resolved against the process's cwd it scattered state over every
+ * directory the agent was started from, and against the project it would write state into the
+ * repository, where a checked-in config could choose it.
+ * @example optionDir("stateDir", "~/s", "/home/me", { owner: "agentsmd/kilo plugin options", where: "kilo.json" }) // "/home/me/s"
+ */
+export function optionDir(option: string, value: string, home: string, about: { owner: string; where: string }): string {
+  const dir = userDir(value, home);
+  if (dir !== null) return dir;
+  throw new ConfigError(`invalid ${about.owner}: ${option} ${quote(value)} is a relative path, and state is kept per user, not per directory`, {
+    fix: `give ${option} an absolute path or one starting with ~/ (e.g. "~/.local/state/agentsmd") in ${about.where}, or leave it out for the default`,
+  });
 }
 
 /** Path segments of `path` below `root` (empty when equal or outside). */

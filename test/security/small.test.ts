@@ -2,7 +2,7 @@
  * Issue 18 row 6, the smaller items, one test each: a loop delivers a file once through the hook
  * (the MCP half is in confinement.test.ts), a corrupt state file's bytes never reach stderr, a
  * symlinked settings.json stays a symlink after install, a relative CLAUDE_PLUGIN_DATA writes
- * nothing under cwd.
+ * nothing under cwd, a relative stateDir in the pi/Kilo/OpenCode options is refused.
  */
 import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
@@ -12,7 +12,10 @@ import { homeFromEnv, parentOf } from "../../src/core/paths.js";
 import { createSession } from "../../src/index.js";
 import { plantedIn } from "../../src/io/real-path.js";
 import { withLock } from "../../src/io/state-store.js";
-import { StateError } from "../../src/core/errors.js";
+import { ConfigError, StateError } from "../../src/core/errors.js";
+import { PiAgents, createPiExtension } from "../../src/integrations/pi/index.js";
+import { KiloAgentsMdPlugin, KiloAgents } from "../../src/integrations/kilo/index.js";
+import { AgentsMdPlugin, OpenCodeAgents } from "../../src/integrations/opencode/index.js";
 import { fsError, injectFs } from "../helpers/faults.js";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -103,6 +106,39 @@ describe("row 6: smaller items", () => {
     const send = hook(tree, { CLAUDE_PLUGIN_DATA: "plugin-data" });
     await send({ hook_event_name: "SessionStart", source: "startup" });
     expect(existsSync(tree.path("r/plugin-data"))).toBe(false);
+  });
+
+  it("a relative stateDir in the pi extension's or the Kilo/OpenCode plugin's options is refused, naming the option and the fix; ~/ is the home", async () => {
+    const tree = await repo();
+    const context = { directory: tree.path("r"), worktree: tree.path("r"), home: tree.home, env: {} };
+    const cases = [
+      { where: "the createPiExtension call", make: (stateDir: string) => new PiAgents({ stateDir }, { home: tree.home, env: {} }) },
+      { where: "kilo.json", make: (stateDir: string) => new KiloAgents(context, { stateDir }) },
+      { where: "opencode.json", make: (stateDir: string) => new OpenCodeAgents(context, { stateDir }) },
+    ];
+    for (const { where, make } of cases) {
+      for (const relative of ["state", "./state", "../state", "~state"]) {
+        let error: unknown;
+        try {
+          make(relative);
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as ConfigError).message).toContain(`stateDir ${quote(relative)} is a relative path`);
+        expect((error as ConfigError).fix).toContain(`absolute path or one starting with ~/`);
+        expect((error as ConfigError).fix).toContain(where);
+      }
+      expect(make("~/agentsmd-state").stateDir).toBe(join(tree.home, "agentsmd-state"));
+      expect(make("~").stateDir).toBe(tree.home);
+      expect(make("/var/x/../state").stateDir).toBe("/var/state");
+    }
+    // The hosts' entry points refuse it the same way (the host reports a plugin that failed to load).
+    const input = { directory: tree.path("r"), worktree: tree.path("r") } as Parameters<typeof AgentsMdPlugin>[0];
+    await expect(AgentsMdPlugin(input, { stateDir: "state" })).rejects.toThrow(/agentsmd\/opencode plugin options: stateDir state is a relative path/);
+    await expect(KiloAgentsMdPlugin(input, { stateDir: "state" })).rejects.toThrow(/agentsmd\/kilo plugin options: stateDir state is/);
+    expect(() => createPiExtension({ stateDir: "state" })({} as never)).toThrow(ConfigError);
+    expect(existsSync(tree.path("r/state"))).toBe(false);
   });
 
   it("an empty or relative HOME falls back to the account's home, never / or the working directory", async () => {

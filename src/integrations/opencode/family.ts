@@ -32,7 +32,7 @@ import { homedir } from "node:os";
 import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
 import { nodeFileSystem, removeFile, type FileSystem } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
-import { absolute, isInside, nameOf, homeFromEnv } from "../../core/paths.js";
+import { absolute, isInside, nameOf, homeFromEnv, optionDir } from "../../core/paths.js";
 import { conversationPath, conversationFormat, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
 import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
 import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
@@ -77,7 +77,7 @@ export const FamilyPluginOptionsSchema = z
     exclude: z.array(z.string().min(1)).optional(),
     /** Token budget of the compaction context. @default DEFAULT_COMPACTION_TOKENS (1000) */
     compactionTokens: z.number().int().positive().optional(),
-    /** Where per-session state lives. @default $XDG_STATE_HOME/agentsmd/<host> */
+    /** Where per-session state lives: an absolute path or one under `~/` (a relative one is refused). @default $XDG_STATE_HOME/agentsmd/<host> */
     stateDir: z.string().min(1).optional(),
     /** Tools that trigger resolution. @default the host's file tools (and its shell tool) */
     tools: z.array(z.string().min(1)).optional(),
@@ -232,7 +232,10 @@ export class FamilyAgents {
     this.home = context.home ?? homeFromEnv(this.env, homedir);
     this.directory = absolute(context.directory, process.cwd());
     this.worktree = context.worktree && context.worktree.length > 0 ? absolute(context.worktree, this.directory) : this.directory;
-    this.stateDir = options.stateDir ?? hostStateDir(host.host, this.env, this.home);
+    this.stateDir =
+      options.stateDir !== undefined
+        ? optionDir("stateDir", options.stateDir, this.home, { owner: `agentsmd/${host.host} plugin options`, where: host.configFile })
+        : hostStateDir(host.host, this.env, this.home);
     this.#tools = new Set(options.tools ?? host.tools);
   }
 

@@ -28,7 +28,7 @@
 import { homedir } from "node:os";
 import * as z from "zod";
 import { nodeFileSystem } from "../../io/file-system.js";
-import { absolute, homeFromEnv, nameOf } from "../../core/paths.js";
+import { absolute, homeFromEnv, nameOf, optionDir } from "../../core/paths.js";
 import { handleHostEvent } from "../host/deliver.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
 import { hostStateDir } from "../host/store.js";
@@ -87,7 +87,7 @@ export const PiExtensionOptionsSchema = z
     maxBytes: z.number().int().positive().optional(),
     /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
     exclude: z.array(z.string().min(1)).optional(),
-    /** Where per-session state lives. @default $XDG_STATE_HOME/agentsmd/pi */
+    /** Where per-session state lives: an absolute path or one under `~/` (a relative one is refused). @default $XDG_STATE_HOME/agentsmd/pi */
     stateDir: z.string().min(1).optional(),
     /** Extra agentsmd config merged under the options above. */
     config: z.record(z.string(), z.unknown()).optional(),
@@ -215,7 +215,10 @@ export class PiAgents {
     this.options = PiExtensionOptionsSchema.parse(options);
     this.env = context.env ?? process.env;
     this.home = context.home ?? homeFromEnv(this.env, homedir);
-    this.stateDir = this.options.stateDir ?? piStateDir(this.home, this.env);
+    this.stateDir =
+      this.options.stateDir !== undefined
+        ? optionDir("stateDir", this.options.stateDir, this.home, { owner: "agentsmd/pi extension options", where: "the createPiExtension call" })
+        : piStateDir(this.home, this.env);
   }
 
   #config(): Record<string, unknown> | undefined {
