@@ -9,7 +9,8 @@
  * parent. A stamp is the directory's device, inode and mtime; an absent directory is stamped
  * absent together with its nearest existing ancestor (the creation of the missing part changes that
  * one). A directory modified within {@link RACY_MS} of its stamp may change again without its mtime
- * moving (timestamps are coarse: a jiffy on Linux, 1-2 s elsewhere), so its stamp never holds.
+ * moving (timestamps are coarse: a jiffy on Linux, 1-2 s elsewhere): its stamp is racy, and
+ * {@link stampsHold} never vouches for it (a watcher set before the stamp does).
  */
 import { RACY_MS } from "./cache.js";
 import { parentOf } from "../core/paths.js";
