@@ -161,6 +161,27 @@ describe("ListedPaths", () => {
     expect((await listed.paths([tree.path("repo/docs/b.md")])).sort()).toEqual([tree.path("repo/docs/a.md"), tree.path("repo/docs/b.md")]);
   });
 
+  it("a listing that failed keeps nothing: the next call lists again, not the listing from before the change", async () => {
+    const tree = await createTree({ "repo/": null });
+    const { fs } = countingFileSystem();
+    let report: (kind: "rename" | "change", name: string | null) => void = () => undefined;
+    const watchDir = (_dir: string, onEvent: typeof report) => ((report = onEvent), { close: () => undefined });
+    const results: Array<string[] | Error> = [["a"], new Error("EIO"), ["b"]];
+    const listed = new ListedPaths(
+      async (observer) => {
+        await observer.listing(tree.path("repo"));
+        const next = results.shift()!;
+        if (next instanceof Error) throw next;
+        return next;
+      },
+      { fs, watch: true, watchDir },
+    );
+    expect(await listed.paths()).toEqual(["a"]);
+    report("rename", "x.md");
+    await expect(listed.paths()).rejects.toThrow("EIO");
+    expect(await listed.paths()).toEqual(["b"]);
+  });
+
   it("closes its watches on close, and keeps one per directory it depended on", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/docs/a.md": "A\n" });
     const listed = new ListedPaths(layoutList(tree), { fs: countingFileSystem().fs, watch: true });

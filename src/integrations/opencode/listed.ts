@@ -111,6 +111,10 @@ export class ListedPaths {
       let paths: string[];
       try {
         paths = await this.#list(stamps);
+      } catch (error) {
+        // Its watches may be partial now: nothing is kept, the next call lists again.
+        this.#current = undefined;
+        throw error;
       } finally {
         // The new watches are set (one inotify watch per directory is shared), the old ones go.
         this.#closeWatches(previous);
