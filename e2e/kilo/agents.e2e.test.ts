@@ -15,7 +15,17 @@ import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
 import { messageText, systemTexts, toolResults } from "../lib/openai-chat-server.js";
 import { assertBuilt } from "../lib/agentsmd.js";
-import { LISTED_FILES, expectCleanRun, expectListedOnce, familyFixtures, lastMain, occurrences, toolOccurrences } from "../lib/opencode-family.js";
+import {
+  GLOB_LISTED_FILES,
+  LISTED_FILES,
+  expectCleanRun,
+  expectCreatedListed,
+  expectListedOnce,
+  familyFixtures,
+  lastMain,
+  occurrences,
+  toolOccurrences,
+} from "../lib/opencode-family.js";
 import { KILO_HOST, KILO_VERSION } from "./harness.js";
 
 const PLUGIN_DIST = join(REPO_ROOT, "dist", "integrations", "kilo", "index.js");
@@ -106,6 +116,11 @@ describe(`agentsmd/kilo in Kilo ${KILO_VERSION}`, () => {
     });
     const final = await expectListedOnce(fixture, "kilo", { timeoutMs: 360_000 });
     expect(systemTexts(final).join("\n")).toContain(`Instructions from: ${fixture.path(".kilo/rules/style.md")}\nSTYLE-RULE-FILE v1\n`);
+  }, 420_000);
+
+  test("a file a kilo.json instructions glob matches, created mid-run, is Kilo's from the next step on: the plugin keeps its listing but adds nothing for it", async () => {
+    const fixture = await newFixture({ files: GLOB_LISTED_FILES, config: { plugin: [PLUGIN_URL], instructions: ["packages/*/AGENTS.md"] } });
+    await expectCreatedListed(fixture, "kilo", { timeoutMs: 360_000 });
   }, 420_000);
 
   test("from a subdirectory (kilo.json plugin): Kilo's chain stays Kilo's, a read outside cwd and a write below it bring the rest", async () => {

@@ -510,3 +510,43 @@ export async function expectListedOnce(fx: FamilyFixture, name: string, options:
   expect(occurrences(final, "WEB-RULES v1")).toBe(1);
   return final;
 }
+
+/** The tree of {@link expectCreatedListed}: the config of the fixture lists `packages/*\/AGENTS.md` in `instructions`. */
+export const GLOB_LISTED_FILES: Record<string, string> = {
+  "AGENTS.md": "ROOT-RULES v1\n",
+  "packages/api/AGENTS.md": "API-RULES v1\n",
+  "packages/api/src/handler.ts": "export const handler = 1;\n",
+  "packages/web/src/page.ts": "export const page = 1;\n",
+};
+
+/**
+ * Both plugins' proof that a file a config `instructions` glob matches counts as the host's from
+ * the next tool call on, though the plugin keeps its listing between calls: after a read (the
+ * plugin lists the glob), `packages/web/AGENTS.md` appears on disk, then a write beside it. The
+ * host re-runs its globs every step, so the new file is in the next system prompt; the plugin
+ * adds nothing for it (it would give it in the write's result if it kept the old listing).
+ * @example await expectCreatedListed(fixture, "kilo", { timeoutMs: 360_000 });
+ */
+export async function expectCreatedListed(fx: FamilyFixture, name: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const page = fx.path("packages/web/src/page.ts");
+  const run = await fx.run({
+    prompt: "work",
+    ...options,
+    script: [
+      { toolCalls: [{ tool: "read", args: { filePath: fx.path("packages/api/src/handler.ts") } }] },
+      async () => {
+        await fx.write("packages/web/AGENTS.md", "WEB-LATE v1\n");
+        return { toolCalls: [{ tool: "write", args: { filePath: page, content: "export const page = 2;\n" } }] };
+      },
+      { text: "done" },
+    ],
+  });
+  expectCleanRun(run, name);
+  const first = run.mainRequests[0]?.body;
+  expect(first && systemTexts(first).join("\n")).not.toContain("WEB-LATE");
+  const final = lastMain(run);
+  expect(systemTexts(final).join("\n")).toContain(`Instructions from: ${fx.path("packages/web/AGENTS.md")}\nWEB-LATE v1\n`);
+  expect(occurrences(final, "WEB-LATE v1")).toBe(1);
+  expect(toolOccurrences(final, "WEB-LATE")).toBe(0);
+  expect(toolResults(final).map((result) => result.tool)).toEqual(["read", "write"]);
+}

@@ -16,7 +16,17 @@ import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../lib/install.js";
 import { messageText, systemTexts, toolResults, type ChatRequestBody, type RecordedRequest } from "../lib/openai-chat-server.js";
 import { assertBuilt } from "../lib/agentsmd.js";
-import { LISTED_FILES, expectCleanRun, expectListedOnce, familyFixtures, lastMain, occurrences, toolOccurrences } from "../lib/opencode-family.js";
+import {
+  GLOB_LISTED_FILES,
+  LISTED_FILES,
+  expectCleanRun,
+  expectCreatedListed,
+  expectListedOnce,
+  familyFixtures,
+  lastMain,
+  occurrences,
+  toolOccurrences,
+} from "../lib/opencode-family.js";
 import { OPENCODE_HOST, recorderPluginSource } from "./harness.js";
 
 const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
@@ -129,6 +139,11 @@ describe("agentsmd OpenCode plugin in OpenCode 1.18.33", () => {
   test("a nested AGENTS.md that opencode.json instructions lists reaches the model once: OpenCode's system prompt, never the plugin", async () => {
     const fixture = await newFixture({ files: LISTED_FILES, config: { ...pluginConfig(), instructions: ["packages/api/AGENTS.md"] } });
     await expectListedOnce(fixture, "opencode");
+  });
+
+  test("a file an opencode.json instructions glob matches, created mid-run, is OpenCode's from the next step on: the plugin keeps its listing but adds nothing for it", async () => {
+    const fixture = await newFixture({ files: GLOB_LISTED_FILES, config: { ...pluginConfig(), instructions: ["packages/*/AGENTS.md"] } });
+    await expectCreatedListed(fixture, "opencode");
   });
 
   test("a read outside cwd but inside the root gets the file OpenCode leaves out", async () => {
