@@ -113,8 +113,11 @@ describe("hook process", () => {
     writeFileSync(
       preload,
       `let drained = false; process.on("beforeExit", () => { drained = true; });\n` +
-        `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList, drained })));\n`,
+        // TextDecoders made (the first opens an ICU converter: about 0.3 ms)
+        `let decoders = 0; const Decoder = globalThis.TextDecoder; globalThis.TextDecoder = class extends Decoder { constructor(...args) { super(...args); decoders++; } };\n` +
+        `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList, drained, decoders })));\n`,
     );
+    let decoders = 0;
     const run = (event: object, cache = false) => {
       const result = spawnSync(process.execPath, ["-r", preload, join(REPO, "dist/hook/hook.cjs"), "hook", "claude-code", "--state-dir", join(dir, "state")], {
         input: JSON.stringify(event),
@@ -128,7 +131,7 @@ describe("hook process", () => {
       });
       expect(result.stderr).toBe("");
       expect(result.status).toBe(0);
-      const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; builtins: string[]; drained: boolean };
+      const loaded = JSON.parse(readFileSync(report, "utf8")) as { files: string[]; builtins: string[]; drained: boolean; decoders: number };
       // the process ends as soon as the answer is written (launch.ts), not after Node's idle GC and teardown
       expect(loaded.drained).toBe(false);
       // Through the code cache (Node 20) the bundle is run by vm.Script, not required.
@@ -140,12 +143,17 @@ describe("hook process", () => {
       // nor node:module (about twenty internal modules in a CommonJS process; io/require.ts), perf_hooks (io/cache.ts
       // monotonicMs) or node:os (io/file-system.ts hostName, io/require.ts homedir)
       expect(loaded.builtins.filter((name) => /^NativeModule (module|perf_hooks|os)$/.test(name))).toEqual([]);
+      decoders = loaded.decoders;
       return result.stdout;
     };
     const session = { session_id: "0b6a1c9e-7f41-4d8e-a2b3-5c6d7e8f9a0b", cwd: project };
     expect(run({ ...session, hook_event_name: "SessionStart", source: "startup" })).toContain("# root rules");
     const read = { ...session, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: join(project, "pkg", "a.ts") } };
     expect(run(read)).toContain("# pkg rules");
+    expect(decoders).toBeGreaterThan(0);
+    // A seen path reads no instruction file, so it makes no TextDecoder (core/budget.ts makes them on first use).
+    expect(run(read)).toBe("");
+    expect(decoders).toBe(0);
     // The self-calling bundle through the code cache: written by the first run, read by the next
     // ones; each of the first CODE_CACHE_RUNS runs adds what it compiled (its first byte counts
     // them), later ones only read it.

@@ -42,12 +42,16 @@ export function utf8Boundary(bytes: Uint8Array, limit: number): number {
   return end;
 }
 
-const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-const lossyNoBom = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+// Made on first use: the first TextDecoder loads Node's encoding module (about 0.3 ms), which a
+// hook call that reads no instruction file (a seen path) does not need.
+let lossy: TextDecoder | undefined;
+let lossyNoBom: TextDecoder | undefined;
 
 /** Lossy UTF-8 decode: invalid bytes become U+FFFD. `keepBom` keeps a leading U+FEFF (Codex does). */
 export function decodeLossy(bytes: Uint8Array, keepBom: boolean): string {
-  return (keepBom ? lossy : lossyNoBom).decode(bytes);
+  return keepBom
+    ? (lossy ??= new TextDecoder("utf-8", { fatal: false, ignoreBOM: true })).decode(bytes)
+    : (lossyNoBom ??= new TextDecoder("utf-8", { fatal: false, ignoreBOM: false })).decode(bytes);
 }
 
 /**
