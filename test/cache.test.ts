@@ -6,6 +6,8 @@ import { describe, expect, it, vi } from "vitest";
 import { StatCache } from "../src/io/cache.js";
 import { DEFAULT_REVALIDATE_MS } from "../src/load/config.js";
 import { countingFileSystem, nodeFileSystem, type FileSystem } from "../src/io/file-system.js";
+import { watchSession } from "../src/session/watch.js";
+import { RACY_MS } from "../src/io/unchanged.js";
 import { createTree, openSession } from "./helpers/tree.js";
 
 /** Counts calls and records the stat'ed paths in order. */
@@ -22,6 +24,18 @@ function recording() {
       stats.length = 0;
     },
   };
+}
+
+/** A depth-20 chain (repo/l1/.../l20) with an AGENTS.md at the root and every fifth level, and a source file at the bottom. */
+async function chain20() {
+  const spec: Record<string, string | null> = { "repo/.git/": null, "repo/AGENTS.md": "root" };
+  let dir = "repo";
+  for (let level = 1; level <= 20; level++) {
+    dir += `/l${level}`;
+    if (level % 5 === 0) spec[`${dir}/AGENTS.md`] = `level ${level}`;
+  }
+  spec[`${dir}/file.ts`] = "";
+  return { tree: await createTree(spec), target: dir, dirs: 21, files: 5 };
 }
 
 async function deep() {
@@ -200,6 +214,54 @@ describe("stat cache", () => {
       vi.advanceTimersByTime(51);
       expect((await session.resolve(target)).files.map((file) => file.path)).toEqual([tree.path("repo/a/AGENTS.md")]);
       await session.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  // Issue 15: a seen resolve at agent pace. The cache's clock is faked past the window; the wall
+  // clock is set ahead so the tree, just written, is old enough for its timestamps to vouch for it.
+  it("a seen resolve after the window re-stats the chain once: no lstat, no realpath, no read (depth 20, confined)", async () => {
+    vi.useFakeTimers({ toFake: ["hrtime", "Date"] });
+    try {
+      vi.setSystemTime(Date.now() + RACY_MS + 1_000);
+      const { tree, target, dirs, files } = await chain20();
+      const io = recording();
+      const session = await openSession(tree, { cwd: tree.path("repo"), fs: io.fs, config: { cache: { revalidateMs: 50 } } });
+      expect(session.config.files.symlinks).toBe("inside-root");
+      expect((await session.resolve(tree.path(`${target}/file.ts`))).files).toHaveLength(files - 1); // the root's loaded at start
+      for (let call = 0; call < 3; call++) {
+        vi.advanceTimersByTime(70);
+        io.reset();
+        expect(await session.resolve(tree.path(`${target}/file.ts`))).toEqual({ files: [] });
+        // Before: an lstat per level and per file again (the chain's real paths), 47 calls here.
+        expect({ lstat: io.counters.lstat, realpath: io.counters.realpath, open: io.counters.open }).toEqual({ lstat: 0, realpath: 0, open: 0 });
+        // A stat per directory (what appeared or went), per present file (edits) and of the target.
+        expect(io.counters.stat).toBeLessThanOrEqual(dirs + files + 1);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a seen resolve with a watcher asks the disk at most once, then never (depth 20)", async () => {
+    vi.useFakeTimers({ toFake: ["hrtime"] });
+    try {
+      const { tree, target, files } = await chain20();
+      const io = recording();
+      const session = await openSession(tree, { cwd: tree.path("repo"), fs: io.fs, config: { cache: { revalidateMs: 50 } } });
+      const watcher = await watchSession(session);
+      expect((await session.resolve(tree.path(`${target}/file.ts`))).files).toHaveLength(files - 1); // the root's loaded at start
+      await watcher.settled();
+      for (let call = 0; call < 3; call++) {
+        vi.advanceTimersByTime(70);
+        io.reset();
+        expect(await session.resolve(tree.path(`${target}/file.ts`))).toEqual({ files: [] });
+        await watcher.settled();
+        const probes = io.counters.stat + io.counters.lstat + io.counters.realpath + io.counters.open;
+        // The first: the target's own stat, made before its directory was watched.
+        expect(probes, `call ${call}`).toBeLessThanOrEqual(call === 0 ? 1 : 0);
+      }
     } finally {
       vi.useRealTimers();
     }

@@ -2,11 +2,12 @@
  * io/real-path.ts `ChainRealPaths`: real paths of a chain's files from their directories' (one
  * lstat per level), the same answers realpath(3) gives, symlinks and missing paths included.
  */
-import { describe, expect, it } from "vitest";
-import { mkdir, realpath, writeFile } from "node:fs/promises";
+import { describe, expect, it, vi } from "vitest";
+import { mkdir, realpath, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ChainRealPaths } from "../src/io/real-path.js";
-import { countingFileSystem, nodeFileSystem } from "../src/io/file-system.js";
+import { ChainRealPaths, PlainSightings } from "../src/io/real-path.js";
+import { countingFileSystem, nodeFileSystem, type FileSystem } from "../src/io/file-system.js";
+import { RACY_MS } from "../src/io/unchanged.js";
 import { createTree, makeSymlink } from "./helpers/tree.js";
 
 describe("ChainRealPaths", () => {
@@ -50,5 +51,71 @@ describe("ChainRealPaths", () => {
     expect(disk.counters.realpath).toBe(0);
     // Before: realpath(3) per file, 300 of them, each reading every one of its up to 300 prefixes.
     expect(disk.counters.lstat).toBeLessThanOrEqual(2 * 300);
+  });
+});
+
+describe("ChainRealPaths with the sightings of earlier batches", () => {
+  /** A batch after the trust window (`at` 1,000 ms after the first, window 50 ms). */
+  const later = (sightings: PlainSightings, step: number) => sightings.batch(1_000 * step, 50);
+
+  it("a later batch asks no lstat while the directories are unchanged, and sees a changed directory's entries again", async () => {
+    const tree = await createTree({ "r/a/b/AGENTS.md": "b", "r/a/AGENTS.md": "a" });
+    const files = [tree.path("r/a/AGENTS.md"), tree.path("r/a/b/AGENTS.md")];
+    const disk = countingFileSystem(nodeFileSystem);
+    const sightings = new PlainSightings();
+    const root = { root: tree.path("r"), real: tree.path("r") };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // The first look with the wall clock ahead: the tree, just written, counts as old.
+      vi.setSystemTime(Date.now() + RACY_MS);
+      const first = new ChainRealPaths(disk.fs, root, { sightings, batch: later(sightings, 0) });
+      expect(await Promise.all(files.map((file) => first.of(file)))).toEqual(files);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(disk.counters.lstat).toBe(4); // a, a/AGENTS.md, a/b, a/b/AGENTS.md
+    disk.reset();
+    const second = new ChainRealPaths(disk.fs, root, { sightings, batch: later(sightings, 1) });
+    expect(await Promise.all(files.map((file) => second.of(file)))).toEqual(files);
+    expect({ lstat: disk.counters.lstat, realpath: disk.counters.realpath }).toEqual({ lstat: 0, realpath: 0 });
+    expect(disk.counters.stat).toBe(3); // the directories holding what was seen: r, r/a, r/a/b
+    // A change in r/a/b (a new entry, more than a kernel clock tick after the first look): what was
+    // seen there is seen again, nothing else.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await writeFile(tree.path("r/a/b/new.md"), "new");
+    disk.reset();
+    const third = new ChainRealPaths(disk.fs, root, { sightings, batch: later(sightings, 2) });
+    expect(await Promise.all(files.map((file) => third.of(file)))).toEqual(files);
+    expect(disk.counters.lstat).toBe(1);
+  });
+
+  it("what was seen in a directory is seen again once the directory itself is (another directory by that name), whatever its timestamps say", async () => {
+    const tree = await createTree({ "r/a/b/AGENTS.md": "b", "swap/b/": null, "out/AGENTS.md": "secret" });
+    // Timestamps that vouch for every directory but the root: a file system where a directory
+    // renamed into place keeps its old ctime.
+    const fs: FileSystem = {
+      ...nodeFileSystem,
+      stat: async (path) => {
+        const info = await nodeFileSystem.stat(path);
+        return info && info.kind === "directory" && path !== tree.path("r") ? { ...info, mtimeMs: 0, ctimeMs: 0 } : info;
+      },
+    };
+    const sightings = new PlainSightings();
+    const root = { root: tree.path("r"), real: tree.path("r") };
+    const file = tree.path("r/a/b/AGENTS.md");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + RACY_MS);
+      expect(await new ChainRealPaths(fs, root, { sightings, batch: later(sightings, 0) }).of(file)).toBe(file);
+    } finally {
+      vi.useRealTimers();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // r/a is replaced by another directory whose b leads outside.
+    await makeSymlink(tree, "swap/b/AGENTS.md", tree.path("out/AGENTS.md"));
+    await rename(tree.path("r/a"), tree.path("old-a"));
+    await rename(tree.path("swap"), tree.path("r/a"));
+    const real = await new ChainRealPaths(fs, root, { sightings, batch: later(sightings, 1) }).of(file);
+    expect(real).toBe(await realpath(tree.path("out/AGENTS.md")));
   });
 });

@@ -1,8 +1,10 @@
 /**
  * A stat cache validated by mtime. A directory's probe result ("which instruction files are
  * here") is trusted for `revalidateMs`; after that, present files are re-stat'ed (an edit changes
- * their mtime) and absent ones are re-checked through the directory's mtime (a creation changes it)
- * when that saves calls. Concurrent lookups of one key share one in-flight promise.
+ * their mtime) and absent ones are re-checked through a stat of the directory (a creation changes
+ * its timestamps: io/unchanged.ts) when that saves calls, or when the files' real paths depend on
+ * it (confinement: the same stat vouches for what an earlier batch saw below it, io/real-path.ts).
+ * Concurrent lookups of one key share one in-flight promise.
  *
  * `generation` changes whenever what the cache answers may have changed (an invalidation, a
  * re-probe that found something different, a new trust window): a caller that memoises an answer
@@ -13,7 +15,8 @@
 import { isAbsent, type FileInfo, type FileSystem } from "./file-system.js";
 import { FsError } from "../core/errors.js";
 import { isInside, join } from "../core/paths.js";
-import { ChainRealPaths, plantedFile } from "./real-path.js";
+import { ChainRealPaths, PlainSightings, plantedFile } from "./real-path.js";
+import { unchangedSince } from "./unchanged.js";
 
 export interface Found {
   name: string;
@@ -38,8 +41,12 @@ export interface DirProbe {
 interface DirEntry {
   probe: DirProbe;
   checkedAt: number;
-  /** mtime of the directory when probed, or -1 when not recorded (single-name probes skip it). */
-  dirMtimeMs: number;
+  /**
+   * Date.now() when the candidates were last looked for (-Infinity when a look cannot be vouched
+   * for later: a survey's listing): a stat of the directory showing no change since then
+   * (io/unchanged.ts) vouches that the absent ones are still absent.
+   */
+  seenAt: number;
 }
 
 interface PathEntry {
@@ -47,9 +54,6 @@ interface PathEntry {
   error: FsError | null;
   checkedAt: number;
 }
-
-/** How recent a directory's mtime must be for a probe not to trust it later ("racy git"). */
-export const RACY_MS = 2_000;
 
 const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] }) as DirProbe;
 
@@ -72,7 +76,8 @@ export interface StatCacheOptions {
    * `files.symlinks: "inside-root"`: the real path of the project root and the lexical root. A file
    * found in a directory inside `root` whose real path lies outside `real` is reported in
    * `irregular` with `outside` set, never in `files`. Costs one realpath per file found; a batch
-   * of probes given one `realPaths()` an lstat per file and directory instead (see there).
+   * of probes given one `realPaths()` an lstat per file and directory instead, and none for what
+   * an earlier batch saw while the directories are unchanged (see there).
    */
   confine?: { root: string; real: string } | undefined;
   /** Paths never reported, as if absent (files the agent's settings exclude). */
@@ -89,6 +94,8 @@ export class StatCache {
   readonly #dirs = new Map<string, DirEntry>();
   readonly #paths = new Map<string, PathEntry>();
   readonly #inflight = new Map<string, Promise<unknown>>();
+  /** Entries of the confining root's tree seen to be no symlink (confinement's real paths). */
+  readonly #sightings: PlainSightings | undefined;
   #generation = 0;
   /** Counts invalidations: a lookup started before one does not store its result. */
   #invalidations = 0;
@@ -100,16 +107,21 @@ export class StatCache {
     this.#now = options.now ?? monotonicMs;
     this.#confine = options.confine;
     this.#exclude = options.exclude;
+    this.#sightings = options.confine ? new PlainSightings() : undefined;
   }
 
   /**
    * Real paths for the confinement checks of one batch of probes (the directories of a chain
    * probed together): each directory's from its parent's, so a chain with a file at every level
-   * costs an lstat per level, not a realpath(3) per file (d readlinks each). Pass it to every
-   * `probeDir` of the batch and drop it after; undefined when nothing is confined.
+   * costs an lstat per level, not a realpath(3) per file (d readlinks each); and what an earlier
+   * batch saw costs nothing while its directories are unchanged, which the probes' own stats of
+   * them tell after the window (a seen resolve: no lstat). Pass it to every `probeDir` of the
+   * batch and drop it after; undefined when nothing is confined.
    */
   realPaths(): ChainRealPaths | undefined {
-    return this.#confine ? new ChainRealPaths(this.#fs, this.#confine) : undefined;
+    const sightings = this.#sightings;
+    if (!this.#confine || !sightings) return undefined;
+    return new ChainRealPaths(this.#fs, this.#confine, { sightings, batch: sightings.batch(this.#now(), this.#revalidateMs) });
   }
 
   get fs(): FileSystem {
@@ -195,6 +207,7 @@ export class StatCache {
   invalidate(path: string): void {
     this.#dirs.delete(path);
     this.#paths.delete(path);
+    this.#sightings?.forget(path);
     this.#inflight.delete(`d:${path}`);
     this.#inflight.delete(`p:${path}`);
     this.#changed();
@@ -212,6 +225,7 @@ export class StatCache {
     for (const key of this.#dirs.keys()) if (isInside(key, dir)) this.#dirs.delete(key);
     for (const key of this.#paths.keys()) if (isInside(key, dir)) this.#paths.delete(key);
     for (const key of this.#inflight.keys()) if (isInside(key.slice(2), dir)) this.#inflight.delete(key);
+    this.#sightings?.forgetBelow(dir);
     this.#changed();
   }
 
@@ -219,6 +233,7 @@ export class StatCache {
     this.#dirs.clear();
     this.#paths.clear();
     this.#inflight.clear();
+    this.#sightings?.clear();
     this.#changed();
   }
 
@@ -245,33 +260,33 @@ export class StatCache {
   async #probeDir(dir: string, reals: ChainRealPaths | undefined): Promise<DirProbe> {
     const invalidations = this.#invalidations;
     const previous = this.#dirs.get(dir);
-    const store = (probe: DirProbe, dirMtimeMs: number): DirProbe => {
+    const store = (probe: DirProbe, seenAt: number): DirProbe => {
       if (invalidations !== this.#invalidations) return probe;
       if (previous && !sameProbe(previous.probe, probe)) this.#generation++;
-      this.#dirs.set(dir, { probe, checkedAt: this.#now(), dirMtimeMs });
+      this.#dirs.set(dir, { probe, checkedAt: this.#now(), seenAt });
       return probe;
     };
     const known = this.#fs.knownEntries?.(dir);
     if (known) {
       // A survey's listing: only the candidates it holds are stat'ed (`.claude/CLAUDE.md` by its first segment).
       const present = this.#names.map((name) => known.has(firstSegment(name)));
-      if (!present.includes(true)) return store(EMPTY_PROBE, -1);
-      return store(collect(await Promise.all(this.#names.map((name, at) => (present[at] ? this.#probeOne(dir, name, reals) : Promise.resolve(null))))), -1);
+      if (!present.includes(true)) return store(EMPTY_PROBE, Number.NEGATIVE_INFINITY);
+      return store(
+        collect(await Promise.all(this.#names.map((name, at) => (present[at] ? this.#probeOne(dir, name, reals) : Promise.resolve(null))))),
+        Number.NEGATIVE_INFINITY,
+      );
     }
-    const multi = this.#names.length > 1;
-    let dirMtimeMs = -1;
-    if (multi) {
-      // One stat of the directory tells whether any candidate appeared or vanished.
-      const info = await this.#fs.stat(dir).catch(() => null);
-      if (!info || info.kind !== "directory") return store(EMPTY_PROBE, -1);
-      // A directory modified within RACY_MS of this probe may change again without its mtime
-      // moving (timestamps are coarse: a jiffy on Linux, 1-2 s elsewhere): not vouched for by mtime.
-      dirMtimeMs = Date.now() - info.mtimeMs < RACY_MS ? -1 : info.mtimeMs;
-      if (previous && previous.dirMtimeMs !== -1 && previous.dirMtimeMs === dirMtimeMs)
-        return store(await this.#restat(dir, previous.probe, reals), dirMtimeMs);
+    const seenAt = Date.now();
+    // One stat of the directory tells whether any candidate appeared or vanished since the last
+    // look, and vouches for the real paths seen below it: made when it saves calls (several names)
+    // or on a second look at a confined directory (its files' real paths need no lstat then).
+    if (this.#names.length > 1 || (previous && this.#confine)) {
+      const info = await (reals ? reals.stamp(dir) : this.#fs.stat(dir).catch(() => null));
+      if (!info || info.kind !== "directory") return store(EMPTY_PROBE, Number.NEGATIVE_INFINITY);
+      if (previous && unchangedSince(info, previous.seenAt)) return store(await this.#restat(dir, previous.probe, reals), previous.seenAt);
     }
     const results = await Promise.all(this.#names.map((name) => this.#probeOne(dir, name, reals)));
-    return store(collect(results), dirMtimeMs);
+    return store(collect(results), seenAt);
   }
 
   async #probeOne(dir: string, name: string, reals: ChainRealPaths | undefined): Promise<Found | FsError | null> {

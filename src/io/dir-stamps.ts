@@ -12,7 +12,7 @@
  * moving (timestamps are coarse: a jiffy on Linux, 1-2 s elsewhere): its stamp is racy, and
  * {@link stampsHold} never vouches for it (a watcher set before the stamp does).
  */
-import { RACY_MS } from "./cache.js";
+import { RACY_MS } from "./unchanged.js";
 import { parentOf } from "../core/paths.js";
 import type { FileInfo, FileSystem } from "./file-system.js";
 

@@ -34,6 +34,11 @@ export type FileKind = "file" | "directory" | "other";
 export interface FileInfo {
   kind: FileKind;
   mtimeMs: number;
+  /**
+   * When the inode last changed (contents, entries, owner, mode, or a utimes call): unlike mtime,
+   * nobody can set it back. Absent where a file system does not give it; then mtime stands in.
+   */
+  ctimeMs?: number;
   size: number;
   dev: number;
   ino: number;
@@ -109,7 +114,16 @@ function entryOf(entry: Dirent): { name: string; kind: FileKind | "symlink" } {
 }
 
 function infoOf(stats: Stats): FileInfo {
-  return { kind: kindOf(stats), mtimeMs: stats.mtimeMs, size: stats.size, dev: stats.dev, ino: stats.ino, uid: stats.uid, mode: stats.mode & 0o7777 };
+  return {
+    kind: kindOf(stats),
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    size: stats.size,
+    dev: stats.dev,
+    ino: stats.ino,
+    uid: stats.uid,
+    mode: stats.mode & 0o7777,
+  };
 }
 
 function wrap(error: unknown, path: string, action: string): FsError {

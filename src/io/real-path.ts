@@ -6,6 +6,7 @@
  */
 import type { FileInfo, FileSystem } from "./file-system.js";
 import { isInside, join, nameOf, parentOf, pathInputProblem } from "../core/paths.js";
+import { unchangedSince } from "./unchanged.js";
 
 /**
  * The real path `path` would have: symlinks of every existing component resolved. `path` must be
@@ -62,25 +63,109 @@ export async function canonicalTargets(fs: Pick<FileSystem, "realpath">, root: s
 }
 
 /**
+ * What earlier batches of probes saw of the entries below a root: each path (directory or file)
+ * seen to be no symlink, with when. A later batch trusts a sighting inside the cache's trust
+ * window, and after it while a fresh stat of the entry's directory shows no change since
+ * (io/unchanged.ts): a seen resolve after the window then re-stats the chain's directories, which
+ * its probes do anyway, instead of an lstat per level. The stat cache keeps one per session and
+ * forgets paths when it is told they changed (a watcher's events).
+ */
+export class PlainSightings {
+  readonly #seen = new Map<string, Sighting>();
+  readonly #limit: number;
+  #batches = 0;
+
+  /** `limit`: paths kept at once (a session reaching more starts over: about 100 bytes each). */
+  constructor(limit = 16_384) {
+    this.#limit = limit;
+  }
+
+  /** A new batch starting now: `at` on the cache's clock, within a trust window of `windowMs`. */
+  batch(at: number, windowMs: number): Batch {
+    return { id: ++this.#batches, wall: Date.now(), at, windowMs };
+  }
+
+  get(path: string): Sighting | undefined {
+    return this.#seen.get(path);
+  }
+
+  /** `path` was seen to be no symlink in `batch` (by an lstat made after the batch began). */
+  saw(path: string, batch: Batch): void {
+    if (this.#seen.size >= this.#limit && !this.#seen.has(path)) this.#seen.clear();
+    this.#seen.set(path, { batch: batch.id, wall: batch.wall, at: batch.at });
+  }
+
+  /** Forget `path` (it changed, or is a symlink now); what lies below it is seen again with it (see `ChainRealPaths`). */
+  forget(path: string): void {
+    this.#seen.delete(path);
+  }
+
+  /** Forget `dir` and everything below it. */
+  forgetBelow(dir: string): void {
+    for (const path of this.#seen.keys()) if (isInside(path, dir)) this.#seen.delete(path);
+  }
+
+  clear(): void {
+    this.#seen.clear();
+  }
+
+  get size(): number {
+    return this.#seen.size;
+  }
+}
+
+/** One batch of probes: its number, when it began (wall clock and the cache's clock) and the cache's trust window then. */
+export interface Batch {
+  readonly id: number;
+  readonly wall: number;
+  readonly at: number;
+  readonly windowMs: number;
+}
+
+/**
+ * A path seen to be no symlink: `batch` the batch whose lstat saw it (an entry seen before its
+ * directory was last seen may belong to another directory by the same name: it is seen again);
+ * `wall` when (Date.now() before the lstat), and `at` when it was last known to hold on the
+ * cache's clock (moved on when a later batch vouches for it).
+ */
+interface Sighting {
+  readonly batch: number;
+  readonly wall: number;
+  at: number;
+}
+
+/**
  * Real paths of paths below a root whose real path is known, each from its directory's: a path
  * whose last component is no symlink has its parent's real path plus its name. realpath(3) of a
  * path d levels deep reads every prefix (d readlinks of up to d components each), so one call per
  * instruction file of a chain with a file at every level cost depth³ in the kernel (`show` at 1,000
  * levels: 37 s); here each directory costs one lstat (none when a survey's listing says it is no
  * symlink), and a symlink, or anything uncertain, is asked of `realpath` itself. One instance
- * serves one batch of probes (a chain probed at once, one touch): what it knows is as fresh as that
- * batch, so it is never kept past it.
+ * serves one batch of probes (a chain probed at once, one touch): what it learns is as fresh as
+ * that batch. With `sightings` (the stat cache's), an entry an earlier batch saw costs no lstat
+ * while it is trusted: inside the window, or while a stat of its directory in this batch (`stamp`,
+ * which the cache's probe of that directory shares) shows no change since, and only when its
+ * directory was itself seen no later than it was.
  * @example const reals = new ChainRealPaths(fs, { root: "/r", real: "/data/r" });
  * await reals.of("/r/a/AGENTS.md") // "/data/r/a/AGENTS.md" when neither a nor AGENTS.md is a symlink
  */
 export class ChainRealPaths {
-  readonly #fs: Pick<FileSystem, "lstat" | "realpath" | "knownEntries">;
+  readonly #fs: Pick<FileSystem, "lstat" | "realpath" | "stat" | "knownEntries">;
   readonly #root: { root: string; real: string };
   readonly #dirs = new Map<string, Promise<string>>();
+  readonly #stamps = new Map<string, Promise<FileInfo | null>>();
+  readonly #sightings: PlainSightings | undefined;
+  readonly #batch: Batch;
 
-  constructor(fs: Pick<FileSystem, "lstat" | "realpath" | "knownEntries">, root: { root: string; real: string }) {
+  constructor(
+    fs: Pick<FileSystem, "lstat" | "realpath" | "stat" | "knownEntries">,
+    root: { root: string; real: string },
+    memory?: { sightings: PlainSightings; batch: Batch },
+  ) {
     this.#fs = fs;
     this.#root = root;
+    this.#sightings = memory?.sightings;
+    this.#batch = memory?.batch ?? { id: 0, wall: 0, at: 0, windowMs: 0 };
   }
 
   /** The real path of `path` (absolute, normalised); rejects as `realpath` does for a path that is not there. */
@@ -93,12 +178,50 @@ export class ChainRealPaths {
     return plain && parentReal !== null ? join(parentReal, name) : this.#fs.realpath(path);
   }
 
+  /** A stat of directory `dir` made in this batch (null when it cannot be stat'ed); one per directory per batch. */
+  stamp(dir: string): Promise<FileInfo | null> {
+    let info = this.#stamps.get(dir);
+    if (!info) {
+      info = this.#fs.stat(dir).catch(() => null);
+      this.#stamps.set(dir, info);
+    }
+    return info;
+  }
+
   /** True when `path` exists and is no symlink (false when unsure: the caller asks realpath). */
   async #plain(parent: string, name: string, path: string): Promise<boolean> {
     const listed = this.#fs.knownEntries?.(parent)?.get(name);
     if (listed !== undefined) return listed !== "symlink";
+    const sightings = this.#sightings;
+    if (sightings) {
+      const seen = sightings.get(path);
+      if (seen && (await this.#stillPlain(seen, parent))) return true;
+    }
     const info = await this.#fs.lstat(path).catch(() => null);
-    return info !== null && !info.symlink;
+    const plain = info !== null && !info.symlink;
+    if (sightings) {
+      if (plain) sightings.saw(path, this.#batch);
+      else sightings.forget(path);
+    }
+    return plain;
+  }
+
+  /** Whether an earlier sighting of an entry of `parent` still holds (see the class doc). */
+  async #stillPlain(seen: Sighting, parent: string): Promise<boolean> {
+    if (parent !== this.#root.root) {
+      // The directory first: a directory seen again (it changed, or was replaced by another of
+      // the same name) is another directory for what was seen in it before.
+      if ((await this.#dir(parent).catch(() => null)) === null) return false;
+      const above = this.#sightings!.get(parent);
+      if (above === undefined || above.batch > seen.batch) return false;
+    }
+    const batch = this.#batch;
+    if (batch.at - seen.at <= batch.windowMs) return true;
+    if (!unchangedSince(await this.stamp(parent), seen.wall)) return false;
+    // Vouched for by a stat made in this batch: trusted inside the window from here. The moment
+    // it was seen stays: a later stat compares with that (a later moment could only vouch less).
+    seen.at = batch.at;
+    return true;
   }
 
   #dir(dir: string): Promise<string> {

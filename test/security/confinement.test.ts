@@ -4,15 +4,17 @@
  * paths). The property: no random tree of symlinks and imports makes a file outside the root
  * reach any output.
  */
-import { describe, expect, it, beforeAll } from "vitest";
+import { describe, expect, it, beforeAll, vi } from "vitest";
 import fc from "fast-check";
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, realpath, rename, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createSession } from "../../src/index.js";
-import { createTree, makeSymlink, runCli, type Tree } from "../helpers/tree.js";
+import { watchSession } from "../../src/session/watch.js";
+import { RACY_MS } from "../../src/io/unchanged.js";
+import { createTree, makeSymlink, openSession, runCli, type Tree } from "../helpers/tree.js";
 import { BIN, ensureBuilt } from "../helpers/bin.js";
 
 /** Every preset that can expand imports (codex never does), with imports switched on. */
@@ -230,5 +232,81 @@ describe("the MCP server answers on real paths", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/**
+ * A seen chain swapped after the first look. The stat cache keeps what it saw of the chain (which
+ * entries are no symlink) while a stat of each directory shows no change since (io/unchanged.ts):
+ * a directory or file replaced by a symlink to outside must be seen as outside on the next
+ * resolve. The first look is made with the wall clock set ahead so the tree, just written, counts
+ * as old (its real paths are kept); the swap comes after it, as an attacker's would.
+ */
+describe("a symlink swapped in after the first resolve", () => {
+  async function seen() {
+    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT\n", "r/a/b/AGENTS.md": "INSIDE\n", "r/a/b/x.ts": "x", "out/": null });
+    const target = tree.path("r/a/b/x.ts");
+    return { tree, target };
+  }
+
+  /** Resolves `target` once with the wall clock RACY_MS ahead, so the look vouches for the tree as it is. */
+  async function firstLook(resolve: () => Promise<{ files: Array<{ path: string }> }>): Promise<string[]> {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + RACY_MS);
+      return (await resolve()).files.map((file) => file.path);
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  /** Edits `path` to a version the session has not seen (a later mtime than the one admitted). */
+  async function edit(path: string, text: string): Promise<void> {
+    await writeFile(path, text);
+    await utimes(path, 2_000_000_000, 2_000_000_000);
+  }
+
+  it("a directory of the chain moved outside and replaced by a symlink to it: its edited AGENTS.md is outside (stat revalidation)", async () => {
+    const { tree, target } = await seen();
+    const session = await openSession(tree, { cwd: tree.path("r"), config: { cache: { revalidateMs: 0 } } });
+    expect(await firstLook(() => session.resolve(target))).toEqual([tree.path("r/a/b/AGENTS.md")]);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the swap comes more than a kernel clock tick after the look
+    await rename(tree.path("r/a"), tree.path("out/a"));
+    await symlink(tree.path("out/a"), tree.path("r/a"));
+    await edit(tree.path("out/a/b/AGENTS.md"), "OUTSIDE-SECRET\n");
+    expect((await session.resolve(target)).files).toEqual([]);
+    // The control: an edit inside the root is delivered by the same resolve.
+    await edit(tree.path("r/AGENTS.md"), "ROOT 2\n");
+    expect((await session.resolve(target)).files.map((file) => file.path)).toEqual([tree.path("r/AGENTS.md")]);
+  });
+
+  it("an AGENTS.md replaced by a symlink to an outside hard link of itself (same inode, same stat), then edited: outside", async () => {
+    const { tree, target } = await seen();
+    const session = await openSession(tree, { cwd: tree.path("r"), config: { cache: { revalidateMs: 0 } } });
+    expect(await firstLook(() => session.resolve(target))).toEqual([tree.path("r/a/b/AGENTS.md")]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await link(tree.path("r/a/b/AGENTS.md"), tree.path("out/secret.md"));
+    await rm(tree.path("r/a/b/AGENTS.md"));
+    await symlink(tree.path("out/secret.md"), tree.path("r/a/b/AGENTS.md"));
+    await edit(tree.path("out/secret.md"), "OUTSIDE-SECRET\n");
+    expect((await session.resolve(target)).files).toEqual([]);
+  });
+
+  it("with a watcher: a directory of the chain swapped for a symlink to outside is outside once the watcher saw it", async () => {
+    const { tree, target } = await seen();
+    const session = await openSession(tree, { cwd: tree.path("r") });
+    const watcher = await watchSession(session, { debounceMs: 5 });
+    expect(await firstLook(() => session.resolve(target))).toEqual([tree.path("r/a/b/AGENTS.md")]);
+    await watcher.settled();
+    const before = session.cache.generation;
+    await rename(tree.path("r/a"), tree.path("out/a"));
+    await symlink(tree.path("out/a"), tree.path("r/a"));
+    await edit(tree.path("out/a/b/AGENTS.md"), "OUTSIDE-SECRET\n");
+    for (const started = Date.now(); session.cache.generation === before;) {
+      expect(Date.now() - started, "the watcher reports the swap").toBeLessThan(5_000);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await watcher.settled();
+    expect((await session.resolve(target)).files).toEqual([]);
   });
 });
