@@ -244,6 +244,31 @@ describe("stat cache", () => {
     }
   });
 
+  it("after the window, a file created in a directory of a seen chain, or one deleted from it, shows on the next resolve", async () => {
+    vi.useFakeTimers({ toFake: ["hrtime", "Date"] });
+    try {
+      const { tree, target } = await chain20();
+      const file = tree.path(`${target}/file.ts`);
+      const session = await openSession(tree, { cwd: tree.path("repo"), config: { cache: { revalidateMs: 50 } } });
+      // The first resolve vouches for the tree as it is (its clock RACY_MS and more ahead); the
+      // changes come later than that by more than a kernel clock tick.
+      vi.setSystemTime(Date.now() + RACY_MS + 100);
+      await session.resolve(file);
+      vi.advanceTimersByTime(70);
+      expect(await session.resolve(file)).toEqual({ files: [] });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await tree.write("repo/l1/l2/l3/AGENTS.md", "created");
+      vi.advanceTimersByTime(70);
+      expect((await session.resolve(file)).files.map((each) => each.path)).toEqual([tree.path("repo/l1/l2/l3/AGENTS.md")]);
+      await tree.remove("repo/l1/l2/l3/l4/l5/AGENTS.md");
+      vi.advanceTimersByTime(70);
+      await session.resolve(file);
+      expect(session.cache.peekDir(tree.path("repo/l1/l2/l3/l4/l5"), session.cache.now())?.files).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a seen resolve with a watcher asks the disk at most once, then never (depth 20)", async () => {
     vi.useFakeTimers({ toFake: ["hrtime"] });
     try {
@@ -262,6 +287,25 @@ describe("stat cache", () => {
         // The first: the target's own stat, made before its directory was watched.
         expect(probes, `call ${call}`).toBeLessThanOrEqual(call === 0 ? 1 : 0);
       }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a target resolved before answers from its own memo (no path work, no cache lookup) until its window ends; then a target that became a directory is one", async () => {
+    vi.useFakeTimers({ toFake: ["hrtime"] });
+    try {
+      const tree = await deep();
+      const session = await openSession(tree, { cwd: tree.path("repo"), config: { cache: { revalidateMs: 50 } } });
+      const target = "a/b/c/d/e/file.ts";
+      expect((await session.resolve(target)).files).toHaveLength(2);
+      const peek = vi.spyOn(session.cache, "peekPath");
+      expect(await session.resolve(target)).toEqual({ files: [] });
+      expect(peek).not.toHaveBeenCalled();
+      await tree.remove("repo/a/b/c/d/e/file.ts");
+      await tree.write("repo/a/b/c/d/e/file.ts/AGENTS.md", "now a directory");
+      vi.advanceTimersByTime(51);
+      expect((await session.resolve(target)).files.map((file) => file.path)).toEqual([tree.path("repo/a/b/c/d/e/file.ts/AGENTS.md")]);
     } finally {
       vi.useRealTimers();
     }

@@ -39,6 +39,7 @@ export interface DirProbe {
 }
 
 interface DirEntry {
+  readonly dir: string;
   probe: DirProbe;
   checkedAt: number;
   /**
@@ -203,6 +204,51 @@ export class StatCache {
     });
   }
 
+  /**
+   * Vouches for the probes of `dirs` at once, after the window: true when a stat of each directory
+   * shows no change since `since` (Date.now() taken before they were probed: io/unchanged.ts) and
+   * each candidate they found stats as it did; then their window starts again. Everything a probe
+   * derived (absent names, real paths, planted files) holds while its directory is unchanged, so
+   * nothing else is asked. False, with nothing refreshed, when anything differs, a probe is gone or
+   * held an error, or an invalidation came meanwhile: the caller probes as usual.
+   */
+  async revalidate(dirs: readonly string[], since: number): Promise<boolean> {
+    const entries: DirEntry[] = [];
+    const checks: Array<Promise<boolean>> = [];
+    const invalidations = this.#invalidations;
+    for (const dir of dirs) {
+      const entry = this.#dirs.get(dir);
+      if (!entry || entry.probe.errors.length > 0) return false;
+      entries.push(entry);
+      const seen = Math.min(since, entry.seenAt); // a probe joined in flight may have looked earlier
+      checks.push(
+        this.#fs.stat(dir).then(
+          (info) => unchangedSince(info, seen),
+          () => false,
+        ),
+      );
+      for (const found of entry.probe.files)
+        checks.push(
+          this.#fs.stat(found.path).then(
+            (info) => info !== null && sameInfo(info, found.info),
+            () => false,
+          ),
+        );
+      for (const found of entry.probe.irregular)
+        checks.push(
+          this.#fs.stat(found.path).then(
+            (info) => info !== null && sameInfo(info, found.info),
+            () => false,
+          ),
+        );
+    }
+    const answers = await Promise.all(checks);
+    if (invalidations !== this.#invalidations || answers.includes(false)) return false;
+    const now = this.#now();
+    for (const entry of entries) if (this.#dirs.get(entry.dir) === entry) entry.checkedAt = now;
+    return true;
+  }
+
   /** Forget what is known about `path` (as a file, and as a directory). */
   invalidate(path: string): void {
     this.#dirs.delete(path);
@@ -263,7 +309,7 @@ export class StatCache {
     const store = (probe: DirProbe, seenAt: number): DirProbe => {
       if (invalidations !== this.#invalidations) return probe;
       if (previous && !sameProbe(previous.probe, probe)) this.#generation++;
-      this.#dirs.set(dir, { probe, checkedAt: this.#now(), seenAt });
+      this.#dirs.set(dir, { dir, probe, checkedAt: this.#now(), seenAt });
       return probe;
     };
     const known = this.#fs.knownEntries?.(dir);
@@ -336,18 +382,14 @@ function sameFound(a: readonly Found[], b: readonly Found[]): boolean {
   for (let index = 0; index < a.length; index++) {
     const x = a[index]!;
     const y = b[index]!;
-    if (
-      x.path !== y.path ||
-      x.outside !== y.outside ||
-      x.info.kind !== y.info.kind ||
-      x.info.mtimeMs !== y.info.mtimeMs ||
-      x.info.size !== y.info.size ||
-      x.info.ino !== y.info.ino ||
-      x.info.dev !== y.info.dev
-    )
-      return false;
+    if (x.path !== y.path || x.outside !== y.outside || !sameInfo(x.info, y.info)) return false;
   }
   return true;
+}
+
+/** The same file at the same version (an edit moves mtime or size; a replacement the inode; a chown the owner). */
+function sameInfo(a: FileInfo, b: FileInfo): boolean {
+  return a.kind === b.kind && a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino && a.dev === b.dev && a.uid === b.uid;
 }
 
 function firstSegment(name: string): string {

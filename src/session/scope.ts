@@ -38,7 +38,14 @@ export interface ScopeInit {
 interface FoundMemo {
   readonly found: Found[];
   readonly generation: number;
-  readonly validUntil: number;
+  validUntil: number;
+  /**
+   * When every probe the answer came from was made in one walk: the directories, and since when
+   * what the walk found was true (Date.now() before it began, less the window). After the window, a
+   * stat of each of them and of each file they hold (`StatCache#revalidate`) vouches for the whole
+   * answer at once.
+   */
+  readonly walk?: { readonly dirs: readonly string[]; readonly since: number };
 }
 
 /**
@@ -57,6 +64,9 @@ export interface Walked {
 /** Directories whose chain answer is memoised at once (about 100 bytes each). */
 const FOUND_MEMO_LIMIT = 4096;
 
+/** Targets whose answer is memoised at once (a few hundred bytes each, the target's spelling included). */
+const TARGET_MEMO_LIMIT = 1024;
+
 /**
  * Candidates for a target, root side first.
  * @example
@@ -68,6 +78,8 @@ export class SessionScope {
   readonly #chains = new Map<string, readonly string[]>();
   /** Chain memo: target dir -> what `applicable` found, for resolve and for touch (lazy groups). */
   readonly #found = { strict: new Map<string, FoundMemo>(), lazy: new Map<string, FoundMemo>() };
+  /** Target memo: a target as given -> what `applicable` found for it (resolve), kept as the chain memo is, and the target's own stat with it. */
+  readonly #targets = new Map<string, FoundMemo>();
   /** path -> device:inode of loaded files (`dedupe: "identity"`). */
   readonly #identities = new Map<string, string>();
   /** Directories a `touch` reached (a snapshot records them). */
@@ -132,6 +144,18 @@ export class SessionScope {
   }
 
   /**
+   * What `applicable(target)` answers when nothing it depends on can have changed since it last
+   * answered for this very spelling of `target` (the cache's generation, every probe and the
+   * target's own stat inside the window); undefined otherwise. No I/O, no path work: a seen resolve
+   * at agent pace touches little else (issue 15: after a pause every line of code run is a cache miss).
+   */
+  seen(target: string): Found[] | undefined {
+    const memo = this.#targets.get(target);
+    if (memo === undefined || memo.generation !== this.#init.cache.generation) return undefined;
+    return memo.validUntil === Number.POSITIVE_INFINITY || this.#init.cache.now() <= memo.validUntil ? memo.found : undefined;
+  }
+
+  /**
    * Every instruction file that applies to `target`, root first (the chain root -> target dir).
    * With `lazy` (inline loading) the chain stops at excluded directories, the directories are
    * recorded as seen, and the lazy name groups select. With `walked` as well, only the files in
@@ -168,7 +192,10 @@ export class SessionScope {
     // An unchanged chain answers from the memo without walking it (see FoundMemo).
     const memos = mode.lazy ? this.#found.lazy : this.#found.strict;
     const memo = root === this.#init.root ? memos.get(dir) : undefined;
-    if (memo && memo.generation === cache.generation && now <= memo.validUntil) return memo.found;
+    if (memo && memo.generation === cache.generation && (now <= memo.validUntil || (await this.#stillHolds(memo)))) {
+      if (!mode.lazy && preset.dedupe !== "identity") this.#rememberTarget(target, path, memo);
+      return memo.found;
+    }
     let dirs = this.#chainTo(root, dir);
     if (this.#scanListeners) for (const listener of this.#scanListeners) listener(dirs, path);
     if (preset.scope.nested === "below-cwd") {
@@ -180,17 +207,28 @@ export class SessionScope {
       dirs = this.#withoutExcluded(dirs, root);
       for (const each of dirs) this.#seen.add(each);
     }
-    const { out, generation } = await this.#select(dirs, mode.lazy ? this.#init.lazyGroups : this.#init.groups, now, cache.realPaths());
+    // What the walk finds was true at its start, or (what the window let it trust) up to a window before.
+    const since = Date.now() - cache.revalidateMs;
+    const { out, generation, walked } = await this.#select(dirs, mode.lazy ? this.#init.lazyGroups : this.#init.groups, now, cache.realPaths());
     if (preset.dedupe === "identity") return this.#withoutAliases(out);
-    if (root === this.#init.root) this.#remember(memos, dir, out, dirs, generation);
+    if (root === this.#init.root) {
+      const memo = this.#remember(memos, dir, out, dirs, generation, walked ? since : undefined);
+      if (memo && !mode.lazy) this.#rememberTarget(target, path, memo);
+    }
     return out;
   }
 
   /**
    * The files `groups` select in `dirs`, in order; unseen directories are probed in parallel (one
-   * round trip, not one per level). `generation`: the cache's, read once the probes were asked.
+   * round trip, not one per level). `generation`: the cache's, read once the probes were asked;
+   * `walked`: every directory was probed now (none answered from the window).
    */
-  async #select(dirs: readonly string[], groups: NameGroups, now: number, reals: ChainRealPaths | undefined): Promise<{ out: Found[]; generation: number }> {
+  async #select(
+    dirs: readonly string[],
+    groups: NameGroups,
+    now: number,
+    reals: ChainRealPaths | undefined,
+  ): Promise<{ out: Found[]; generation: number; walked: boolean }> {
     const { cache } = this.#init;
     const probes: DirProbe[] = new Array(dirs.length);
     let pending: Array<Promise<unknown>> | undefined;
@@ -203,7 +241,7 @@ export class SessionScope {
     if (pending) await Promise.all(pending);
     const out: Found[] = [];
     for (const probe of probes) for (const found of selectFiles(probe, groups, this.#init.sink)) out.push(found);
-    return { out, generation };
+    return { out, generation, walked: pending?.length === dirs.length };
   }
 
   /**
@@ -245,15 +283,50 @@ export class SessionScope {
    * before the probes were awaited (nothing was invalidated or found different since) and every
    * probe used is inside the cache's trust window.
    */
-  #remember(memos: Map<string, FoundMemo>, dir: string, found: Found[], dirs: readonly string[], generation: number): void {
+  #remember(
+    memos: Map<string, FoundMemo>,
+    dir: string,
+    found: Found[],
+    dirs: readonly string[],
+    generation: number,
+    since: number | undefined,
+  ): FoundMemo | undefined {
     const { cache } = this.#init;
-    if (generation !== cache.generation) return;
+    if (generation !== cache.generation) return undefined;
     const window = cache.revalidateMs;
     let validUntil = Number.POSITIVE_INFINITY;
     if (window !== Number.POSITIVE_INFINITY) for (const each of dirs) validUntil = Math.min(validUntil, cache.checkedAt(each) + window);
     // Bounded: a session touching many directories starts over.
     if (memos.size >= FOUND_MEMO_LIMIT) memos.clear();
-    memos.set(dir, { found, generation, validUntil });
+    const memo: FoundMemo = since === undefined ? { found, generation, validUntil } : { found, generation, validUntil, walk: { dirs, since } };
+    memos.set(dir, memo);
+    return memo;
+  }
+
+  /**
+   * After the window: whether the memoised answer still holds, asked of the disk in one round of
+   * stats (a seen resolve at agent pace: the probes, their real paths and the selection are not
+   * redone when nothing changed). Its window starts again when it does.
+   */
+  async #stillHolds(memo: FoundMemo): Promise<boolean> {
+    const { cache } = this.#init;
+    if (memo.walk === undefined || !(await cache.revalidate(memo.walk.dirs, memo.walk.since))) return false;
+    if (memo.generation !== cache.generation) return false;
+    memo.validUntil = cache.revalidateMs === Number.POSITIVE_INFINITY ? memo.validUntil : cache.now() + cache.revalidateMs;
+    return true;
+  }
+
+  /**
+   * Memoises the chain's answer for `target` as given (see `seen`): trusted as the chain memo is,
+   * and no longer than the target's own stat (`path`), which decided the chain's directory.
+   */
+  #rememberTarget(target: string, path: string, chain: FoundMemo): void {
+    const { cache } = this.#init;
+    const stat = cache.peekPath(path, cache.now());
+    if (!stat || chain.generation !== cache.generation) return;
+    const validUntil = cache.revalidateMs === Number.POSITIVE_INFINITY ? chain.validUntil : Math.min(chain.validUntil, stat.checkedAt + cache.revalidateMs);
+    if (this.#targets.size >= TARGET_MEMO_LIMIT) this.#targets.clear();
+    this.#targets.set(target, { found: chain.found, generation: chain.generation, validUntil });
   }
 
   /**

@@ -181,7 +181,7 @@ export class AgentsSession {
    */
   async resolve(target: string, options: AdmitOptions = {}): Promise<ResolvedAgents> {
     if (!this.config.enabled || !this.config.resolver.enabled) return { files: [] };
-    const candidates = await this.#scope.applicable(target);
+    const candidates = this.#scope.seen(target) ?? (await this.#scope.applicable(target));
     const out: ResolvedFile[] = [];
     for (const found of candidates) {
       if (!this.#ledger.isNew(found.path, found.info.mtimeMs) || this.#scope.isEmpty(found.info.size)) continue;

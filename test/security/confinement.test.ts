@@ -250,11 +250,11 @@ describe("a symlink swapped in after the first resolve", () => {
   }
 
   /** Resolves `target` once with the wall clock RACY_MS ahead, so the look vouches for the tree as it is. */
-  async function firstLook(resolve: () => Promise<{ files: Array<{ path: string }> }>): Promise<string[]> {
+  async function firstLook<T extends { path: string }>(resolve: () => Promise<{ files: T[] }>): Promise<T[]> {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       vi.setSystemTime(Date.now() + RACY_MS);
-      return (await resolve()).files.map((file) => file.path);
+      return (await resolve()).files;
     } finally {
       vi.useRealTimers();
     }
@@ -269,7 +269,7 @@ describe("a symlink swapped in after the first resolve", () => {
   it("a directory of the chain moved outside and replaced by a symlink to it: its edited AGENTS.md is outside (stat revalidation)", async () => {
     const { tree, target } = await seen();
     const session = await openSession(tree, { cwd: tree.path("r"), config: { cache: { revalidateMs: 0 } } });
-    expect(await firstLook(() => session.resolve(target))).toEqual([tree.path("r/a/b/AGENTS.md")]);
+    expect((await firstLook(() => session.resolve(target))).map((file) => file.path)).toEqual([tree.path("r/a/b/AGENTS.md")]);
     await new Promise((resolve) => setTimeout(resolve, 50)); // the swap comes more than a kernel clock tick after the look
     await rename(tree.path("r/a"), tree.path("out/a"));
     await symlink(tree.path("out/a"), tree.path("r/a"));
@@ -280,10 +280,26 @@ describe("a symlink swapped in after the first resolve", () => {
     expect((await session.resolve(target)).files.map((file) => file.path)).toEqual([tree.path("r/AGENTS.md")]);
   });
 
+  it("a proposal released, then its directory moved outside behind a symlink (the file's stat unchanged): not proposed again", async () => {
+    const { tree, target } = await seen();
+    const session = await openSession(tree, { cwd: tree.path("r"), config: { cache: { revalidateMs: 0 } } });
+    const proposed = await firstLook(() => session.resolve(target, { admit: false }));
+    expect(proposed.map((file) => file.path)).toEqual([tree.path("r/a/b/AGENTS.md")]);
+    session.release(proposed);
+    // The control: released, it is proposed again while it is inside.
+    const again = (await session.resolve(target, { admit: false })).files;
+    expect(again).toEqual(proposed);
+    session.release(again);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the swap comes more than a kernel clock tick after the look
+    await rename(tree.path("r/a"), tree.path("out/a"));
+    await symlink(tree.path("out/a"), tree.path("r/a"));
+    expect((await session.resolve(target, { admit: false })).files).toEqual([]);
+  });
+
   it("an AGENTS.md replaced by a symlink to an outside hard link of itself (same inode, same stat), then edited: outside", async () => {
     const { tree, target } = await seen();
     const session = await openSession(tree, { cwd: tree.path("r"), config: { cache: { revalidateMs: 0 } } });
-    expect(await firstLook(() => session.resolve(target))).toEqual([tree.path("r/a/b/AGENTS.md")]);
+    expect((await firstLook(() => session.resolve(target))).map((file) => file.path)).toEqual([tree.path("r/a/b/AGENTS.md")]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await link(tree.path("r/a/b/AGENTS.md"), tree.path("out/secret.md"));
     await rm(tree.path("r/a/b/AGENTS.md"));
@@ -296,7 +312,7 @@ describe("a symlink swapped in after the first resolve", () => {
     const { tree, target } = await seen();
     const session = await openSession(tree, { cwd: tree.path("r") });
     const watcher = await watchSession(session, { debounceMs: 5 });
-    expect(await firstLook(() => session.resolve(target))).toEqual([tree.path("r/a/b/AGENTS.md")]);
+    expect((await firstLook(() => session.resolve(target))).map((file) => file.path)).toEqual([tree.path("r/a/b/AGENTS.md")]);
     await watcher.settled();
     const before = session.cache.generation;
     await rename(tree.path("r/a"), tree.path("out/a"));
