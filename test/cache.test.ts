@@ -311,6 +311,22 @@ describe("stat cache", () => {
     }
   });
 
+  it("a seen resolve that found nothing new answers at once, until the ledger changes: a forgotten or released file is offered again", async () => {
+    const tree = await deep();
+    const session = await openSession(tree, { cwd: tree.path("repo"), config: { cache: { revalidateMs: 60_000 } } });
+    const target = tree.path("repo/a/b/c/d/e/file.ts");
+    const first = (await session.resolve(target)).files;
+    expect(first).toHaveLength(2);
+    expect(await session.resolve(target)).toEqual({ files: [] });
+    expect(await session.resolve(target)).toEqual({ files: [] });
+    session.forget([first[0]!.path]);
+    expect((await session.resolve(target, { admit: false })).files).toEqual([first[0]]);
+    expect(await session.resolve(target)).toEqual({ files: [] });
+    session.release([first[0]!]);
+    expect((await session.resolve(target)).files).toEqual([first[0]]);
+    expect(await session.resolve(target)).toEqual({ files: [] });
+  });
+
   it("does not vouch for a directory by an mtime recent enough to repeat (coarse timestamps)", async () => {
     const tree = await createTree({ "d/AGENTS.md": "x" });
     // A file system whose directory mtime does not move when a file is created in the same tick.

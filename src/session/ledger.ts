@@ -24,6 +24,12 @@ export class AdmissionLedger {
   readonly #loaded = new Map<string, { mtimeMs: number; layer: Layer }>();
   readonly #claims = new Map<string, number>();
   readonly #covered = new Set<string>();
+  #revision = 0;
+
+  /** Changes whenever `isNew` may answer differently (a claim, an admission, a release, a forget, a restore). */
+  get revision(): number {
+    return this.#revision;
+  }
 
   /** Directories holding an admitted file (spec §5.3 covered dirs). */
   get coveredDirs(): ReadonlySet<string> {
@@ -48,16 +54,18 @@ export class AdmissionLedger {
   /** Proposes `path` at `mtimeMs`: no other proposal returns it until admitted or released. */
   claim(path: string, mtimeMs: number): void {
     this.#claims.set(path, mtimeMs);
+    this.#revision++;
   }
 
   /** Drops the claim on `path` if it is at `mtimeMs`. */
   unclaim(path: string, mtimeMs: number): void {
-    if (this.#claims.get(path) === mtimeMs) this.#claims.delete(path);
+    if (this.#claims.get(path) === mtimeMs && this.#claims.delete(path)) this.#revision++;
   }
 
   /** Records `path` as delivered at `mtimeMs`, keeping the layer it entered by. */
   mark(path: string, mtimeMs: number, layer: Layer): void {
     this.#loaded.set(path, { mtimeMs, layer: this.#loaded.get(path)?.layer ?? layer });
+    this.#revision++;
     this.#covered.add(parentOf(path));
   }
 
@@ -88,6 +96,7 @@ export class AdmissionLedger {
       if (this.#loaded.delete(path)) dropped.add(parentOf(path));
     }
     if (dropped.size === 0) return;
+    this.#revision++;
     for (const path of this.#loaded.keys()) dropped.delete(parentOf(path));
     for (const dir of dropped) this.#covered.delete(dir);
   }
@@ -106,6 +115,7 @@ export class AdmissionLedger {
   restore(entries: readonly LedgerEntry[], coveredDirs: readonly string[]): void {
     for (const entry of entries) this.#loaded.set(entry.path, { mtimeMs: entry.mtimeMs, layer: entry.layer });
     for (const dir of coveredDirs) this.#covered.add(dir);
+    this.#revision++;
   }
 }
 

@@ -6,7 +6,7 @@ export { parseSessionState } from "../core/session-state.js";
  * compaction reads (refresh.ts), state and the resume diff (snapshot.ts), scoped rules (rules.ts).
  * No part imports this module.
  */
-import type { StatCache } from "../io/cache.js";
+import type { Found, StatCache } from "../io/cache.js";
 import type { ResolvedConfig } from "../load/config.js";
 import { AdmissionLedger, type AdmitOptions } from "./ledger.js";
 import type { SessionOptions } from "./options.js";
@@ -83,6 +83,12 @@ export class AgentsSession {
   readonly #groups: { initial: NameGroups; lazy: NameGroups; reason?: string };
   /** What the model has and what is proposed (two-phase admission). */
   readonly #ledger = new AdmissionLedger();
+  /**
+   * Candidate lists (the scope's memoised answers) a resolve found nothing new in, with the
+   * ledger's revision then: the same list at the same revision answers at once (issue 15: a seen
+   * resolve at agent pace runs as little code as it can).
+   */
+  readonly #quiet = new WeakMap<readonly Found[], number>();
   readonly #scope: SessionScope;
   readonly #reads: InlineReads;
   /** The mutable parts a snapshot records. */
@@ -182,6 +188,8 @@ export class AgentsSession {
   async resolve(target: string, options: AdmitOptions = {}): Promise<ResolvedAgents> {
     if (!this.config.enabled || !this.config.resolver.enabled) return { files: [] };
     const candidates = this.#scope.seen(target) ?? (await this.#scope.applicable(target));
+    // These very candidates had nothing new at this ledger revision before: nothing is new now.
+    if (this.#quiet.get(candidates) === this.#ledger.revision) return { files: [] };
     const out: ResolvedFile[] = [];
     for (const found of candidates) {
       if (!this.#ledger.isNew(found.path, found.info.mtimeMs) || this.#scope.isEmpty(found.info.size)) continue;
@@ -191,7 +199,8 @@ export class AgentsSession {
 
     // Selection above and marking below run without an await between: concurrent resolves
     // cannot both return a file.
-    this.#ledger.record(out, options.admit !== false, "path");
+    if (out.length === 0) this.#quiet.set(candidates, this.#ledger.revision);
+    else this.#ledger.record(out, options.admit !== false, "path");
     return { files: out };
   }
 
