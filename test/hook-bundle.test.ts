@@ -205,6 +205,16 @@ describe("installed hook commands", () => {
         expect(command, host).not.toContain("bin.js");
         // A first tool call of a conversation gives the nested file (each host's own event shape).
         const file = join(project, "pkg", "a.ts");
+        // Gemini CLI and Qwen Code: the same snake_case payload, each with its own event name.
+        const snakeCase = (hook_event_name: string) => ({
+          session_id: `s-${host}`,
+          cwd: project,
+          hook_event_name,
+          transcript_path: "",
+          tool_name: "read_file",
+          tool_input: { file_path: file },
+          tool_response: {},
+        });
         const event: Record<string, object> = {
           codex: {
             session_id: `s-${host}`,
@@ -214,24 +224,8 @@ describe("installed hook commands", () => {
             tool_input: { command: `cat ${file}` },
             tool_response: "",
           },
-          gemini: {
-            session_id: `s-${host}`,
-            cwd: project,
-            hook_event_name: "AfterTool",
-            transcript_path: "",
-            tool_name: "read_file",
-            tool_input: { file_path: file },
-            tool_response: {},
-          },
-          qwen: {
-            session_id: `s-${host}`,
-            cwd: project,
-            hook_event_name: "PostToolUse",
-            transcript_path: "",
-            tool_name: "read_file",
-            tool_input: { file_path: file },
-            tool_response: {},
-          },
+          gemini: snakeCase("AfterTool"),
+          qwen: snakeCase("PostToolUse"),
           copilot: {
             sessionId: `s-${host}`,
             timestamp: 1,
