@@ -200,6 +200,15 @@ describe("installed hook commands", () => {
       const project = join(dir, "project");
       spawnSync("mkdir", ["-p", join(project, ".git"), join(project, "pkg")]);
       writeFileSync(join(project, "pkg", "AGENTS.md"), "# pkg rules\n");
+      // zod calls globalThis.__zod_globalConfig.postProcessor with each instance it constructs.
+      const counter = join(dir, "count-schemas.cjs");
+      const schemaCount = join(dir, "schemas.txt");
+      writeFileSync(
+        counter,
+        `let n = 0; globalThis.__zod_globalConfig = { postProcessor() { n++; } };\n` +
+          `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(schemaCount)}, String(n)));\n`,
+      );
+      const MAX_SCHEMAS: Record<string, number> = { "claude-code": 20, codex: 32, copilot: 30, gemini: 12, qwen: 12 };
       for (const [host, command] of Object.entries(commands)) {
         expect(command, host).toContain(join(REPO, "dist/hook/hook.cjs"));
         expect(command, host).not.toContain("bin.js");
@@ -236,19 +245,30 @@ describe("installed hook commands", () => {
           },
           "claude-code": { session_id: `s-${host}`, cwd: project, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: file } },
         };
-        const result = spawnSync("sh", ["-c", command], {
-          input: JSON.stringify(event[host]),
-          encoding: "utf8",
-          env: {
-            PATH: process.env.PATH ?? "",
-            HOME: dir,
-            XDG_STATE_HOME: join(dir, "state"),
-            AGENTSMD_COMPILE_CACHE: "0",
-            AGENTSMD_CLAUDE_AGENTS_MD: "inject",
-          },
-        });
+        const run = (env: Record<string, string> = {}) =>
+          spawnSync("sh", ["-c", command], {
+            input: JSON.stringify(event[host]),
+            encoding: "utf8",
+            env: {
+              PATH: process.env.PATH ?? "",
+              HOME: dir,
+              XDG_STATE_HOME: join(dir, "state"),
+              AGENTSMD_COMPILE_CACHE: "0",
+              AGENTSMD_CLAUDE_AGENTS_MD: "inject",
+              ...env,
+            },
+          });
+        const result = run();
         expect(result.stderr, host).toBe("");
         expect(result.stdout, host).toContain("# pkg rules");
+        // The same call again (a seen path: no answer) builds only the schemas it parses with, from
+        // shared leaves: the event's own schema (Copilot: this event kind's only), never the state
+        // schema (a checked state file is read without zod). Each zod instance costs a hook process
+        // time to build; before, the hosts built 35 to 55 per call.
+        const seen = run({ NODE_OPTIONS: `--require ${counter}` });
+        expect(seen.stderr, host).toBe("");
+        expect(seen.stdout, host).toBe("");
+        expect(Number(readFileSync(schemaCount, "utf8")), host).toBeLessThanOrEqual(MAX_SCHEMAS[host]!);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

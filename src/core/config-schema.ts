@@ -19,21 +19,53 @@ export function once<T>(build: () => T): () => T {
   return () => (value ??= build());
 }
 
-/** Shared leaves: one instance each (each instance costs a hook process time to build). */
-export const leaves = once(() => {
-  const string = z.string();
-  return {
-    string,
-    boolean: z.boolean(),
-    strings: z.array(string),
-    optionalBoolean: z.optional(z.boolean()),
-    optionalString: z.optional(z.string()),
-    nonEmptyString: z.string().check(z.minLength(1)),
-    positiveInt: z.optional(z.number().check(z.int(), z.positive())),
-    count: z.number().check(z.int(), z.nonnegative()),
-    mtime: z.number().check(z.nonnegative()),
-  };
+/**
+ * An object whose fields are built on first read and kept: `{ a: () => x }` reads as `{ a: x }`,
+ * building only the fields a caller touches (destructuring touches the names it lists).
+ * @example const o = lazyFields({ s: () => z.string() }); o.s === o.s // true
+ */
+export function lazyFields<B extends Record<string, () => unknown>>(builders: B): { readonly [K in keyof B]: ReturnType<B[K]> } {
+  const fields = {} as { [K in keyof B]: ReturnType<B[K]> };
+  for (const key of Object.keys(builders) as Array<keyof B>) {
+    Object.defineProperty(fields, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        const value = builders[key]!();
+        Object.defineProperty(fields, key, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
+  return fields;
+}
+
+/**
+ * Shared leaves: one instance each, each built on first read (zod schemas are immutable values,
+ * and each instance costs a hook process time to build: a hook's event schema shares these
+ * instead of building one `z.optional(z.string())` per field).
+ */
+const string = once(() => z.string());
+const boolean = once(() => z.boolean());
+const unknown = once(() => z.unknown());
+const LEAVES = lazyFields({
+  string,
+  boolean,
+  unknown,
+  strings: () => z.array(string()),
+  optionalBoolean: () => z.optional(boolean()),
+  optionalString: () => z.optional(string()),
+  optionalUnknown: () => z.optional(unknown()),
+  /** A JSON object with any values (a tool's input), or absent. */
+  optionalRecord: () => z.optional(z.record(string(), unknown())),
+  nonEmptyString: () => z.string().check(z.minLength(1)),
+  positiveInt: () => z.optional(z.number().check(z.int(), z.positive())),
+  count: () => z.number().check(z.int(), z.nonnegative()),
+  mtime: () => z.number().check(z.nonnegative()),
 });
+
+/** The shared leaves (see LEAVES): `const { string, count } = leaves()` builds those two only. */
+export const leaves = () => LEAVES;
 
 /** Scoped-rule formats agentsmd reads (load/rules/formats.ts holds where each lives and how it matches). */
 export const RULE_FORMATS = ["copilot", "claude", "cursor", "continue", "qwen", "windsurf"] as const;

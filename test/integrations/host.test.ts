@@ -107,7 +107,7 @@ function testProfile(onPrompt: "notice" | "redeliver" = "notice"): HostProfile<T
     budget: { limit: 2_000, default: 1_900 },
     headers: { startup: "START", compact: "COMPACT", tool: (targets) => `TOOL ${targets}`, updated: "UPDATED" },
     frame: (text) => ({ additionalContext: text }),
-    state: { schema: z.object({ started: z.string() }).strict(), init: async () => ({ started: "yes" }) },
+    state: { schema: () => z.object({ started: z.string() }).strict(), init: async () => ({ started: "yes" }) },
     // This host loads the root -> cwd chain itself, never nested files.
     native: async (_path, origin) => (origin === "initial" ? "loaded" : "no"),
     onPrompt,

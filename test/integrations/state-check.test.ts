@@ -28,7 +28,7 @@ import { geminiProfile } from "../../src/integrations/gemini/profile.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
 
-const PROFILES: Record<string, { state: { schema: $ZodType } }> = {
+const PROFILES: Record<string, { state: { schema(): $ZodType } }> = {
   "claude-code": claudeCodeProfile(),
   codex: codexProfile(),
   copilot: copilotProfile(),
@@ -39,7 +39,7 @@ const PROFILES: Record<string, { state: { schema: $ZodType } }> = {
 /** The id STATE_SCHEMA_ID must hold: the JSON Schemas of every host's state file, plus the empty host fields of the in-process hosts. */
 function schemaId(): string {
   const hosts = Object.entries(PROFILES).map(([host, profile]) => [host, profile.state.schema] as const);
-  const documents = [...hosts, ["in-process", z.strictObject({}) as $ZodType] as const].map(([host, fields]) =>
+  const documents = [...hosts, ["in-process", () => z.strictObject({}) as $ZodType] as const].map(([host, fields]) =>
     z.toJSONSchema(conversationFormat(host, fields).schema(), { unrepresentable: "any" }),
   );
   return checksum(JSON.stringify(documents)).slice(0, 8);

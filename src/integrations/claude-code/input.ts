@@ -4,6 +4,7 @@
  */
 import * as z from "zod/mini";
 import "../../core/zod-locale.js";
+import { leaves, once } from "../../core/config-schema.js";
 import { absolute, join } from "../../core/paths.js";
 import { conversationPath, hostStateDir } from "../host/store.js";
 import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";
@@ -12,18 +13,20 @@ import type { HostEvent } from "../host/profile.js";
 
 export { HookInputError };
 
+const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+
 /** The stdin document of a hook (peers §9.2); unknown fields are kept and ignored. */
 export const ClaudeHookInputSchema = z.looseObject({
-  session_id: z.string().check(z.minLength(1)),
-  hook_event_name: z.string().check(z.minLength(1)),
-  cwd: z.string().check(z.minLength(1)),
-  transcript_path: z.optional(z.string()),
-  source: z.optional(z.string()),
-  agent_id: z.optional(z.string()),
-  tool_name: z.optional(z.string()),
-  tool_input: z.optional(z.record(z.string(), z.unknown())),
-  tool_response: z.optional(z.unknown()),
-  prompt: z.optional(z.string()),
+  session_id: nonEmptyString,
+  hook_event_name: nonEmptyString,
+  cwd: nonEmptyString,
+  transcript_path: optionalString,
+  source: optionalString,
+  agent_id: optionalString,
+  tool_name: optionalString,
+  tool_input: optionalRecord,
+  tool_response: optionalUnknown,
+  prompt: optionalString,
 });
 export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
 
@@ -75,15 +78,18 @@ export function toolTargets(input: ClaudeHookInput): string[] {
   return extractTargets(CLAUDE_TOOL_TARGETS, { tool: input.tool_name, input: input.tool_input ?? {}, cwd: absolute(input.cwd, "/") });
 }
 
-const ReadResponseSchema = z.looseObject({
-  type: z.optional(z.unknown()),
-  file: z.optional(z.looseObject({ numLines: z.optional(z.unknown()), totalLines: z.optional(z.unknown()) })),
-});
+/** What a Read answered (its `file` line counts); built on the first Read. */
+const readResponseSchema = once(() =>
+  z.looseObject({
+    type: optionalUnknown,
+    file: z.optional(z.looseObject({ numLines: optionalUnknown, totalLines: optionalUnknown })),
+  }),
+);
 
 /** A text Read shows the model the file: whole, or a range of it. */
 function readShown(input: ClaudeHookInput): HostEvent["read"] {
   if (input.tool_name !== "Read") return undefined;
-  const parsed = ReadResponseSchema.safeParse(input.tool_response ?? {});
+  const parsed = readResponseSchema().safeParse(input.tool_response ?? {});
   const response = parsed.success ? parsed.data : {};
   if (response.type !== undefined && response.type !== "text") return undefined;
   return response.file?.numLines === undefined || response.file.numLines === response.file.totalLines ? "whole" : "part";

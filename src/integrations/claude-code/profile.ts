@@ -3,6 +3,7 @@
  * own support is on), its answer framing and its 10,000-character limit, on the shared host layer.
  */
 import * as z from "zod/mini";
+import { leaves, once } from "../../core/config-schema.js";
 import type { FileSystem } from "../../io/file-system.js";
 import { absolute, join, nameOf, parentOf } from "../../core/paths.js";
 import { findImports } from "../../load/imports.js";
@@ -36,14 +37,16 @@ export interface ClaudeHookOptions extends HostHookOptions<ClaudeHookOutput> {
 }
 
 /** What the Claude Code profile keeps per conversation. */
-const ClaudeStateSchema = z.strictObject({
-  /** inject: agentsmd delivers AGENTS.md; native: Claude Code loads it itself. */
-  mode: z.enum(["inject", "native"]),
-  modeReason: z.string(),
-  /** native only: Claude Code loads an AGENTS.md even where its directory has a CLAUDE file ("claude-md-and-agents-md"). */
-  nativeBoth: z.optional(z.boolean()),
-});
-type ClaudeState = z.infer<typeof ClaudeStateSchema>;
+const claudeStateSchema = once(() =>
+  z.strictObject({
+    /** inject: agentsmd delivers AGENTS.md; native: Claude Code loads it itself. */
+    mode: z.enum(["inject", "native"]),
+    modeReason: leaves().string,
+    /** native only: Claude Code loads an AGENTS.md even where its directory has a CLAUDE file ("claude-md-and-agents-md"). */
+    nativeBoth: leaves().optionalBoolean,
+  }),
+);
+type ClaudeState = z.infer<ReturnType<typeof claudeStateSchema>>;
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split(".").map((part) => Number.parseInt(part, 10) || 0);
@@ -186,7 +189,7 @@ export function claudeCodeProfile(options: { agentsMd?: AgentsMdMode | undefined
     frame: (text, input) => ({
       hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "PostToolUse", additionalContext: text },
     }),
-    state: { schema: ClaudeStateSchema, init: (input, context) => decideMode(input, options.agentsMd, context) },
+    state: { schema: claudeStateSchema, init: (input, context) => decideMode(input, options.agentsMd, context) },
     stateDir: pluginDataDir,
     native: claudeNative,
   };

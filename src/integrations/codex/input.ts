@@ -16,36 +16,41 @@
  */
 import * as z from "zod/mini";
 import "../../core/zod-locale.js";
+import { leaves } from "../../core/config-schema.js";
 import { AgentsMdError } from "../../core/errors.js";
 
+const { string, optionalString, optionalUnknown } = leaves();
+/** A session id or tool name: 1 to 512 characters (one instance for both). */
+const boundedName = z.string().check(z.minLength(1), z.maxLength(512));
+
 const common = {
-  session_id: z.string().check(z.minLength(1), z.maxLength(512)),
+  session_id: boundedName,
   cwd: z.string().check(z.minLength(1), z.maxLength(4096)),
   transcript_path: z.optional(z.nullable(z.string().check(z.maxLength(4096)))),
-  model: z.optional(z.string()),
-  permission_mode: z.optional(z.string()),
-  turn_id: z.optional(z.string()),
+  model: optionalString,
+  permission_mode: optionalString,
+  turn_id: optionalString,
 };
 
 export const CodexSessionStartSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("SessionStart"),
-  source: z.union([z.enum(["startup", "resume", "clear", "compact"]), z.string()]),
+  source: z.union([z.enum(["startup", "resume", "clear", "compact"]), string]),
 });
 
 export const CodexUserPromptSubmitSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("UserPromptSubmit"),
-  prompt: z.optional(z.string()),
+  prompt: optionalString,
 });
 
 export const CodexPostToolUseSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("PostToolUse"),
-  tool_name: z.string().check(z.minLength(1), z.maxLength(512)),
-  tool_input: z.optional(z.unknown()),
-  tool_response: z.optional(z.unknown()),
-  tool_use_id: z.optional(z.string()),
+  tool_name: boundedName,
+  tool_input: optionalUnknown,
+  tool_response: optionalUnknown,
+  tool_use_id: optionalString,
 });
 
 /** The events agentsmd answers; any other `hook_event_name` is not parsed (no output). */

@@ -8,6 +8,7 @@
  * (hook.ts) computes them before the shared algorithm runs and `normalize` takes them as given.
  */
 import * as z from "zod/mini";
+import { once } from "../../core/config-schema.js";
 import type { FileSystem } from "../../io/file-system.js";
 import { patchTargets } from "../host/targets.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
@@ -27,8 +28,8 @@ export interface CodexHookOutput {
 }
 
 /** Codex needs no per-conversation fields of its own. */
-const CodexStateSchema = z.strictObject({});
-type CodexState = z.infer<typeof CodexStateSchema>;
+const codexStateSchema = once(() => z.strictObject({}));
+type CodexState = z.infer<ReturnType<typeof codexStateSchema>>;
 
 /** What the runner found out about a tool call before the algorithm runs. */
 export interface CodexTargets {
@@ -101,7 +102,7 @@ export function codexProfile(found: CodexTargets = { targets: [] }): HostProfile
       updated: "agentsmd: these AGENTS.md files were edited since you last saw them; their current text replaces what you saw before:",
     },
     frame: (text, input) => ({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext: text } }),
-    state: { schema: CodexStateSchema, init: async () => ({}) },
+    state: { schema: codexStateSchema, init: async () => ({}) },
     native: codexNative,
     onPrompt: "redeliver",
   };

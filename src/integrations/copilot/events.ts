@@ -8,40 +8,38 @@
 import * as z from "zod/mini";
 import type * as zc from "zod/v4/core";
 import "../../core/zod-locale.js";
+import { lazyFields, leaves, once } from "../../core/config-schema.js";
 import { AgentsMdError } from "../../core/errors.js";
 
 /** The events agentsmd registers with Copilot. */
 export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "postToolUse", "preCompact"] as const;
 export type CopilotEventName = (typeof COPILOT_EVENTS)[number];
 
-const base = {
+/** The fields every event has (built with the first event schema). */
+const base = once(() => ({
   sessionId: z.string().check(z.minLength(1), z.maxLength(512)),
   cwd: z.string().check(z.minLength(1), z.maxLength(64 * 1024)),
-  timestamp: z.optional(z.union([z.number(), z.string()])),
-};
+  timestamp: z.optional(z.union([z.number(), leaves().string])),
+}));
+/** A short word (`source`, `resultType`, `trigger`), or absent. */
+const optionalWord = once(() => z.optional(z.string().check(z.maxLength(64))));
 
-const SessionStartSchema = z.looseObject({ ...base, source: z.optional(z.string().check(z.maxLength(64))), initialPrompt: z.optional(z.string()) });
-const UserPromptSchema = z.looseObject({ ...base, prompt: z.string() });
-const PostToolUseSchema = z.looseObject({
-  ...base,
-  toolName: z.string().check(z.minLength(1), z.maxLength(256)),
-  toolArgs: z.optional(z.unknown()),
-  toolResult: z.optional(z.looseObject({ resultType: z.optional(z.string().check(z.maxLength(64))), textResultForLlm: z.optional(z.unknown()) })),
+/** Each event's schema, built when an event of that kind first comes (a hook call parses one). */
+const SCHEMAS = lazyFields({
+  sessionStart: () => z.looseObject({ ...base(), source: optionalWord(), initialPrompt: leaves().optionalString }),
+  userPromptSubmitted: () => z.looseObject({ ...base(), prompt: leaves().string }),
+  postToolUse: () =>
+    z.looseObject({
+      ...base(),
+      toolName: z.string().check(z.minLength(1), z.maxLength(256)),
+      toolArgs: leaves().optionalUnknown,
+      toolResult: z.optional(z.looseObject({ resultType: optionalWord(), textResultForLlm: leaves().optionalUnknown })),
+    }),
+  preCompact: () => z.looseObject({ ...base(), trigger: optionalWord(), transcriptPath: leaves().optionalString }),
 });
-const PreCompactSchema = z.looseObject({ ...base, trigger: z.optional(z.string().check(z.maxLength(64))), transcriptPath: z.optional(z.string()) });
+type Schemas = typeof SCHEMAS;
 
-export type CopilotEvent =
-  | ({ event: "sessionStart" } & z.infer<typeof SessionStartSchema>)
-  | ({ event: "userPromptSubmitted" } & z.infer<typeof UserPromptSchema>)
-  | ({ event: "postToolUse" } & z.infer<typeof PostToolUseSchema>)
-  | ({ event: "preCompact" } & z.infer<typeof PreCompactSchema>);
-
-const SCHEMAS = {
-  sessionStart: SessionStartSchema,
-  userPromptSubmitted: UserPromptSchema,
-  postToolUse: PostToolUseSchema,
-  preCompact: PreCompactSchema,
-} as const;
+export type CopilotEvent = { [K in keyof Schemas]: { event: K } & z.infer<Schemas[K]> }[keyof Schemas];
 
 /** Input that is not a Copilot hook event agentsmd handles. */
 export class CopilotEventError extends AgentsMdError {}

@@ -14,6 +14,7 @@
  *   had are gone, so they count as not delivered and come again with the next tool call there.
  */
 import * as z from "zod/mini";
+import { leaves, once } from "../../core/config-schema.js";
 import { ancestors, join, nameOf, parentOf } from "../../core/paths.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { COPILOT_MODEL_FILES, COPILOT_REPO_FILE } from "../../presets/copilot.js";
@@ -28,8 +29,8 @@ export interface CopilotHookOutput {
 }
 
 /** What the profile keeps per conversation: the nested files Copilot attached itself, at their version. */
-const CopilotStateSchema = z.strictObject({ attached: z.record(z.string(), z.number()) });
-type CopilotState = z.infer<typeof CopilotStateSchema>;
+const copilotStateSchema = once(() => z.strictObject({ attached: z.record(leaves().string, z.number()) }));
+type CopilotState = z.infer<ReturnType<typeof copilotStateSchema>>;
 
 const MODEL_NAMES: ReadonlySet<string> = new Set(COPILOT_MODEL_FILES.map((name) => name.toLowerCase()));
 
@@ -139,7 +140,7 @@ export function copilotProfile(options: { event?: string | undefined } = {}): Ho
       updated: "agentsmd: these instruction files were edited since they were shown; their current text (most specific first):",
     },
     frame: (text) => ({ additionalContext: text }),
-    state: { schema: CopilotStateSchema, init: async () => ({ attached: {} }) },
+    state: { schema: copilotStateSchema, init: async () => ({ attached: {} }) },
     native: async (path, origin) => copilotNative(path, origin, observed),
     observe: (event, context) => observeView(event, context, observed),
     onPrompt: "redeliver",

@@ -15,24 +15,27 @@
  */
 import * as z from "zod/mini";
 import "../../core/zod-locale.js";
+import { leaves } from "../../core/config-schema.js";
 
 /** Events agentsmd answers. */
 export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "PreCompress"] as const;
 export type GeminiHookEvent = (typeof GEMINI_HOOK_EVENTS)[number];
 
+const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+
 /** The stdin document of a Gemini CLI command hook; unknown fields are kept and ignored. */
 export const GeminiHookInputSchema = z.looseObject({
-  session_id: z.string().check(z.minLength(1)),
-  hook_event_name: z.string().check(z.minLength(1)),
-  cwd: z.string().check(z.minLength(1)),
-  transcript_path: z.optional(z.string()),
-  timestamp: z.optional(z.string()),
-  source: z.optional(z.string()),
-  prompt: z.optional(z.string()),
-  trigger: z.optional(z.string()),
-  tool_name: z.optional(z.string()),
-  tool_input: z.optional(z.record(z.string(), z.unknown())),
-  tool_response: z.optional(z.unknown()),
+  session_id: nonEmptyString,
+  hook_event_name: nonEmptyString,
+  cwd: nonEmptyString,
+  transcript_path: optionalString,
+  timestamp: optionalString,
+  source: optionalString,
+  prompt: optionalString,
+  trigger: optionalString,
+  tool_name: optionalString,
+  tool_input: optionalRecord,
+  tool_response: optionalUnknown,
 });
 export type GeminiHookInput = z.infer<typeof GeminiHookInputSchema>;
 

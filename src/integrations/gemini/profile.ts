@@ -7,6 +7,7 @@
  * the history, and gives back what the model no longer sees).
  */
 import * as z from "zod/mini";
+import { leaves, once } from "../../core/config-schema.js";
 import { absolute, isInside, join, nameOf, parentOf } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
@@ -25,15 +26,17 @@ export const GEMINI_HOST = "gemini";
 export const GEMINI_CONTEXT_LIMIT = 32_000;
 
 /** What the profile keeps per conversation: Gemini's own loading, decided at the start. */
-const GeminiStateSchema = z.strictObject({
-  /** Gemini's context file names (GEMINI.md and `context.fileName`). */
-  names: z.array(z.string()),
-  /** The nearest `.git` above cwd (Gemini's memory boundary), or null. */
-  gitRoot: z.nullable(z.string()),
-  /** The workspace Gemini loads for (its startup cwd). */
-  cwd: z.string(),
-});
-export type GeminiState = z.infer<typeof GeminiStateSchema>;
+const geminiStateSchema = once(() =>
+  z.strictObject({
+    /** Gemini's context file names (GEMINI.md and `context.fileName`). */
+    names: leaves().strings,
+    /** The nearest `.git` above cwd (Gemini's memory boundary), or null. */
+    gitRoot: z.nullable(leaves().string),
+    /** The workspace Gemini loads for (its startup cwd). */
+    cwd: leaves().string,
+  }),
+);
+export type GeminiState = z.infer<ReturnType<typeof geminiStateSchema>>;
 
 /** `context.fileName` of a Gemini settings file (a string or a list), if set. */
 async function configuredNames(file: string): Promise<string[] | undefined> {
@@ -150,7 +153,7 @@ export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, Gemin
     frame: (text, input) => ({
       hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "AfterTool", additionalContext: text },
     }),
-    state: { schema: GeminiStateSchema, init: (input, context) => geminiState(input, context) },
+    state: { schema: geminiStateSchema, init: (input, context) => geminiState(input, context) },
     native: geminiNative,
     onPrompt: "redeliver",
     transcript: {

@@ -126,8 +126,12 @@ export interface HostProfile<I, H, O> {
   headers: HostHeaders;
   /** The answer document for `text` (never empty). */
   frame(text: string, input: I): O;
-  /** The host's own fields of a conversation's state: schema, and how a new conversation decides them. */
-  state: { schema: zc.$ZodType<H>; init(input: I, context: NativeContext<undefined>): Promise<H> };
+  /**
+   * The host's own fields of a conversation's state: their schema (built on first call: only a state
+   * file this agentsmd did not write is validated by it, see host/store.ts), and how a new
+   * conversation decides them.
+   */
+  state: { schema(): zc.$ZodType<H>; init(input: I, context: NativeContext<undefined>): Promise<H> };
   /** A host-specific state directory (a plugin data dir), else the XDG one. */
   stateDir?(env: Readonly<Record<string, string | undefined>>): string | undefined;
   /** What the host loads itself. @default every file: "no" */

@@ -101,10 +101,11 @@ export interface ConversationFormat<H> {
 }
 
 /**
- * The format of a host's state file: `kind` names the host, `host` holds the profile's fields.
- * @example z.parse(conversationFormat("codex", z.object({})).schema(), JSON.parse(text))
+ * The format of a host's state file: `kind` names the host, `host` holds the profile's fields
+ * (their schema built only when the whole schema is).
+ * @example z.parse(conversationFormat("codex", () => z.object({})).schema(), JSON.parse(text))
  */
-export function conversationFormat<H>(host: string, hostFields: zc.$ZodType<H>): ConversationFormat<H> {
+export function conversationFormat<H>(host: string, hostFields: () => zc.$ZodType<H>): ConversationFormat<H> {
   const kind = `agentsmd/${host}`;
   return {
     kind,
@@ -114,7 +115,7 @@ export function conversationFormat<H>(host: string, hostFields: zc.$ZodType<H>):
           kind: z.literal(kind),
           version: z.literal(2),
           ...ledgerShape(),
-          host: hostFields,
+          host: hostFields(),
           session: sessionStateSchema(),
         }) as unknown as zc.$ZodType<ConversationState<H>>,
     ),

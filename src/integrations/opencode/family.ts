@@ -284,7 +284,11 @@ export class FamilyAgents {
   }
 
   async #open(sessionID: string): Promise<SessionEntry> {
-    const stored = await loadConversation(this.statePath(sessionID), conversationFormat(this.host.host, NO_FIELDS), () => undefined);
+    const stored = await loadConversation(
+      this.statePath(sessionID),
+      conversationFormat(this.host.host, () => NO_FIELDS),
+      () => undefined,
+    );
     let session: AgentsSession;
     if (stored) {
       session = await reopenSession(stored.session, {

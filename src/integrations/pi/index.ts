@@ -33,6 +33,7 @@ import { handleHostEvent } from "../host/deliver.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
 import { hostStateDir } from "../host/store.js";
 import { PI_NAMES } from "../../presets/pi.js";
+import { once } from "../../core/config-schema.js";
 import { PI_FILE_TOOLS, PI_SHELL_TOOL, piToolTargets } from "./targets.js";
 import { shellCommandPaths } from "../codex/shell-paths.js";
 import { settleShellPaths } from "../codex/targets.js";
@@ -153,6 +154,9 @@ const NOTHING: PiDelivery = { text: "", files: [] };
 /** pi has no size limit on what an extension adds; what one answer may hold. */
 const PI_BUDGET = { limit: 4 * 1024 * 1024, default: 1024 * 1024 };
 
+/** pi keeps no per-conversation fields of its own. */
+const noFields = once(() => z.object({}).strict() as unknown as z.ZodType<Record<string, never>>);
+
 /**
  * pi as a host profile. `native` answers from two maps this process knows: pi's own context files
  * at the version pi read (`had`), and, after a compaction, the files still carried by the kept
@@ -187,7 +191,7 @@ export function piProfile(maps: {
       updated: "agentsmd: these instruction files were edited since they were shown in this conversation; their text now:",
     },
     frame: (text) => text,
-    state: { schema: z.object({}).strict() as unknown as z.ZodType<Record<string, never>>, init: async () => ({}) },
+    state: { schema: noFields, init: async () => ({}) },
     async native(path: string, origin: NativeOrigin, context): Promise<NativeAnswer> {
       const info = await context.fs.stat(path).catch(() => null);
       const mtimeMs = info?.kind === "file" ? info.mtimeMs : undefined;

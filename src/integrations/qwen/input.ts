@@ -15,25 +15,28 @@
  */
 import * as z from "zod/mini";
 import "../../core/zod-locale.js";
+import { leaves } from "../../core/config-schema.js";
 
 /** Events agentsmd answers. */
 export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
 export type QwenHookEvent = (typeof QWEN_HOOK_EVENTS)[number];
 
+const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+
 /** The stdin document of a Qwen Code command hook; unknown fields are kept and ignored. */
 export const QwenHookInputSchema = z.looseObject({
-  session_id: z.string().check(z.minLength(1)),
-  hook_event_name: z.string().check(z.minLength(1)),
-  cwd: z.string().check(z.minLength(1)),
-  transcript_path: z.optional(z.string()),
-  permission_mode: z.optional(z.string()),
-  source: z.optional(z.string()),
-  model: z.optional(z.string()),
-  prompt: z.optional(z.string()),
-  tool_name: z.optional(z.string()),
-  tool_input: z.optional(z.record(z.string(), z.unknown())),
-  tool_response: z.optional(z.unknown()),
-  agent_id: z.optional(z.string()),
+  session_id: nonEmptyString,
+  hook_event_name: nonEmptyString,
+  cwd: nonEmptyString,
+  transcript_path: optionalString,
+  permission_mode: optionalString,
+  source: optionalString,
+  model: optionalString,
+  prompt: optionalString,
+  tool_name: optionalString,
+  tool_input: optionalRecord,
+  tool_response: optionalUnknown,
+  agent_id: optionalString,
 });
 export type QwenHookInput = z.infer<typeof QwenHookInputSchema>;
 

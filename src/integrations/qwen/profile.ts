@@ -6,6 +6,7 @@
  * its transcript shows the model no longer has.
  */
 import * as z from "zod/mini";
+import { leaves, once } from "../../core/config-schema.js";
 import { absolute, join } from "../../core/paths.js";
 import { safeParseConfig } from "../../core/config-schema.js";
 import { readTextFile, type FileSystem } from "../../io/file-system.js";
@@ -24,8 +25,8 @@ export const QWEN_HOST = "qwen";
 export const QWEN_CONTEXT_LIMIT = 32_000;
 
 /** What the profile keeps per conversation: the files Qwen loaded itself at startup (and their real paths). */
-const QwenStateSchema = z.strictObject({ loaded: z.array(z.string()) });
-export type QwenState = z.infer<typeof QwenStateSchema>;
+const qwenStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
+export type QwenState = z.infer<ReturnType<typeof qwenStateSchema>>;
 
 /** A configured name agentsmd can look up in a directory (what `files.names` accepts: relative, no `..`); a repository's settings may name anything. */
 function lookupName(name: string): boolean {
@@ -147,7 +148,7 @@ export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOut
     frame: (text, input) => ({
       hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "PostToolUse", additionalContext: text },
     }),
-    state: { schema: QwenStateSchema, init: (input, context) => qwenState(input, context) },
+    state: { schema: qwenStateSchema, init: (input, context) => qwenState(input, context) },
     native: qwenNative,
     onPrompt: "redeliver",
     transcript: {
