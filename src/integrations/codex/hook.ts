@@ -6,7 +6,7 @@
 import { homedir } from "../../io/require.js";
 import { homeFromEnv } from "../../core/paths.js";
 import { nodeFileSystem } from "../../io/file-system.js";
-import { handleHostEvent, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";
+import { handleHostInput, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";
 import { codexEventTargets, codexProfile } from "./profile.js";
 
 const ANSWERED: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "PostToolUse"]);
@@ -28,5 +28,6 @@ export const runCodexHook: HookRunner = async (text, options) => {
   const env = options.env ?? process.env;
   // `~` in a command is the home every other step uses (an empty or relative $HOME is not one).
   const found = await codexEventTargets(input, options.session?.fs ?? nodeFileSystem, options.home ?? homeFromEnv(env, homedir));
-  await handleHostEvent(codexProfile(found), data, options);
+  // validated once, above (the profile has no `foreign` check to run)
+  await handleHostInput(codexProfile(found), input, options);
 };

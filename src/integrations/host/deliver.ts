@@ -397,10 +397,18 @@ function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): 
  * const output = await handleHostEvent(claudeCodeProfile(), JSON.parse(stdin), { deliver: (out) => out && print(out) });
  */
 export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, raw: unknown, options: HostHookOptions<O> = {}): Promise<O | null> {
-  const env = options.env ?? process.env;
   // Another host that runs this host's hooks (with its own fields): silence rather than half-work.
-  const foreign = profile.foreign?.(raw, env) ?? null;
-  const input = foreign === null ? parseHostInput(profile, raw) : null;
+  const foreign = profile.foreign?.(raw, options.env ?? process.env) ?? null;
+  return handleHostInput(profile, foreign === null ? parseHostInput(profile, raw) : null, options);
+}
+
+/**
+ * `handleHostEvent` for an event already validated (`parseHostInput`) by a runner that needed it
+ * first (Codex computes its targets before): the event is not validated twice. null: no answer.
+ * @example await handleHostInput(codexProfile(found), parseHostInput(codexProfile(), data), options)
+ */
+export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, input: I | null, options: HostHookOptions<O> = {}): Promise<O | null> {
+  const env = options.env ?? process.env;
   const event = input === null ? null : profile.normalize(input);
   if (input === null || event === null || event.kind === "ignore" || (event.kind === "tool" && event.targets.length === 0)) {
     await options.deliver?.(null);
