@@ -427,8 +427,22 @@ export function flattenScript(text: string): string {
   return out;
 }
 
+/**
+ * A line of only these characters has nothing for the shell to interpret (no quote, escape,
+ * operator, redirection, variable, glob, tilde, comment or line break): shell-quote reads it as its
+ * words split at the spaces (test/integrations/codex/shell-paths.test.ts checks that against it).
+ */
+export const PLAIN_LINE = /^[A-Za-z0-9_ ./,:=+@%-]*$/;
+
 function walkScript(script: string, cwd: string, context: ShellPathsContext, out: ShellPath[], depth: number): void {
   if (depth > MAX_NESTING) throw new Unparseable("nested shells too deep");
+  if (PLAIN_LINE.test(script)) {
+    // One simple command, its words as shell-quote would give them: a hook process then never
+    // pays shell-quote's first parse (its tokenizer regex built and compiled, about 0.7 ms).
+    const words = script.split(" ").filter((word) => word !== "");
+    if (words.length > 0) simpleCommand(words, [], cwd, context, out, depth, false);
+    return;
+  }
   const line = flattenScript(script);
   const entries = parse(line, (name: string) => `${VAR}${name}${VAR}`);
   // Split into simple commands; track cd across `;` `&&` `||`, subshells by a stack.

@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { posix } from "node:path";
-import { flattenScript, shellCommandPaths, type ShellPath } from "../../../src/integrations/codex/shell-paths.js";
+import { parse } from "shell-quote";
+import { flattenScript, PLAIN_LINE, shellCommandPaths, type ShellPath } from "../../../src/integrations/codex/shell-paths.js";
 import { patchTargets } from "../../../src/integrations/host/targets.js";
 
 const CWD = "/repo";
@@ -251,5 +252,58 @@ describe("properties", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  // shellCommandPaths reads a line of plain words without shell-quote (its first parse costs a hook
+  // process about 0.7 ms); these pin that shortcut to what shell-quote gives.
+  const plainWord = fc.stringMatching(/^[A-Za-z0-9_./,:=+@%-]{1,12}$/);
+  const spaces = fc.stringMatching(/^ {1,3}$/);
+  const plainLine = fc
+    .tuple(
+      fc.constantFrom(
+        "cat",
+        "sed",
+        "ls",
+        "git",
+        "find",
+        "cp",
+        "mv",
+        "bash",
+        "sudo",
+        "env",
+        "timeout",
+        "cd",
+        "rg",
+        "grep",
+        "head",
+        "npm",
+        "X=1",
+        "then",
+        "/bin/cat",
+        "./x",
+      ),
+      fc.array(fc.tuple(spaces, fc.oneof(plainWord, fc.constantFrom("-n", "-c", "-la", "--", "-C", "show", "HEAD:a.ts", "1,5p", "-t", "."))), { maxLength: 5 }),
+    )
+    .map(([first, rest]) => first + rest.map(([gap, word]) => gap + word).join(""));
+
+  it("a line of plain characters is its words split at spaces, as shell-quote reads it", () => {
+    fc.assert(
+      fc.property(fc.oneof(plainLine, fc.stringMatching(PLAIN_LINE)), (line) => {
+        expect(PLAIN_LINE.test(line)).toBe(true);
+        expect(parse(line, (name: string) => `\u0000${name}\u0000`)).toEqual(line.split(" ").filter((word) => word !== ""));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("a line of plain words gives what the shell-quote path gives (the same line ending in `;`)", () => {
+    fc.assert(
+      fc.property(plainLine, (line) => {
+        expect(shellCommandPaths(line, { cwd: CWD, home: HOME })).toEqual(shellCommandPaths(`${line} ;`, { cwd: CWD, home: HOME }));
+      }),
+      { numRuns: RUNS },
+    );
+    // and the shortcut does find paths: `cat a.ts` reads a.ts, shown whole
+    expect(shellCommandPaths("cat  src/a.ts", { cwd: CWD })).toEqual({ ok: true, paths: [{ path: `${CWD}/src/a.ts`, use: "read", shown: "whole" }] });
   });
 });
