@@ -8,6 +8,7 @@ import { handleHostEvent } from "../../../src/integrations/host/deliver.js";
 import { nodeFileSystem } from "../../../src/io/file-system.js";
 import { codexEvent, codexEventTargets, codexProfile, type CodexHookOutput } from "../../../src/integrations/codex/profile.js";
 import { runCodexHook } from "../../../src/integrations/codex/hook.js";
+import { CodexHookEventSchema } from "../../../src/integrations/codex/input.js";
 import { createTree } from "../../helpers/tree.js";
 
 const SPEC = {
@@ -98,5 +99,22 @@ describe("codex profile", () => {
     const { send } = await setup();
     expect(await send({ hook_event_name: "Stop", stop_hook_active: false })).toBe("");
     await expect(handleHostEvent(codexProfile(), { hook_event_name: "PostToolUse" })).rejects.toThrow(/not a Codex hook event/);
+  });
+
+  it("validates an event once: the runner's parse (for the targets) is the one the algorithm uses", async () => {
+    const { tree, send, bash } = await setup();
+    await send({ hook_event_name: "SessionStart", source: "startup" });
+    const internals = CodexHookEventSchema._zod;
+    const run = internals.run;
+    let parses = 0;
+    internals.run = (payload, context) => (parses++, run(payload, context));
+    try {
+      expect(await bash("cat pkg/src/a.ts")).toContain("PKG-OVERRIDE");
+      expect(parses).toBe(1);
+      expect(await bash(`cat ${tree.path("pkg/src/a.ts")}`)).toBe("");
+      expect(parses).toBe(2);
+    } finally {
+      internals.run = run;
+    }
   });
 });
