@@ -71,7 +71,8 @@ describe("hook bundle", () => {
     // 113 with the schemas built on first use (core/config-schema.ts, core/state-schema.ts, core/checksum.ts; not core/schema.ts).
     // 114 with the agents' config files read in one place (presets/config-file.ts).
     // 115 with io/unchanged.ts (the one rule by which a directory's stat vouches for what was seen in it).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(115);
+    // 119 with the hook server (cli/hook-server.ts, hook-wire.ts, hook-stdin.ts, io/descriptors.ts).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(119);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 
@@ -127,6 +128,8 @@ describe("hook process", () => {
           PATH: process.env.PATH ?? "",
           HOME: dir,
           AGENTSMD_CLAUDE_AGENTS_MD: "inject",
+          // the call in its own process, as it runs without a hook server (test/hook-server.test.ts has the server's)
+          AGENTSMD_HOOK_SERVER: "0",
           ...(cache ? { XDG_CACHE_HOME: join(dir, "cache") } : { AGENTSMD_COMPILE_CACHE: "0" }),
         },
       });
@@ -255,6 +258,8 @@ describe("installed hook commands", () => {
               XDG_STATE_HOME: join(dir, "state"),
               AGENTSMD_COMPILE_CACHE: "0",
               AGENTSMD_CLAUDE_AGENTS_MD: "inject",
+              // in its own process: the schemas counted are built by this process (no hook server)
+              AGENTSMD_HOOK_SERVER: "0",
               ...env,
             },
           });

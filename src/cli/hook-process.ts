@@ -4,11 +4,12 @@
  * streams, so the process loads only the hook's own code.
  */
 import "./hook-zod.js";
-import { readDescriptorSync, writeDescriptorSync } from "../io/file-system.js";
+import { writeDescriptorSync } from "../io/descriptors.js";
 import { currentDir, readAll, type CliIo } from "./io.js";
 import { runHookArgv } from "./hook.js";
+import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
 
-const MAX_STDIN = 16 * 1024 * 1024;
+export { serveHooks } from "./hook-server.js";
 
 /** The io of a hook process. */
 export interface HookProcessIo extends CliIo {
@@ -18,10 +19,10 @@ export interface HookProcessIo extends CliIo {
 
 /**
  * The process io of a hook: synchronous stdin/stdout on descriptors 0 and 1, the stream only when
- * a descriptor would block.
+ * a descriptor would block. `input`: what the launcher already read of stdin (it asked the hook server).
  * @example await runHookProcess(["claude-code"], hookProcessIo())
  */
-export function hookProcessIo(): HookProcessIo {
+export function hookProcessIo(input?: StdinRead): HookProcessIo {
   const env = process.env;
   let cwd: string | undefined;
   let streamed = false;
@@ -38,7 +39,9 @@ export function hookProcessIo(): HookProcessIo {
       return streamed;
     },
     readStdin: async () => {
-      const { bytes, complete } = readDescriptorSync(0, MAX_STDIN);
+      const read = input ?? readStdinOnce(MAX_STDIN);
+      if ("error" in read) throw read.error;
+      const { bytes, complete } = read;
       if (complete) return bytes.toString("utf8");
       return Buffer.concat([bytes, Buffer.from(await readAll(process.stdin, MAX_STDIN - bytes.length))]).toString("utf8");
     },

@@ -125,8 +125,11 @@ export async function runHook(invocation: HookInvocation, io: CliIo): Promise<nu
       session,
       ...(invocation.stateDir !== undefined ? { stateDir: absolute(invocation.stateDir, io.cwd) } : {}),
       flags,
-      deliver: (output) => {
-        if (output) io.stdout(`${JSON.stringify(output)}\n`);
+      deliver: async (output) => {
+        if (!output) return;
+        io.stdout(`${JSON.stringify(output)}\n`);
+        // A file is marked delivered only once the answer carrying it is out (the server's client wrote it).
+        await io.handedOver?.();
       },
       onDiagnostic: say,
     });

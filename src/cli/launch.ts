@@ -20,6 +20,9 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, rea
 import { dirname, isAbsolute, join } from "node:path";
 import type { CliIo } from "./io.js";
 import type { HookProcessIo } from "./hook-process.js";
+import type { ServeOptions } from "./hook-server.js";
+import { askHookServer, hookRequest, hookServerSocket, serverListening, serverMayAnswer, serverStopped, startHookServer } from "./hook-client.js";
+import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,8 +31,9 @@ export type Require = (id: string) => unknown;
 
 /** What the hook bundle exports (src/cli/hook-process.ts). */
 interface HookBundle {
-  hookProcessIo(): HookProcessIo;
+  hookProcessIo(input?: StdinRead): HookProcessIo;
   runHookProcess(argv: readonly string[], io: CliIo, fullCli: (argv: readonly string[], io: CliIo) => Promise<number>): Promise<number>;
+  serveHooks(options: ServeOptions): Promise<void>;
 }
 
 /** The file name of the bundle in dist/hook/. */
@@ -173,23 +177,72 @@ async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
   return { hookDir: fileURLToPath(new URL("../hook/", import.meta.url)), require: createRequire(import.meta.url) };
 }
 
+/** Whether stdin can be read to its end without a person typing: a pipe or a file, not a terminal. */
+function stdinIsPiped(): boolean {
+  try {
+    return !fstatSync(0).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Runs `agentsmd hook ...` from the bundle (or, in a build without it, from the compiled modules)
- * and ends the process with its exit code; returns the code only when output is still draining.
+ * Sends the call to the user's hook server (cli/hook-client.ts) when one may answer it: the exit
+ * code, or the stdin read so far (and whether a server must be started) for the call in process.
+ */
+async function viaServer(argv: readonly string[], env: Env, place: LaunchPlace): Promise<{ code: number; streamed: boolean } | { input?: StdinRead }> {
+  const socket = serverMayAnswer(argv) && stdinIsPiped() ? hookServerSocket(env, place.hookDir) : undefined;
+  if (socket === undefined) return {};
+  const input = readStdinOnce(MAX_STDIN);
+  if (!("bytes" in input) || !input.complete) return { input };
+  const outcome = await askHookServer(socket, hookRequest(argv, env, input.bytes), place.require);
+  if ("code" in outcome) return outcome;
+  if (outcome.inProcess === "absent") startHookServer(socket, env, place.hookDir, place.require);
+  return { input };
+}
+
+/**
+ * Runs `agentsmd hook ...` through the user's hook server, else from the bundle (or, in a build
+ * without it, from the compiled modules), and ends the process with its exit code; returns the
+ * code only when output is still draining.
  * @example process.exitCode = await launchHook(process.argv.slice(2), process.env, { hookDir: __dirname, require })
  */
 export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
   const place = await placeOf(at);
+  const served = await viaServer(argv, env, place);
+  if ("code" in served) {
+    if (!served.streamed) process.exit(served.code);
+    return served.code;
+  }
   let bundle: HookBundle;
   try {
     bundle = loadBundle(join(place.hookDir, HOOK_BUNDLE_NAME), env, place.require);
   } catch {
     bundle = (await import(new URL("../cli/hook-process.js", import.meta.url).href)) as typeof import("./hook-process.js");
   }
-  const io = bundle.hookProcessIo();
+  const io = bundle.hookProcessIo(served.input);
   const code = await bundle.runHookProcess(argv, io, fullCli);
   // The answer is out (written to the descriptors): exit now rather than let Node run the GC tasks
   // V8 scheduled and tear the heap down, about 2 ms a call. A write still draining through a stream waits.
   if (!io.streamed) process.exit(code);
   return code;
+}
+
+/**
+ * The hook server's process (`node dist/hook/hook.cjs --agentsmd-serve <socket>`, started by a
+ * client): the bundle, loaded as a hook call loads it, answers calls until idle, then exits.
+ * @example await launchHookServer(socket, process.env, { hookDir: __dirname, require })
+ */
+export async function launchHookServer(socket: string, env: Env = process.env, at?: LaunchPlace): Promise<never> {
+  const place = await placeOf(at);
+  process.title = "agentsmd-hook-server";
+  try {
+    const bundle = loadBundle(join(place.hookDir, HOOK_BUNDLE_NAME), env, place.require);
+    await bundle.serveHooks({ socketPath: socket, env, onListening: () => serverListening(socket), onStop: () => serverStopped(socket) });
+    process.exit(0);
+  } catch {
+    // Another server listens (or the socket cannot be made): the calls go to it, or run in process.
+    rmSync(`${socket}.starting`, { force: true });
+    process.exit(1);
+  }
 }
