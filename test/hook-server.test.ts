@@ -277,6 +277,27 @@ describe("the hook server", () => {
     }, "the file given again");
   }, 60_000);
 
+  it("a connection that sends nothing holds no call up", async () => {
+    const runtime = runtimeDir();
+    const env = envOf(runtime);
+    await serverUp(runtime, env);
+    const socket = join(
+      runtime,
+      "agentsmd",
+      readdirSync(join(runtime, "agentsmd")).find((name) => name.endsWith(".sock"))!,
+    );
+    const silent = connect(socket);
+    await new Promise((resolve) => silent.once("connect", resolve));
+    try {
+      // Answered by the server (not after the client's 10 s wait, in process).
+      const call = hook(read("silent-1", join(project, "pkg", "deep", "a.ts")), env);
+      expect(call).toMatchObject({ inProcess: false, status: 0, stderr: "" });
+      expect(call.stdout).toContain("# pkg rules");
+    } finally {
+      silent.destroy();
+    }
+  }, 30_000);
+
   it("a server killed mid-life leaves a socket nobody answers: the call runs in process and a new server takes its place", async () => {
     const runtime = runtimeDir();
     const env = envOf(runtime);
@@ -298,6 +319,16 @@ describe("the hook server", () => {
     await until(() => !alive(pid), "the idle server to exit", 15_000);
     expect(readdirSync(join(runtime, "agentsmd")).filter((name) => !name.endsWith(".starting"))).toEqual([]);
   }, 30_000);
+
+  it("stops soon after its socket is removed (say with a temporary directory), long before its idle time", async () => {
+    const runtime = runtimeDir();
+    // idle 40 s: the socket is checked every 10 s
+    const pid = await serverUp(runtime, envOf(runtime, { AGENTSMD_HOOK_SERVER_IDLE: "40" }));
+    const removed = Date.now();
+    rmSync(join(runtime, "agentsmd"), { recursive: true, force: true });
+    await until(() => !alive(pid), "the unreachable server to exit", 25_000);
+    expect(Date.now() - removed).toBeLessThan(30_000);
+  }, 40_000);
 
   it("is not used, nor started, when its directory is not the user's alone", async () => {
     const runtime = runtimeDir();

@@ -12,7 +12,8 @@
  *
  * The socket lives in a directory only the user can enter (cli/hook-client.ts checks it before
  * connecting); the server exits after `AGENTSMD_HOOK_SERVER_IDLE` seconds without a call
- * (default 600), when its heap grows past 256 MiB, or on SIGTERM.
+ * (default 600), within 30 s of its socket being removed or replaced, when its heap grows past
+ * 256 MiB, or on SIGTERM.
  */
 import type { Server, Socket } from "node:net";
 import { quoteControls } from "../core/quote.js";
@@ -29,6 +30,10 @@ import {
   type ServerFrame,
 } from "./hook-wire.js";
 
+/** How often the server checks its socket is still there (and its own); at least 4 times per idle time. */
+const REACHABLE_CHECK_MS = 30_000;
+/** How long a connection may take to send its request. */
+const REQUEST_TIMEOUT_MS = 10_000;
 /** How long a hand-over waits for the client to say the answer is written. */
 const ACK_TIMEOUT_MS = 10_000;
 /** Past this heap, the server answers the call and exits: the next client starts a fresh one. */
@@ -134,8 +139,7 @@ class Call {
  * Answers one call as `agentsmd hook` would in its own process; `fallback` when argv is not a
  * plain hook call (help, a wrong option: the client runs those in process, with the full CLI).
  */
-async function answer(call: Call): Promise<void> {
-  const request = await call.request;
+async function answer(call: Call, request: HookRequest | null): Promise<void> {
   if (request === null) return call.end();
   let cwd: string | undefined;
   const io: CliIo = {
@@ -213,8 +217,10 @@ export async function serveHooks(options: ServeOptions): Promise<void> {
   let stopped!: () => void;
   const done = new Promise<void>((resolve) => (stopped = resolve));
   let ino: number | undefined;
+  let reachable: NodeJS.Timeout | undefined;
   const stop = () => {
     if (timer) clearTimeout(timer);
+    clearInterval(reachable);
     server.close();
     // Only this server's own socket: a successor may have replaced a removed one.
     try {
@@ -233,21 +239,42 @@ export async function serveHooks(options: ServeOptions): Promise<void> {
     busy++;
     idle();
     const call = new Call(socket);
-    queue = queue
-      .then(() => answer(call))
-      .catch(() => call.end())
-      .then(() => {
-        busy--;
-        idle();
-        // V8's own count, no syscall (process.memoryUsage() reads the RSS too: ~2 ms a call here).
-        if (process.getBuiltinModule("node:v8").getHeapStatistics().used_heap_size > MAX_HEAP_BYTES) stop();
-      });
+    // A call joins the queue once its request is in: a client that connects and sends nothing
+    // (stopped, or not ours) holds no one up, and is dropped after REQUEST_TIMEOUT_MS.
+    const late = setTimeout(() => socket.destroy(), REQUEST_TIMEOUT_MS);
+    void call.request.then((request) => {
+      clearTimeout(late);
+      queue = queue
+        .then(() => answer(call, request))
+        .catch(() => call.end())
+        .then(() => {
+          busy--;
+          idle();
+          // V8's own count, no syscall (process.memoryUsage() reads the RSS too: ~2 ms a call here).
+          if (process.getBuiltinModule("node:v8").getHeapStatistics().used_heap_size > MAX_HEAP_BYTES) stop();
+        });
+    });
   });
   await listenOn(server, options.socketPath);
   ino = fs.lstatSync(options.socketPath).ino;
   fs.chmodSync(options.socketPath, 0o600);
   options.onListening?.();
   idle();
+  // A server nobody can reach any more (its socket removed, say with its directory, or replaced by
+  // another's) stops rather than idle out.
+  reachable = setInterval(
+    () => {
+      try {
+        if (fs.lstatSync(options.socketPath).ino === ino) return;
+      } catch {
+        // removed
+      }
+      ino = undefined;
+      stop();
+    },
+    Math.min(REACHABLE_CHECK_MS, idleMs / 4),
+  );
+  reachable.unref();
   process.once("SIGTERM", stop);
   await done;
 }
