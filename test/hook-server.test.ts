@@ -141,8 +141,15 @@ describe("the hook server's wire", () => {
     expect(serverDirOf({ XDG_RUNTIME_DIR: "/run/user/1000/" }, 1000)).toBe("/run/user/1000/agentsmd");
     expect(serverDirOf({ XDG_RUNTIME_DIR: "relative" }, 1000)).toBe("/tmp/agentsmd-1000");
     expect(serverDirOf({ TMPDIR: "/var/tmp/" }, 7)).toBe("/var/tmp/agentsmd-7");
-    expect(socketName("v20.20.2", 10, 1234.9)).toBe("hook-v20.20.2-10-1234.sock");
-    expect(socketName("v20.20.2", 10, 1234.9)).not.toBe(socketName("v22.1.0", 10, 1234.9));
+    expect(socketName("v20.20.2", 10, 1234.9)).toMatch(/^hook-[0-9a-f]{16}\.sock$/);
+    expect(socketName("v20.20.2", 10, 1234.9)).toBe(socketName("v20.20.2", 10, 1234.2));
+    expect(
+      new Set([socketName("v20.20.2", 10, 1234), socketName("v22.1.0", 10, 1234), socketName("v20.20.2", 11, 1234), socketName("v20.20.2", 10, 1235)]).size,
+    ).toBe(4);
+    // under macOS's long per-user TMPDIR the whole path stays within the kernel's limit
+    expect(
+      `${serverDirOf({ TMPDIR: "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/" }, 501)}/${socketName("v20.20.2", 10, 1234)}`.length,
+    ).toBeLessThanOrEqual(SOCKET_PATH_MAX);
     expect(SOCKET_PATH_MAX).toBeLessThan(104);
   });
 

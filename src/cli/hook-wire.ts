@@ -9,6 +9,8 @@
  *   process). A file counts as admitted only after its `out` was acknowledged.
  */
 
+import { checksum } from "../core/checksum.js";
+
 /** The request's protocol version: a server answers only its own. */
 export const WIRE_VERSION = 1;
 
@@ -59,11 +61,12 @@ export function serverDirOf(env: Readonly<Record<string, string | undefined>>, u
 
 /**
  * The socket of the server for one build of the bundle on one Node: a rebuilt bundle or another
- * Node gets its own server, and the old one idles out.
- * @example socketName("v20.20.2", 212345, 1764130000123.4) // "hook-v20.20.2-212345-1764130000123.sock"
+ * Node gets its own server, and the old one idles out. A checksum of the three, so the path stays
+ * short under a long `$TMPDIR` (macOS: ~50 bytes before it).
+ * @example socketName("v20.20.2", 212345, 1764130000123.4) // "hook-<16 hex digits>.sock"
  */
 export function socketName(nodeVersion: string, bundleSize: number, bundleMtimeMs: number): string {
-  return `hook-${nodeVersion}-${bundleSize}-${Math.trunc(bundleMtimeMs)}.sock`;
+  return `hook-${checksum(`${nodeVersion}\0${bundleSize}\0${Math.trunc(bundleMtimeMs)}`)}.sock`;
 }
 
 /**
