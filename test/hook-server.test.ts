@@ -101,6 +101,33 @@ const read = (id: string, file: string) => ({
   tool_input: { file_path: file },
 });
 
+/** The socket the server of `runtime` listens on. */
+function socketIn(runtime: string): string {
+  return join(
+    runtime,
+    "agentsmd",
+    readdirSync(join(runtime, "agentsmd")).find((name) => name.endsWith(".sock"))!,
+  );
+}
+
+/**
+ * `hook` without blocking this process (for servers run by the test itself, and calls in
+ * parallel); stdin from a file, as readable to its end as a host's pipe.
+ */
+function hookAsync(event: object, env: Record<string, string>): Promise<Call> {
+  const input = join(dir, `event-${process.hrtime.bigint()}.json`);
+  writeFileSync(input, JSON.stringify(event));
+  const stdin = openSync(input, "r");
+  return new Promise<Call>((resolve) => {
+    const child = spawn(process.execPath, [LAUNCHER, "claude-code"], { env, cwd: project, stdio: [stdin, "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (status) => (closeSync(stdin), resolve({ stdout, stderr, status, inProcess: stderr.includes("agentsmd-hook.cjs") })));
+  });
+}
+
 /** The first call starts the server; returns once it listens. */
 async function serverUp(runtime: string, env = envOf(runtime)): Promise<number> {
   hook(start("warm-up"), env);
@@ -227,18 +254,7 @@ describe("the hook server", () => {
       files.push(join(project, "par", `p${index}`, "f.ts"));
     }
     writeFileSync(join(project, "par", "AGENTS.md"), "PAR-RULES\n");
-    const run = (event: object, extra: Record<string, string>) =>
-      new Promise<Call>((resolve) => {
-        const input = join(dir, `par-${Math.random()}.json`);
-        writeFileSync(input, JSON.stringify(event));
-        const stdin = openSync(input, "r");
-        const child = spawn(process.execPath, [LAUNCHER, "claude-code"], { env: { ...env, ...extra }, cwd: project, stdio: [stdin, "pipe", "pipe"] });
-        let stdout = "";
-        let stderr = "";
-        child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-        child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on("close", (status) => (closeSync(stdin), resolve({ stdout, stderr, status, inProcess: stderr.includes("agentsmd-hook.cjs") })));
-      });
+    const run = (event: object, extra: Record<string, string>) => hookAsync(event, { ...env, ...extra });
     expect((await run(start("par-1"), {})).stdout).toContain("# root rules");
     const calls = await Promise.all(files.map((file, index) => run(read("par-1", file), index % 2 === 0 ? {} : { AGENTSMD_HOOK_SERVER: "0" })));
     expect(calls.filter((call) => call.inProcess)).toHaveLength(4);
@@ -251,11 +267,7 @@ describe("the hook server", () => {
     const runtime = runtimeDir();
     const env = envOf(runtime);
     await serverUp(runtime, env);
-    const socket = join(
-      runtime,
-      "agentsmd",
-      readdirSync(join(runtime, "agentsmd")).find((name) => name.endsWith(".sock"))!,
-    );
+    const socket = socketIn(runtime);
     const file = join(project, "pkg", "deep", "a.ts");
     // A client that reads the answer and leaves without acknowledging it.
     const out = await new Promise<string>((resolve, reject) => {
@@ -288,11 +300,7 @@ describe("the hook server", () => {
     const runtime = runtimeDir();
     const env = envOf(runtime);
     await serverUp(runtime, env);
-    const socket = join(
-      runtime,
-      "agentsmd",
-      readdirSync(join(runtime, "agentsmd")).find((name) => name.endsWith(".sock"))!,
-    );
+    const socket = socketIn(runtime);
     const silent = connect(socket);
     await new Promise((resolve) => silent.once("connect", resolve));
     try {
@@ -376,19 +384,8 @@ describe("the hook server", () => {
       const server: Server = createServer((client) => (open.add(client), fake(client)));
       await new Promise<void>((resolve) => server.listen(socket, resolve));
       try {
-        // stdin from a file, as readable to its end as a host's pipe (the fake runs in this process: no spawnSync)
-        const input = join(dir, `fake-${fakes.indexOf(fake)}.json`);
-        writeFileSync(input, JSON.stringify(start(`fake-${fakes.indexOf(fake)}`)));
-        const stdin = openSync(input, "r");
-        const call = await new Promise<Call>((resolve) => {
-          const child = spawn(process.execPath, [LAUNCHER, "claude-code"], { env, cwd: project, stdio: [stdin, "pipe", "pipe"] });
-          let stdout = "";
-          let stderr = "";
-          child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-          child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-          child.on("close", (status) => resolve({ stdout, stderr, status, inProcess: stderr.includes("agentsmd-hook.cjs") }));
-        });
-        closeSync(stdin);
+        // the fake runs in this process: no spawnSync
+        const call = await hookAsync(start(`fake-${fakes.indexOf(fake)}`), env);
         expect(open.size).toBe(1);
         expect(call).toMatchObject({ inProcess: true, status: 0 });
         expect(call.stdout).toContain("# root rules");
