@@ -116,6 +116,10 @@ function makeLoader(name: string, o: LoaderOptions): AgentsmdLoader {
       addCounts(counts.external, raw);
     }
   };
+  const live = (): AgentsSession => {
+    if (!session) throw new Error("agentsmd loader: initial() first");
+    return session;
+  };
   return {
     name,
     get session() {
@@ -135,6 +139,13 @@ function makeLoader(name: string, o: LoaderOptions): AgentsmdLoader {
         if (o.mode === "resolve") return (await session.resolve(target)).files.map((f) => ({ path: f.path, bytes: 0 }));
         return (await session.touch([target])).map((b) => ({ path: b.path, bytes: Buffer.byteLength(b.content) }));
       }),
+    // No closure or frame beyond the library's own call when timed (see Loader.call).
+    call:
+      counts && o.watch
+        ? (_root, target) => around((): Promise<unknown> => (o.mode === "resolve" ? live().resolve(target) : live().touch([target])))
+        : o.mode === "resolve"
+          ? (_root, target) => (session ?? live()).resolve(target)
+          : (_root, target) => (session ?? live()).touch([target]),
     reset() {
       void session?.close();
       session = undefined;

@@ -217,9 +217,10 @@ const CASES: CaseDef[] = [
       await loader.resolve(ctx.tree.root, ctx.tree.deepFile);
       await sleep(IDLE_MS);
     },
-    // Every sample follows a pause: the case is about what one call costs at agent pace.
+    // Every sample follows a pause: the case is about what one call costs at agent pace, set
+    // against the floor (a no-op awaited): the library's call itself, not the adapter's conversion.
     pause: IDLE_MS,
-    op: (loader, ctx) => loader.resolve(ctx.tree.root, ctx.tree.deepFile),
+    op: (loader, ctx) => (loader.call ? loader.call(ctx.tree.root, ctx.tree.deepFile) : loader.resolve(ctx.tree.root, ctx.tree.deepFile)),
     mode: "shared",
     iterations: (ctx) => (ctx.quick ? { iterations: 15, time: 0, batch: 1 } : { iterations: 60, time: 0, batch: 1 }),
   },

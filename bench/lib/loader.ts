@@ -23,6 +23,12 @@ export interface Loader {
    * without session state).
    */
   resolve(root: string, targetPath: string): Promise<LoadedFile[]>;
+  /**
+   * The implementation's own per-path call, its answer not converted to `LoadedFile[]`: what a row
+   * timed against a floor (a no-op awaited) measures, so the adapter's own promise hops and arrays
+   * are not in the time. Counted as `resolve` is. Default: `resolve`.
+   */
+  call?(root: string, targetPath: string): Promise<unknown>;
   /** Forget session state without touching disk. */
   reset(): void;
   /** Release watchers, caches. Idempotent. */
