@@ -269,7 +269,7 @@ describe("stat cache", () => {
     }
   });
 
-  it("a seen resolve with a watcher asks the disk at most once, then never (depth 20)", async () => {
+  it("a seen resolve with a watcher asks the disk nothing (depth 20): the target is stat'ed again, once, by the call that watched its directory", async () => {
     vi.useFakeTimers({ toFake: ["hrtime"] });
     try {
       const { tree, target, files } = await chain20();
@@ -284,12 +284,45 @@ describe("stat cache", () => {
         expect(await session.resolve(tree.path(`${target}/file.ts`))).toEqual({ files: [] });
         await watcher.settled();
         const probes = io.counters.stat + io.counters.lstat + io.counters.realpath + io.counters.open;
-        // The first: the target's own stat, made before its directory was watched.
-        expect(probes, `call ${call}`).toBeLessThanOrEqual(call === 0 ? 1 : 0);
+        // Before: the first made one stat, the target's own (made before its directory was watched).
+        expect(probes, `call ${call}`).toBe(0);
       }
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("a quiet target with a watcher answers without a clock or a cache lookup, one shared frozen answer, until an event or the ledger moves", async () => {
+    const { tree, target, files } = await chain20();
+    const session = await openSession(tree, { cwd: tree.path("repo"), config: { cache: { revalidateMs: 50 } } });
+    const watcher = await watchSession(session, { debounceMs: 0 });
+    const file = tree.path(`${target}/file.ts`);
+    const first = (await session.resolve(file)).files;
+    expect(first).toHaveLength(files - 1); // the root's loaded at start
+    await watcher.settled();
+    const quiet = await session.resolve(file);
+    expect(quiet).toEqual({ files: [] });
+    expect(Object.isFrozen(quiet) && Object.isFrozen(quiet.files)).toBe(true);
+    const clock = vi.spyOn(session.cache, "now");
+    const peek = vi.spyOn(session.cache, "peekPath");
+    for (let call = 0; call < 3; call++) expect(await session.resolve(file)).toBe(quiet);
+    expect(clock).not.toHaveBeenCalled();
+    expect(peek).not.toHaveBeenCalled();
+    // The ledger moves: a forgotten file is offered again, then the target is quiet again.
+    session.forget([first[0]!.path]);
+    expect((await session.resolve(file)).files.map((each) => each.path)).toEqual([first[0]!.path]);
+    expect(await session.resolve(file)).toBe(quiet);
+    // An event moves the cache's generation: an edit on the chain shows.
+    const edited = tree.path("repo/l1/l2/l3/l4/l5/l6/l7/l8/l9/l10/AGENTS.md");
+    await tree.write("repo/l1/l2/l3/l4/l5/l6/l7/l8/l9/l10/AGENTS.md", "level 10, edited at more length");
+    await vi.waitFor(async () => expect((await session.resolve(file)).files.map((each) => each.path)).toEqual([edited]), { timeout: 2_000, interval: 5 });
+    expect(await session.resolve(file)).toBe(quiet);
+    // Once the watcher is closed the window is back: the answer waits for a look at the clock.
+    await watcher.close();
+    clock.mockClear();
+    expect(await session.resolve(file)).toBe(quiet);
+    expect(clock).toHaveBeenCalled();
+    await session.close();
   });
 
   it("a target resolved before answers from its own memo (no path work, no cache lookup) until its window ends; then a target that became a directory is one", async () => {

@@ -156,6 +156,15 @@ export class SessionScope {
   }
 
   /**
+   * What `seen(target)` answers when it holds until the cache's generation moves, with no window
+   * to outlive (a watcher invalidates the cache); undefined otherwise. No clock.
+   */
+  seenUntilChanged(target: string): Found[] | undefined {
+    const memo = this.#targets.get(target);
+    return memo !== undefined && memo.generation === this.#init.cache.generation && memo.validUntil === Number.POSITIVE_INFINITY ? memo.found : undefined;
+  }
+
+  /**
    * Every instruction file that applies to `target`, root first (the chain root -> target dir).
    * With `lazy` (inline loading) the chain stops at excluded directories, the directories are
    * recorded as seen, and the lazy name groups select. With `walked` as well, only the files in

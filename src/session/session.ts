@@ -53,6 +53,13 @@ export const RESOLVE_TRIGGER_TOOLS: ReadonlySet<string> = new Set([
   "replace",
 ]);
 
+/** What `resolve` answers when nothing is new: shared, so frozen. */
+const NOTHING_NEW: ResolvedAgents = Object.freeze({ files: Object.freeze([]) as unknown as ResolvedFile[] });
+const NOTHING_NEW_ANSWER: Promise<ResolvedAgents> = Promise.resolve(NOTHING_NEW);
+
+/** Quiet targets remembered at once (about 100 bytes each, the target's spelling aside). */
+const QUIET_TARGET_LIMIT = 1024;
+
 export class AgentsSession {
   readonly cwd: string;
   readonly root: string;
@@ -89,6 +96,12 @@ export class AgentsSession {
    * resolve at agent pace runs as little code as it can).
    */
   readonly #quiet = new WeakMap<readonly Found[], number>();
+  /**
+   * Targets (as given) whose resolve found nothing new while the cache trusted its entries until
+   * a watcher's event (no window), with the cache's generation and the ledger's revision then:
+   * while both are the same, `resolve` answers at once (see there).
+   */
+  readonly #quietTargets = new Map<string, { readonly generation: number; readonly revision: number }>();
   readonly #scope: SessionScope;
   readonly #reads: InlineReads;
   /** The mutable parts a snapshot records. */
@@ -180,28 +193,46 @@ export class AgentsSession {
 
   /**
    * Spec §6: the instruction files that apply to `target` and are new or changed, root side first,
-   * at most `resolver.maxFilesPerResolve`. Metadata only.
+   * at most `resolver.maxFilesPerResolve`. Metadata only. An answer with nothing new is one shared,
+   * frozen object (`{ files: [] }`).
    * @example
    * const found = await session.resolve("packages/api/src/index.ts");
    * const text = session.reminder(found); // "" or <system-reminder type="agents.resolve.paths">
    */
-  async resolve(target: string, options: AdmitOptions = {}): Promise<ResolvedAgents> {
-    if (!this.config.enabled || !this.config.resolver.enabled) return { files: [] };
+  resolve(target: string, options?: AdmitOptions): Promise<ResolvedAgents> {
+    // A target that had nothing new while a watcher vouched for the cache, with neither the cache
+    // nor the ledger changed since: nothing is new now. No clock, no allocation, no await of our
+    // own (issue 15: after an agent's pause every line run is a cache miss).
+    const quiet = this.#quietTargets.get(target);
+    if (quiet !== undefined && quiet.generation === this.#cache.generation && quiet.revision === this.#ledger.revision) return NOTHING_NEW_ANSWER;
+    return this.#resolve(target, options);
+  }
+
+  async #resolve(target: string, options: AdmitOptions = {}): Promise<ResolvedAgents> {
+    if (!this.config.enabled || !this.config.resolver.enabled) return NOTHING_NEW;
     const candidates = this.#scope.seen(target) ?? (await this.#scope.applicable(target));
     // These very candidates had nothing new at this ledger revision before: nothing is new now.
-    if (this.#quiet.get(candidates) === this.#ledger.revision) return { files: [] };
-    const out: ResolvedFile[] = [];
-    for (const found of candidates) {
-      if (!this.#ledger.isNew(found.path, found.info.mtimeMs) || this.#scope.isEmpty(found.info.size)) continue;
-      out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
-      if (out.length >= this.config.resolver.maxFilesPerResolve) break;
+    if (this.#quiet.get(candidates) !== this.#ledger.revision) {
+      const out: ResolvedFile[] = [];
+      for (const found of candidates) {
+        if (!this.#ledger.isNew(found.path, found.info.mtimeMs) || this.#scope.isEmpty(found.info.size)) continue;
+        out.push({ path: found.path, mtimeMs: found.info.mtimeMs, sizeBytes: found.info.size });
+        if (out.length >= this.config.resolver.maxFilesPerResolve) break;
+      }
+      // Selection above and marking below run without an await between: concurrent resolves
+      // cannot both return a file.
+      if (out.length > 0) {
+        this.#ledger.record(out, options.admit !== false, "path");
+        return { files: out };
+      }
+      this.#quiet.set(candidates, this.#ledger.revision);
     }
-
-    // Selection above and marking below run without an await between: concurrent resolves
-    // cannot both return a file.
-    if (out.length === 0) this.#quiet.set(candidates, this.#ledger.revision);
-    else this.#ledger.record(out, options.admit !== false, "path");
-    return { files: out };
+    // Under a watcher the target's memo holds these candidates until the cache's generation moves.
+    if (this.#scope.seenUntilChanged(target) === candidates) {
+      if (this.#quietTargets.size >= QUIET_TARGET_LIMIT) this.#quietTargets.clear();
+      this.#quietTargets.set(target, { generation: this.#cache.generation, revision: this.#ledger.revision });
+    }
+    return NOTHING_NEW;
   }
 
   /** Renders a resolve result as the spec §11.2 reminder ("" when empty). */

@@ -262,8 +262,12 @@ export async function watchSession(session: WatchedSession, options: WatchOption
       for (const sub of subdirs) watchOne(join(dir, sub));
       if (degraded) return;
     }
-    // The target was stat'ed before its directory was watched.
-    if (fresh && target !== undefined) cache.invalidate(target);
+    // The target was stat'ed before its directory was watched: stat it again now the watch is set,
+    // so the next resolve of it asks the disk nothing (a change from here on reaches the watch).
+    if (fresh && target !== undefined) {
+      cache.invalidate(target);
+      track(cache.statEntry(target));
+    }
   };
 
   plan([...initialDirs(session.hasProject ? session.root : null, session.cwd, session.preset.startup.dirs), ...session.coveredDirs]);
