@@ -235,8 +235,8 @@ describe("agentsmd mcp: watching (issue 15)", () => {
     return stats;
   }
 
-  it("watches by default, so a seen path at agent pace makes at most the target's own stat; watch: false stats the chain", async () => {
-    expect(await seenResolveStats({})).toBeLessThanOrEqual(1);
+  it("watches by default, so a seen path at agent pace asks the disk nothing; watch: false stats the chain", async () => {
+    expect(await seenResolveStats({})).toBe(0);
     expect(await seenResolveStats({ watch: false })).toBeGreaterThanOrEqual(4);
   });
 
