@@ -1,11 +1,12 @@
 /**
- * core/paths.ts on every shape of path (fast-check): `absolute` agrees with path.resolve, and
- * `pathInputProblem` (one pass over the characters) with its rule written out plainly.
+ * core/paths.ts on every shape of path (fast-check): `absolute` agrees with path.resolve,
+ * `pathInputProblem` (one pass over the characters) and `isInside` (a slice compared, no
+ * concatenated prefix) with their rules written out plainly.
  */
 import fc from "fast-check";
 import { posix } from "node:path";
 import { describe, expect, it } from "vitest";
-import { absolute, MAX_PATH_BYTES, MAX_PATH_DEPTH, pathInputProblem } from "../src/core/paths.js";
+import { absolute, isInside, MAX_PATH_BYTES, MAX_PATH_DEPTH, pathInputProblem } from "../src/core/paths.js";
 
 const pieces = fc.constantFrom("/", "//", ".", "..", "a", "bc", "/.", "/..", "./", "../", "\0", "é");
 const pathArb = fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join(""));
@@ -21,6 +22,20 @@ function rule(path: string): string | null {
 }
 
 describe("core/paths", () => {
+  it("isInside(path, dir) is path === dir or path starting with dir and a separator", () => {
+    const short = fc.array(fc.constantFrom("/", "a", "ab", "b"), { maxLength: 6 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(short, short, (path, dir) => {
+        expect(isInside(path, dir)).toBe(path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(isInside("/r/ab", "/r/a")).toBe(false);
+    expect(isInside("/r/a/b", "/r/a")).toBe(true);
+    expect(isInside("/r/a", "/")).toBe(true);
+    expect(isInside("/r", "/r/")).toBe(false);
+  });
+
   it("absolute(path, base) is path.resolve(base, path) for every shape of path", () => {
     fc.assert(
       fc.property(pathArb, (path) => {
