@@ -37,6 +37,23 @@ describe("nodeFileSystem (sync metadata) and asyncFileSystem (thread pool)", () 
     expect(await outcome(() => nodeFileSystem.stat(tree.path("nope")))).toEqual({ value: null });
   });
 
+  it("give the same realpath, and the same error codes, for files, directories, links, missing paths and loops", async () => {
+    const tree = await createTree({ "AGENTS.md": "text", "dir/sub/": null });
+    await makeSymlink(tree, "dangling", tree.path("nope"));
+    await makeSymlink(tree, "loop", tree.path("loop"));
+    await makeSymlink(tree, "link", tree.path("dir"));
+    for (const rel of ["AGENTS.md", "dir", "link", "link/sub", "nope", "dangling", "loop", "AGENTS.md/below"]) {
+      const path = tree.path(rel);
+      expect(await outcome(() => nodeFileSystem.realpath(path)), path).toEqual(await outcome(() => asyncFileSystem.realpath(path)));
+    }
+    expect(await outcome(() => nodeFileSystem.realpath(tree.path("link/sub")))).toEqual({ value: tree.path("dir/sub") });
+    // Answered on the calling thread (a thread-pool round trip cost more than a 25-level realpath, issue 15):
+    // a failure is a rejected promise, never a synchronous throw.
+    const failed = nodeFileSystem.realpath(tree.path("loop"));
+    expect(failed).toBeInstanceOf(Promise);
+    await expect(failed).rejects.toBeInstanceOf(FsError);
+  });
+
   it("read the same bytes, sizes and truncation, and refuse the same non-regular files", async () => {
     const tree = await createTree({ "AGENTS.md": "héllo world", empty: "", "dir/": null });
     await makeFifo(tree, "fifo");

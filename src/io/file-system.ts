@@ -281,12 +281,13 @@ function statNow(path: string, follow: boolean): Stats | null {
 }
 
 /**
- * The real file system (the default). stat, lstat and the bounded reads of instruction files run
- * synchronously: on a local disk a stat costs a few µs on the calling thread against 10-40 µs for a
- * thread-pool round trip, and the resolver makes one per unseen directory (measured in
- * `npm run bench`: the initial load and a cold resolve are 4-5x faster). Reads are bounded by the
- * budget, so none holds the thread long. readdir and realpath stay asynchronous. On a network file
- * system pass {@link asyncFileSystem} instead.
+ * The real file system (the default). stat, lstat, realpath and the bounded reads of instruction
+ * files run synchronously: on a local disk a stat costs a few µs on the calling thread against
+ * 10-40 µs for a thread-pool round trip, and the resolver makes one per unseen directory (measured
+ * in `npm run bench`: the initial load and a cold resolve are 4-5x faster); a realpath of a chain's
+ * deepest directory (io/real-path.ts) replaces an lstat per level. Reads are bounded by the budget,
+ * so none holds the thread long. readdir stays asynchronous. On a network file system pass
+ * {@link asyncFileSystem} instead.
  * @example const session = await createSession({ cwd, fs: nodeFileSystem });
  */
 export const nodeFileSystem: FileSystem = {
@@ -312,6 +313,13 @@ export const nodeFileSystem: FileSystem = {
       return Promise.resolve(stats ? { ...infoOf(stats), symlink: stats.isSymbolicLink() } : null);
     } catch (error) {
       return Promise.reject(error);
+    }
+  },
+  realpath: (path) => {
+    try {
+      return Promise.resolve(realpathSync.native(path));
+    } catch (error) {
+      return Promise.reject(wrap(error, path, "resolve"));
     }
   },
 };
