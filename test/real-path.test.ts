@@ -119,3 +119,108 @@ describe("ChainRealPaths with the sightings of earlier batches", () => {
     expect(real).toBe(await realpath(tree.path("out/AGENTS.md")));
   });
 });
+
+describe("ChainRealPaths with the batch's chain announced (expect): one realpath of its deepest directory", () => {
+  /** r/l1/.../l<depth> with an AGENTS.md at every fifth level; `dirs` the chain root first, `files` its AGENTS.md files. */
+  async function chainOf(depth: number) {
+    const tree = await createTree({ "r/": null, "out/": null });
+    const dirs = [tree.path("r")];
+    const files: string[] = [];
+    for (let level = 1; level <= depth; level++) {
+      dirs.push(join(dirs[level - 1]!, `l${level}`));
+      await mkdir(dirs[level]!);
+      if (level % 5 === 0) {
+        await writeFile(join(dirs[level]!, "AGENTS.md"), `${level}\n`);
+        files.push(join(dirs[level]!, "AGENTS.md"));
+      }
+    }
+    return { tree, dirs, files, root: { root: tree.path("r"), real: tree.path("r") } };
+  }
+
+  it("vouches for every level when it answers the lexical path: no lstat of a directory", async () => {
+    const { dirs, files, root } = await chainOf(20);
+    const disk = countingFileSystem(nodeFileSystem);
+    const reals = new ChainRealPaths(disk.fs, root);
+    reals.expect(dirs);
+    expect(await Promise.all(files.map((file) => reals.of(file)))).toEqual(files);
+    // Before: an lstat per level (20) and per file (4).
+    expect({ realpath: disk.counters.realpath, lstat: disk.counters.lstat }).toEqual({ realpath: 1, lstat: files.length });
+    // A file whose lstat the caller made (a probe's) costs nothing more.
+    disk.reset();
+    const again = new ChainRealPaths(disk.fs, root);
+    again.expect(dirs);
+    expect(await Promise.all(files.map((file) => again.of(file, { symlink: false })))).toEqual(files);
+    expect({ realpath: disk.counters.realpath, lstat: disk.counters.lstat }).toEqual({ realpath: 1, lstat: 0 });
+  });
+
+  for (const level of [1, 10, 20])
+    for (const to of ["outside", "inside"] as const)
+      it(`a symlinked directory at level ${level} of 20 leading ${to} the root: every answer is realpath(3)'s`, async () => {
+        const { tree, dirs, files, root } = await chainOf(20);
+        // The directory moves away and a symlink to it takes its place (inside: a sibling under the root).
+        const moved = to === "outside" ? tree.path("out/moved") : tree.path("r/moved");
+        await rename(dirs[level]!, moved);
+        await makeSymlink(tree, dirs[level]!.slice(tree.root.length + 1), moved);
+        const disk = countingFileSystem(nodeFileSystem);
+        const reals = new ChainRealPaths(disk.fs, root);
+        reals.expect(dirs);
+        const answers = await Promise.all(files.map((file) => reals.of(file)));
+        expect(answers).toEqual(await Promise.all(files.map((file) => realpath(file))));
+        if (to === "outside")
+          expect(answers.filter((answer) => answer.startsWith(tree.path("out/")))).toHaveLength(files.filter((file) => file.startsWith(dirs[level]!)).length);
+      });
+
+  it("a directory announced off the line to the deepest is derived level by level: the realpath vouches only for its own prefixes", async () => {
+    const { tree, dirs, files, root } = await chainOf(20);
+    await writeFile(tree.path("out/AGENTS.md"), "outside\n");
+    await makeSymlink(tree, "r/side", tree.path("out"));
+    const reals = new ChainRealPaths(nodeFileSystem, root);
+    reals.expect([tree.path("r"), tree.path("r/side"), ...dirs.slice(1)]);
+    expect(await reals.of(tree.path("r/side/AGENTS.md"))).toBe(await realpath(tree.path("out/AGENTS.md")));
+    expect(await Promise.all(files.map((file) => reals.of(file)))).toEqual(files);
+  });
+
+  it("the deepest directory gone: each level is derived as before", async () => {
+    const { dirs, files, root } = await chainOf(20);
+    const reals = new ChainRealPaths(nodeFileSystem, root);
+    reals.expect([...dirs, join(dirs[20]!, "gone", "deeper")]);
+    expect(await Promise.all(files.map((file) => reals.of(file)))).toEqual(files);
+  });
+
+  it("a chain announced a few levels at a time (a touch per directory) asks no realpath: realpath(3) would read every prefix each time", async () => {
+    const { dirs, files, root } = await chainOf(60);
+    const disk = countingFileSystem(nodeFileSystem);
+    const reals = new ChainRealPaths(disk.fs, root);
+    const answers: string[] = [];
+    for (let level = 3; level <= 60; level += 3) {
+      reals.expect(dirs.slice(level - 2, level + 1));
+      for (const file of files) if (file.startsWith(`${dirs[level - 2]!}/`) && !file.startsWith(`${dirs[level]!}/l`)) answers.push(await reals.of(file));
+    }
+    expect(answers).toEqual(files);
+    // At most the first step's (3 levels of a 6-deep path: no dearer than their lstats); before
+    // the rule, one per step (20), each reading every prefix: cubic at 2,000 levels.
+    expect(disk.counters.realpath).toBeLessThanOrEqual(1);
+    expect(disk.counters.lstat).toBeLessThanOrEqual(60 + files.length);
+  });
+
+  it("a later batch after the window trusts what the realpath vouched for: no lstat, no realpath", async () => {
+    const { dirs, files, root } = await chainOf(20);
+    const disk = countingFileSystem(nodeFileSystem);
+    const sightings = new PlainSightings();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + RACY_MS);
+      const first = new ChainRealPaths(disk.fs, root, { sightings, batch: sightings.batch(0, 50) });
+      first.expect(dirs);
+      expect(await Promise.all(files.map((file) => first.of(file, { symlink: false })))).toEqual(files);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect({ realpath: disk.counters.realpath, lstat: disk.counters.lstat }).toEqual({ realpath: 1, lstat: 0 });
+    disk.reset();
+    const second = new ChainRealPaths(disk.fs, root, { sightings, batch: sightings.batch(1_000, 50) });
+    second.expect(dirs);
+    expect(await Promise.all(files.map((file) => second.of(file, { symlink: false })))).toEqual(files);
+    expect({ realpath: disk.counters.realpath, lstat: disk.counters.lstat }).toEqual({ realpath: 0, lstat: 0 });
+  });
+});

@@ -76,9 +76,11 @@ export interface StatCacheOptions {
   /**
    * `files.symlinks: "inside-root"`: the real path of the project root and the lexical root. A file
    * found in a directory inside `root` whose real path lies outside `real` is reported in
-   * `irregular` with `outside` set, never in `files`. Costs one realpath per file found; a batch
-   * of probes given one `realPaths()` an lstat per file and directory instead, and none for what
-   * an earlier batch saw while the directories are unchanged (see there).
+   * `irregular` with `outside` set, never in `files`. A candidate is lstat'ed rather than stat'ed
+   * (the same answer for anything but a symlink, which is then stat'ed too). Costs one realpath per
+   * file found; a batch of probes given one `realPaths()` one realpath for its chain, or an lstat
+   * per directory, and none for what an earlier batch saw while the directories are unchanged (see
+   * there).
    */
   confine?: { root: string; real: string } | undefined;
   /** Paths never reported, as if absent (files the agent's settings exclude). */
@@ -113,11 +115,12 @@ export class StatCache {
 
   /**
    * Real paths for the confinement checks of one batch of probes (the directories of a chain
-   * probed together): each directory's from its parent's, so a chain with a file at every level
-   * costs an lstat per level, not a realpath(3) per file (d readlinks each); and what an earlier
-   * batch saw costs nothing while its directories are unchanged, which the probes' own stats of
-   * them tell after the window (a seen resolve: no lstat). Pass it to every `probeDir` of the
-   * batch and drop it after; undefined when nothing is confined.
+   * probed together, announced with `expect(dirs)`): one realpath of the chain's deepest directory
+   * vouches for every level when no level is a symlink, else each directory's comes from its
+   * parent's (an lstat per level), never a realpath(3) per file (d readlinks each); and what an
+   * earlier batch saw costs nothing while its directories are unchanged, which the probes' own
+   * stats of them tell after the window (a seen resolve: no lstat). Pass it to every `probeDir` of
+   * the batch and drop it after; undefined when nothing is confined.
    */
   realPaths(): ChainRealPaths | undefined {
     const sightings = this.#sightings;
@@ -339,11 +342,16 @@ export class StatCache {
     const path = join(dir, name);
     if (this.#exclude?.(path)) return null;
     try {
-      const info = await this.#fs.stat(path);
+      const confined = this.#confine !== undefined && isInside(dir, this.#confine.root);
+      // Confined: an lstat first. For anything but a symlink it is the stat, and it tells the
+      // batch's real paths that this name is no symlink (no second call to ask it).
+      const seen = confined ? await this.#fs.lstat(path) : undefined;
+      if (seen === null) return null;
+      const info = seen === undefined || seen.symlink ? await this.#fs.stat(path) : infoOfLstat(seen);
       if (!info) return null;
       if (await plantedFile(this.#fs, path, info)) return { name, path, info, planted: true };
-      if (this.#confine && isInside(dir, this.#confine.root)) {
-        const real = await (reals ? reals.of(path) : this.#fs.realpath(path)).catch((error: unknown) => {
+      if (confined) {
+        const real = await (reals ? reals.of(path, seen) : this.#fs.realpath(path)).catch((error: unknown) => {
           if (isAbsent(error)) return null; // deleted since the stat
           throw error;
         });
@@ -364,6 +372,11 @@ export class StatCache {
     const results = await Promise.all(this.#names.map((name) => (known.has(name) ? this.#probeOne(dir, name, reals) : Promise.resolve(null))));
     return collect(results);
   }
+}
+
+/** An lstat's answer for an entry that is no symlink, as its stat answers it. */
+function infoOfLstat({ symlink: _symlink, ...info }: FileInfo & { symlink: boolean }): FileInfo {
+  return info;
 }
 
 /** Whether two probes of one directory found the same candidates at the same versions. */

@@ -140,7 +140,10 @@ interface Sighting {
  * path d levels deep reads every prefix (d readlinks of up to d components each), so one call per
  * instruction file of a chain with a file at every level cost depth³ in the kernel (`show` at 1,000
  * levels: 37 s); here each directory costs one lstat (none when a survey's listing says it is no
- * symlink), and a symlink, or anything uncertain, is asked of `realpath` itself. One instance
+ * symlink), or, for the chain the batch announced (`expect`), one realpath of its deepest
+ * directory vouches for every level when it answers the lexical path (asked only where it costs no
+ * more than the lstats it saves, see `#vouch`), and a symlink, or anything uncertain, is asked of
+ * `realpath` itself. A caller that lstat'ed a file itself (a probe) passes what it saw. One instance
  * serves one batch of probes (a chain probed at once, one touch): what it learns is as fresh as
  * that batch. With `sightings` (the stat cache's), an entry an earlier batch saw costs no lstat
  * while it is trusted: inside the window, or while a stat of its directory in this batch (`stamp`,
@@ -156,6 +159,10 @@ export class ChainRealPaths {
   readonly #stamps = new Map<string, Promise<FileInfo | null>>();
   readonly #sightings: PlainSightings | undefined;
   readonly #batch: Batch;
+  /** Each directory of an announced chain (`expect`) -> the deepest directory of that chain. */
+  readonly #deepest = new Map<string, string>();
+  /** Per deepest directory: whether its one realpath vouched for the levels above it (undefined: not asked, see `#vouch`). */
+  readonly #vouches = new Map<string, Promise<boolean> | undefined>();
 
   constructor(
     fs: Pick<FileSystem, "lstat" | "realpath" | "stat" | "knownEntries">,
@@ -168,14 +175,33 @@ export class ChainRealPaths {
     this.#batch = memory?.batch ?? { id: 0, wall: 0, at: 0, windowMs: 0 };
   }
 
-  /** The real path of `path` (absolute, normalised); rejects as `realpath` does for a path that is not there. */
-  async of(path: string): Promise<string> {
+  /**
+   * The real path of `path` (absolute, normalised); rejects as `realpath` does for a path that is
+   * not there. `seen`: what an lstat of `path` made in this batch answered, when the caller made
+   * one (a probe: then none is made here).
+   */
+  async of(path: string, seen?: { readonly symlink: boolean }): Promise<string> {
     if (path === this.#root.root) return this.#root.real;
     const parent = parentOf(path);
     const name = nameOf(path);
     if (parent === path || name === "." || name === ".." || !isInside(path, this.#root.root)) return this.#fs.realpath(path);
-    const [plain, parentReal] = await Promise.all([this.#plain(parent, name, path), this.#dir(parent).catch(() => null)]);
+    const [plain, parentReal] = await Promise.all([
+      seen ? this.#saw(path, !seen.symlink) : this.#plain(parent, name, path),
+      this.#dir(parent).catch(() => null),
+    ]);
     return plain && parentReal !== null ? join(parentReal, name) : this.#fs.realpath(path);
+  }
+
+  /**
+   * The batch is about to probe `dirs`, a chain below the root, root side first: a level's real
+   * path may then come from one realpath of the deepest (see `#vouch`) instead of an lstat per
+   * level. Directories off the line to the deepest are derived level by level as before.
+   */
+  expect(dirs: readonly string[]): void {
+    const deepest = dirs[dirs.length - 1];
+    if (deepest === undefined || !isInside(deepest, this.#root.root)) return;
+    // Whether each lies on the line to the deepest is checked when its real path is asked (`#dir`).
+    for (const dir of dirs) if (!this.#deepest.has(dir)) this.#deepest.set(dir, deepest);
   }
 
   /** A stat of directory `dir` made in this batch (null when it cannot be stat'ed); one per directory per batch. */
@@ -198,11 +224,13 @@ export class ChainRealPaths {
       if (seen && (await this.#stillPlain(seen, parent))) return true;
     }
     const info = await this.#fs.lstat(path).catch(() => null);
-    const plain = info !== null && !info.symlink;
-    if (sightings) {
-      if (plain) sightings.saw(path, this.#batch);
-      else sightings.forget(path);
-    }
+    return this.#saw(path, info !== null && !info.symlink);
+  }
+
+  /** Records what an lstat of this batch told of `path` (see `PlainSightings`); returns `plain`. */
+  #saw(path: string, plain: boolean): boolean {
+    if (plain) this.#sightings?.saw(path, this.#batch);
+    else this.#sightings?.forget(path);
     return plain;
   }
 
@@ -228,11 +256,58 @@ export class ChainRealPaths {
     if (dir === this.#root.root) return Promise.resolve(this.#root.real);
     let real = this.#dirs.get(dir);
     if (!real) {
-      real = this.of(dir);
+      const deepest = this.#deepest.get(dir);
+      const vouch = deepest === undefined || !isInside(deepest, dir) ? undefined : this.#vouch(deepest);
+      real = vouch === undefined ? this.of(dir) : vouch.then((held) => (held ? this.#lexical(dir) : this.of(dir)));
       this.#dirs.set(dir, real);
     }
     return real;
   }
+
+  /**
+   * Whether one realpath of `deepest` vouches for every level of the chain to it: it does when it
+   * answers the root's real path plus the path below the root, as no level can then be a symlink
+   * (a link's target would show instead; a link to itself is a loop). Each level it vouches for is
+   * recorded as seen, as an lstat would have been. Asked once per batch, and only where it replaces
+   * enough lstats: realpath(3) reads every prefix of its path from `/` (a readlink each, d²/2
+   * lookups in the kernel at depth d), so it is asked when the levels not known yet (neither this
+   * batch's nor seen by an earlier one) are at least half of `deepest`'s depth; then it never costs
+   * more than their lstats (g·d lookups), and a chain walked a level at a time (a touch per
+   * directory, 2,000 deep) stays quadratic, not cubic. Undefined when not asked.
+   */
+  #vouch(deepest: string): Promise<boolean> | undefined {
+    if (this.#vouches.has(deepest)) return this.#vouches.get(deepest);
+    const unknown: string[] = [];
+    for (let level = deepest; level !== this.#root.root && !this.#dirs.has(level) && this.#sightings?.get(level) === undefined; level = parentOf(level))
+      unknown.push(level);
+    let vouch: Promise<boolean> | undefined;
+    if (unknown.length >= 2 && 2 * unknown.length >= depthOf(deepest)) {
+      vouch = this.#fs.realpath(deepest).then(
+        (real) => {
+          if (real !== this.#lexical(deepest)) return false;
+          if (this.#sightings) for (const level of unknown) this.#sightings.saw(level, this.#batch);
+          return true;
+        },
+        () => false,
+      );
+    }
+    this.#vouches.set(deepest, vouch);
+    return vouch;
+  }
+
+  /** The real path of `dir` (inside the root) when no level below the root is a symlink. */
+  #lexical(dir: string): string {
+    const { root, real } = this.#root;
+    const below = dir.slice(root.endsWith("/") ? root.length : root.length + 1);
+    return real.endsWith("/") ? real + below : `${real}/${below}`;
+  }
+}
+
+/** Components of an absolute path: what realpath(3) reads a prefix for. */
+function depthOf(path: string): number {
+  let depth = 0;
+  for (let index = path.indexOf("/"); index !== -1 && index < path.length - 1; index = path.indexOf("/", index + 1)) depth++;
+  return depth;
 }
 
 // Files planted in a shared directory: a root marker or instruction file that another user put in

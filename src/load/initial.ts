@@ -121,6 +121,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const dirs = initialDirs(context.root, context.cwd, preset.startup.dirs);
   const groups = context.groups ?? groupsFor(config.files.names, config.files.select);
   const reals = cache.realPaths();
+  reals?.expect(dirs);
   const probes = await Promise.all(dirs.map((dir) => cache.probeDir(dir, reals)));
   let perDir = probes.map((probe) => selectFiles(probe, groups, sink));
   if (preset.startup.probeErrors === "drop-project") {

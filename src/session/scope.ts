@@ -137,7 +137,9 @@ export class SessionScope {
     const { hasProject, root, cwd, preset, cache, groups, sink } = this.#init;
     const out: Found[] = [];
     const reals = cache.realPaths();
-    for (const dir of initialDirs(hasProject ? root : null, cwd, preset.startup.dirs)) {
+    const dirs = initialDirs(hasProject ? root : null, cwd, preset.startup.dirs);
+    reals?.expect(dirs);
+    for (const dir of dirs) {
       for (const found of selectFiles(await cache.probeDir(dir, reals), groups, sink)) out.push(found);
     }
     return out;
@@ -239,6 +241,7 @@ export class SessionScope {
     reals: ChainRealPaths | undefined,
   ): Promise<{ out: Found[]; generation: number; walked: boolean }> {
     const { cache } = this.#init;
+    reals?.expect(dirs);
     const probes: DirProbe[] = new Array(dirs.length);
     let pending: Array<Promise<unknown>> | undefined;
     for (let index = 0; index < dirs.length; index++) {

@@ -45,11 +45,14 @@ describe("an unreadable instruction file", () => {
 });
 
 describe("an unreadable or unsearchable directory in the chain", () => {
-  /** stat of anything below `dir` fails with `code`, as a directory without search permission does. */
+  /** stat, lstat and realpath of anything below `dir` fail with `code`, as a directory without search permission does. */
   function lockedDir(dir: string, code = "EACCES") {
     let locked = true;
+    const below = (path: string) => locked && path !== dir && under(path, dir);
     const fs = injectFs({
-      stat: ([path], next) => (locked && path !== dir && under(path, dir) ? Promise.reject(fsError(path, code, "stat")) : next(path)),
+      stat: ([path], next) => (below(path) ? Promise.reject(fsError(path, code, "stat")) : next(path)),
+      lstat: ([path], next) => (below(path) ? Promise.reject(fsError(path, code, "lstat")) : next(path)),
+      realpath: ([path], next) => (below(path) ? Promise.reject(fsError(path, code, "resolve")) : next(path)),
       read: ([path, max], next) => (locked && under(path, dir) ? Promise.reject(fsError(path, code, "open")) : next(path, max)),
     });
     return { fs, unlock: () => (locked = false) };

@@ -242,6 +242,54 @@ describe("the MCP server answers on real paths", () => {
  * resolve. The first look is made with the wall clock set ahead so the tree, just written, counts
  * as old (its real paths are kept); the swap comes after it, as an attacker's would.
  */
+describe("a deep chain: one realpath of its deepest directory vouches for every level (io/real-path.ts)", () => {
+  // r/l1/.../l8 with instruction files at levels 2, 6 and 8; one level is a symlink to a directory
+  // outside the root holding the rest of the chain. Deep enough under the temp directory that the
+  // realpath is asked (the levels below the root are over half the path's depth).
+  for (const level of [1, 4, 8])
+    it(`a symlinked directory at level ${level} of 8 leading outside: nothing below it loads (initial load, resolve, touch; every preset)`, async () => {
+      const spec: Record<string, string | null> = { "r/.git/": null, "out/": null };
+      let dir = "r";
+      for (let at = 1; at <= 8; at++) {
+        dir += `/l${at}`;
+        spec[`${dir}/`] = null;
+        if (at === 2 || at === 6 || at === 8) for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]) spec[`${dir}/${name}`] = `LEVEL-${at}\n`;
+      }
+      spec[`${dir}/x.ts`] = "x";
+      const tree = await createTree(spec);
+      const linked = tree.path(
+        dir
+          .split("/")
+          .slice(0, level + 1)
+          .join("/"),
+      );
+      await rename(linked, tree.path("out/moved"));
+      await symlink(tree.path("out/moved"), linked);
+      const deepest = tree.path(dir);
+      const inside = (at: number) => at < level;
+      for (const preset of ["codex", "opencode", "gemini", "claude", "hygge"]) {
+        const atStart = await createSession({ cwd: deepest, home: tree.home, env: {}, preset });
+        const fromRoot = await createSession({ cwd: tree.path("r"), home: tree.home, env: {}, preset, config: { lazy: { maxFiles: 100 } } });
+        try {
+          const texts = {
+            initial: atStart.initialMessage,
+            resolve: (await fromRoot.resolve(join(deepest, "x.ts"), { admit: false })).files.map((file) => file.path).join("\n"),
+            touch: fromRoot.renderInline(await fromRoot.touch([join(deepest, "x.ts")])),
+          };
+          // hygge's project root is cwd itself when started there: what is in it is the project's.
+          if (atStart.root === deepest) texts.initial = "";
+          for (const [where, text] of Object.entries(texts))
+            for (const at of [2, 6, 8]) if (!inside(at)) expect(text, `${preset} ${where}`).not.toMatch(new RegExp(`LEVEL-${at}|/l${at}/[A-Z]+\\.md`));
+          // The control: what lies above the link is still found.
+          if (inside(2)) expect(texts.resolve + texts.touch, preset).toMatch(/LEVEL-2|\/l2\/[A-Z]+\.md/);
+        } finally {
+          await atStart.close();
+          await fromRoot.close();
+        }
+      }
+    });
+});
+
 describe("a symlink swapped in after the first resolve", () => {
   async function seen() {
     const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT\n", "r/a/b/AGENTS.md": "INSIDE\n", "r/a/b/x.ts": "x", "out/": null });

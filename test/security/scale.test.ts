@@ -105,7 +105,7 @@ describe("the survey's work is linear in the directories", () => {
     expect(disk.calls.realpath ?? 0).toBeLessThan(20);
   }, 60_000);
 
-  it("a session at depth 2,000 with a file at every level: an lstat per level, not a realpath per file (show)", async () => {
+  it("a session at depth 2,000 with a file at every level: one realpath for the chain, not one per file (show)", async () => {
     const { tree, deepest } = every2000;
     const disk = countingFileSystem(nodeFileSystem);
     const session = await createSession({
@@ -121,16 +121,27 @@ describe("the survey's work is linear in the directories", () => {
     } finally {
       await session.close();
     }
-    // Before: realpath(3) per file (2,001), each reading every prefix of its path.
-    expect(disk.counters.realpath).toBeLessThan(5);
-    expect(disk.counters.lstat).toBeLessThanOrEqual(2 * 2001 + 5);
-    expect(disk.counters.stat).toBeLessThanOrEqual(8 * 2001);
+    // Before: realpath(3) per file (2,001), each reading every prefix of its path; then an lstat
+    // per level and per file (8,012 stats, 4,001 lstats). Now the root's realpath and one of the
+    // deepest directory, which vouches for every level; an lstat per candidate name (codex: two),
+    // which is its stat and says it is no symlink; a stat per directory (two names) and the markers.
+    expect(disk.counters.realpath).toBe(2);
+    expect(disk.counters.lstat).toBeLessThanOrEqual(2 * 2001);
+    expect(disk.counters.stat).toBeLessThanOrEqual(2 * 2001 + 10);
   }, 120_000);
 
   it("one touch of every directory of a 2,000-deep chain with a file at every level walks each directory once (doctor's reach)", async () => {
     const { tree, dirs } = every2000;
     for (const preset of ["codex", "gemini"]) {
-      const session = await createSession({ cwd: tree.path("r"), preset, home: tree.home, env: {}, config: { lazy: { maxFiles: 5000, maxBytes: 1 << 20 } } });
+      const disk = countingFileSystem(nodeFileSystem);
+      const session = await createSession({
+        cwd: tree.path("r"),
+        preset,
+        home: tree.home,
+        env: {},
+        fs: disk.fs,
+        config: { lazy: { maxFiles: 5000, maxBytes: 1 << 20 } },
+      });
       try {
         let walked = 0;
         session.onScan((chain) => (walked += chain.length));
@@ -142,6 +153,10 @@ describe("the survey's work is linear in the directories", () => {
         if (preset !== "gemini") expect(blocks.length, preset).toBeGreaterThanOrEqual(2000);
         // Before: the whole chain per target, 2,001 · 2,002 / 2 directories.
         expect(walked, preset).toBeLessThanOrEqual(2001);
+        // One level at a time: an lstat per level, never a realpath per level (each would read every
+        // prefix of its path: cubic in the kernel). The root's realpath only.
+        expect(disk.counters.realpath, preset).toBeLessThanOrEqual(2);
+        expect(disk.counters.lstat, preset).toBeLessThanOrEqual(3 * 2001 + 5);
       } finally {
         await session.close();
       }
