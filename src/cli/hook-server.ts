@@ -4,10 +4,11 @@
  * client process instead of loading and compiling the hook in every one.
  *
  * Each call runs exactly as in its own process (`runHookArgv`), with the client's argv, env, cwd
- * and stdin, one call at a time. What the server keeps between calls is compiled code, never
- * state: every call reads and saves the conversation's state file under its lock, as a hook
- * process does, so a server and in-process calls (a first call, a client that gave up) can share a
- * conversation. A hand-over waits for the client's acknowledgement that the answer is on its
+ * and stdin, one call at a time. Every call reads and saves the conversation's state file under its
+ * lock, as a hook process does, so a server and in-process calls (a first call, a client that gave
+ * up) can share a conversation. Between calls the server keeps compiled code and, for a tool call,
+ * the open session of a conversation as its state file held it (`KeptSessions`): taken back only
+ * when the file still holds that very text and the session's trust window has passed. A hand-over waits for the client's acknowledgement that the answer is on its
  * stdout; if the client went away first, nothing is admitted and the next call gives it again.
  *
  * The socket lives in a directory only the user can enter (cli/hook-client.ts checks it before
@@ -19,6 +20,8 @@ import type { Server, Socket } from "node:net";
 import { quoteControls } from "../core/quote.js";
 import { currentDir, type CliIo } from "./io.js";
 import { runHookArgv } from "./hook.js";
+import type { SessionKeeper } from "../integrations/host/deliver.js";
+import type { AgentsSession } from "../session/session.js";
 import {
   DEFAULT_IDLE_MS,
   LineReader,
@@ -62,6 +65,49 @@ function parseRequest(line: string): HookRequest | null {
   const env: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [key, val] of Object.entries(request.env)) if (typeof val === "string") env[key] = val;
   return { agentsmd: WIRE_VERSION, argv: request.argv, cwd: request.cwd ?? null, env, stdin: request.stdin };
+}
+
+/** Conversations whose sessions the server keeps open between calls (the most recent ones). */
+const KEPT_SESSIONS = 16;
+
+/**
+ * The server's open sessions, the most recently used last; past KEPT_SESSIONS the oldest is closed.
+ * A session handed out is the call's alone until given back.
+ *
+ * A session is handed back only once its stat cache's trust window (`cache.revalidateMs`, 50 ms by
+ * default) has passed since it was kept: then everything it saw is checked against the disk again,
+ * as in a session reopened from the state file, so a call answers exactly as a hook process would
+ * (an edit made a millisecond before is seen). Calls closer together than that reopen.
+ */
+export class KeptSessions implements SessionKeeper {
+  readonly #open = new Map<string, { session: AgentsSession; keptAt: number }>();
+  constructor(private readonly max = KEPT_SESSIONS) {}
+
+  take(key: string): AgentsSession | undefined {
+    const kept = this.#open.get(key);
+    if (!kept) return undefined;
+    this.#open.delete(key);
+    const { cache } = kept.session;
+    if (cache.now() - kept.keptAt > cache.revalidateMs) return kept.session;
+    void kept.session.close();
+    return undefined;
+  }
+
+  keep(key: string, session: AgentsSession): void {
+    const before = this.#open.get(key);
+    if (before && before.session !== session) void before.session.close();
+    this.#open.delete(key);
+    this.#open.set(key, { session, keptAt: session.cache.now() });
+    for (const [oldest, old] of this.#open) {
+      if (this.#open.size <= this.max) break;
+      this.#open.delete(oldest);
+      void old.session.close();
+    }
+  }
+
+  get size(): number {
+    return this.#open.size;
+  }
 }
 
 /** One connection: the request line, then acknowledgements. */
@@ -139,7 +185,7 @@ class Call {
  * Answers one call as `agentsmd hook` would in its own process; `fallback` when argv is not a
  * plain hook call (help, a wrong option: the client runs those in process, with the full CLI).
  */
-async function answer(call: Call, request: HookRequest | null): Promise<void> {
+async function answer(call: Call, request: HookRequest | null, kept: KeptSessions): Promise<void> {
   if (request === null) return call.end();
   let cwd: string | undefined;
   const io: CliIo = {
@@ -159,7 +205,7 @@ async function answer(call: Call, request: HookRequest | null): Promise<void> {
   };
   let code: number | null;
   try {
-    code = await runHookArgv(request.argv, io);
+    code = await runHookArgv(request.argv, io, kept);
   } catch (error) {
     // runHook reports every problem itself; this is a defect of the server, said the same way.
     call.send({ err: `agentsmd hook server: ${quoteControls(error instanceof Error ? error.message : String(error))}\n` });
@@ -212,6 +258,7 @@ export async function serveHooks(options: ServeOptions): Promise<void> {
   const fs = process.getBuiltinModule("node:fs");
   const idleMs = idleMsOf(options.env);
   let queue: Promise<void> = Promise.resolve();
+  const kept = new KeptSessions();
   let busy = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped!: () => void;
@@ -245,7 +292,7 @@ export async function serveHooks(options: ServeOptions): Promise<void> {
     void call.request.then((request) => {
       clearTimeout(late);
       queue = queue
-        .then(() => answer(call, request))
+        .then(() => answer(call, request, kept))
         .catch(() => call.end())
         .then(() => {
           busy--;

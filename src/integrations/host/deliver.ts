@@ -54,6 +54,21 @@ export interface HostHookOptions<O> {
   deliver?(output: O | null): void | Promise<void>;
   /** Non-fatal problems (an unreadable or corrupt state file that was replaced). */
   onDiagnostic?(message: string): void;
+  /**
+   * Sessions a long-lived caller (the hook server) keeps between calls: a tool call of a
+   * conversation whose state file still holds the text a kept session was saved as takes that
+   * session back (its stat cache and memos warm) instead of reopening one from the file.
+   */
+  sessions?: SessionKeeper;
+}
+
+/**
+ * Open sessions by key: the conversation's state file, the exact text it held and the session
+ * options. `take` hands a session out (it is then the caller's alone); `keep` gives one back.
+ */
+export interface SessionKeeper {
+  take(key: string): AgentsSession | undefined;
+  keep(key: string, session: AgentsSession): void;
 }
 
 /**
@@ -116,6 +131,8 @@ interface Run<I, H, O> {
   fs: FileSystem;
   budget: number;
   options: HostHookOptions<O>;
+  /** The keeper's key of a state file's text; undefined without a keeper. */
+  keyOf(text: string | null): string | undefined;
 }
 
 /** An open conversation: its session and the state around it. */
@@ -207,15 +224,32 @@ interface Step<H> {
   text: string;
   /** null: nothing to save. */
   state: ConversationState<H> | null;
+  /** Left open for the keeper: the caller keeps it once the step's state is the file's, else closes it. */
+  session?: AgentsSession;
 }
 
-async function withSession<H>(open: Open<H>, fn: () => Promise<string>): Promise<Step<H>> {
+/** Runs a step on an open session and closes it, unless `keepable` (then the step carries it, open). */
+async function withSession<H>(open: Open<H>, fn: () => Promise<string>, keepable = false): Promise<Step<H>> {
+  let text: string;
   try {
-    const text = await fn();
-    return { text, state: { ...open.state, session: open.session.snapshot() } };
-  } finally {
+    text = await fn();
+  } catch (error) {
     await open.session.close();
+    throw error;
   }
+  const step: Step<H> = { text, state: { ...open.state, session: open.session.snapshot() } };
+  if (keepable) return { ...step, session: open.session };
+  await open.session.close();
+  return step;
+}
+
+/** Gives a step's open session to the keeper under `key`, or closes it; either way the step no longer holds it. */
+async function settle<I, H, O>(run: Run<I, H, O>, result: Step<H> | null, key: string | undefined): Promise<void> {
+  const session = result?.session;
+  if (!session) return;
+  result.session = undefined;
+  if (key !== undefined && run.options.sessions) run.options.sessions.keep(key, session);
+  else await session.close();
 }
 
 /** start, and every event that finds no stored conversation: the initial chain minus what the host loads. */
@@ -290,26 +324,31 @@ async function afterMark<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H
 }
 
 /** tool: the files newly applicable to the targets; a read of an instruction file admits it. */
-async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, key?: string): Promise<Step<H>> {
   // No start seen for this conversation (a subagent, or hooks installed mid-session): the chain comes too.
-  const open = stored ? { session: await reopen(run, stored), state: stored } : await fresh(run);
+  const kept = stored && key !== undefined ? run.options.sessions?.take(key) : undefined;
+  const open = stored ? { session: kept ?? (await reopen(run, stored)), state: stored } : await fresh(run);
   const initial = stored ? [] : initialPieces(open.session);
-  return withSession(open, async () => {
-    const { session } = open;
-    // Identity by real path (issue 18): `loop -> .` spellings of one file deliver it once.
-    const targets = await canonicalTargets(run.fs, session.root, run.event.targets);
-    const target = targets[0]!;
-    if (run.event.read === "whole" && session.config.files.names.includes(nameOf(target))) {
-      // The model read an instruction file itself: it has that version.
-      const info = await run.fs.stat(target).catch(() => null);
-      if (info && info.kind === "file") session.admit([{ path: target, mtimeMs: info.mtimeMs }]);
-    }
-    await run.profile.observe?.(run.event, nativeContext(run, open.state));
-    const blocks = await session.touch(targets, { admit: false });
-    // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
-    const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
-    return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
-  });
+  return withSession(
+    open,
+    async () => {
+      const { session } = open;
+      // Identity by real path (issue 18): `loop -> .` spellings of one file deliver it once.
+      const targets = await canonicalTargets(run.fs, session.root, run.event.targets);
+      const target = targets[0]!;
+      if (run.event.read === "whole" && session.config.files.names.includes(nameOf(target))) {
+        // The model read an instruction file itself: it has that version.
+        const info = await run.fs.stat(target).catch(() => null);
+        if (info && info.kind === "file") session.admit([{ path: target, mtimeMs: info.mtimeMs }]);
+      }
+      await run.profile.observe?.(run.event, nativeContext(run, open.state));
+      const blocks = await session.touch(targets, { admit: false });
+      // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
+      const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
+      return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
+    },
+    stored !== null && key !== undefined,
+  );
 }
 
 /** prompt: a short notice naming admitted files edited or deleted since (or their new text). */
@@ -370,12 +409,13 @@ async function onCompactEvent<I, H, O>(run: Run<I, H, O>, stored: ConversationSt
   return onCompact(run, { ...stored, mark: undefined }, history?.seen);
 }
 
-function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+/** `text`: the state file's text `stored` was read from (a kept session of it may be taken back). */
+function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, text: string | null = null): Promise<Step<H>> {
   const kind = run.event.kind;
   if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt")) return afterMark(run, stored, (state) => step(run, state));
   switch (kind) {
     case "tool":
-      return onTool(run, stored);
+      return onTool(run, stored, run.keyOf(text));
     case "resume":
       return stored ? onResume(run, stored) : onStart(run);
     case "compact":
@@ -424,9 +464,15 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
     fs: options.session?.fs ?? nodeFileSystem,
     budget: Math.min(options.budget ?? profile.budget.default, profile.budget.limit - 1),
     options,
+    keyOf: () => undefined,
   };
   const dir = options.stateDir ?? profile.stateDir?.(env) ?? hostStateDir(profile.host, env, home);
   const path = conversationPath(dir, event.conversation);
+  if (options.sessions) {
+    // The session options (env, home, preset, config) are part of the key: a call with others reopens.
+    const same = JSON.stringify(sessionOptions(run, ""));
+    run.keyOf = (text) => (text === null ? undefined : `${path}\0${same}\0${text}`);
+  }
   const format = conversationFormat(profile.host, profile.state.schema);
   const diagnose = (message: string) => options.onDiagnostic?.(message);
   const read = async (): Promise<ReadConversation<H>> => {
@@ -440,27 +486,38 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
   const first = event.fresh ? null : await read();
   let early: Step<H> | null = null;
   if (first?.state) {
-    early = await step(run, first.state);
+    early = await step(run, first.state, first.text);
     if (early.text === "" && (early.state === null || checkedText(early.state) === first.text)) {
+      await settle(run, early, run.keyOf(first.text));
       await options.deliver?.(null);
       return null;
     }
   }
-  return lockConversation(
-    path,
-    async () => {
-      const text = first ? await readConversationText(path, diagnose, run.fs) : null;
-      const current = first && text === first.text ? first : await read();
-      const result = current === first && early ? early : await step(run, current.state);
-      const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
-      await options.deliver?.(output);
-      const saved = result.state ? checkedText(result.state) : null;
-      if (result.state && saved !== current.text) await saveConversation(path, result.state, run.fs, saved!);
-      if (event.fresh || (current.state === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
-      return output;
-    },
-    run.fs,
-  );
+  let result: Step<H> | null = null;
+  try {
+    return await lockConversation(
+      path,
+      async () => {
+        const text = first ? await readConversationText(path, diagnose, run.fs) : null;
+        const current = first && text === first.text ? first : await read();
+        if (current !== first || !early) await settle(run, early, undefined);
+        result = current === first && early ? early : await step(run, current.state, current.text);
+        const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
+        await options.deliver?.(output);
+        const saved = result.state ? checkedText(result.state) : null;
+        if (result.state && saved !== current.text) await saveConversation(path, result.state, run.fs, saved!);
+        if (event.fresh || (current.state === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
+        // The session is now what the file holds: kept under that text.
+        await settle(run, result, run.keyOf(saved ?? current.text));
+        return output;
+      },
+      run.fs,
+    );
+  } finally {
+    // A step that failed, or whose answer was not handed over: its session is not the file's.
+    await settle(run, result, undefined);
+    await settle(run, early, undefined);
+  }
 }
 
 export { renderPiece };
