@@ -6,12 +6,12 @@
 import { createSession } from "../../src/index.js";
 import { generateTree } from "../generate-tree.js";
 import { agentsmdWatchImplementation } from "../agentsmd.js";
+import { printMedians, timeAfterPauses } from "../lib/after-pause.js";
 
 const keepAlive = setInterval(() => undefined, 1 << 30);
 const tree = await generateTree();
 const pause = Number(process.argv[2] ?? 70);
 const rounds = Number(process.argv[3] ?? 40);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const session = await createSession({ cwd: tree.root, env: {}, watch: true });
 await session.resolve(tree.deepFile);
@@ -37,18 +37,7 @@ const variants: Record<string, () => Promise<unknown> | unknown> = {
   "session.resolve().then": () => session.resolve(tree.deepFile).then(loaded),
   "session.afterToolCall": () => session.afterToolCall({ tool: "read", path: tree.deepFile }),
 };
-const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-for (let i = 0; i < rounds; i++) {
-  for (const [name, fn] of Object.entries(variants)) {
-    await sleep(pause);
-    const t = performance.now();
-    await fn();
-    times[name]!.push(performance.now() - t);
-  }
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-for (const [name, xs] of Object.entries(times))
-  console.log(`${name.padEnd(24)} median ${(median(xs) * 1000).toFixed(1).padStart(6)} µs  min ${(Math.min(...xs) * 1000).toFixed(1)} µs`);
+printMedians(await timeAfterPauses(variants, rounds, pause));
 await session.close();
 await loader.close();
 clearInterval(keepAlive);

@@ -2,10 +2,11 @@
  * Cost after a pause of the shapes a hot path can take (getter vs field, Map vs Set, async vs
  * Promise.resolve), interleaved round-robin. Run: node bench/.build/bench/experiments/idle-shapes.js [pauseMs] [rounds]
  */
+import { printMedians, timeAfterPauses } from "../lib/after-pause.js";
+
 const keepAlive = setInterval(() => undefined, 1 << 30);
 const pause = Number(process.argv[2] ?? 70);
 const rounds = Number(process.argv[3] ?? 60);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class Counter {
   #g = 3;
@@ -69,16 +70,5 @@ const variants: Record<string, () => unknown> = {
   "async () => ({ files: [] })": () => literal(),
   "async getters": () => owner.asyncGetters(target),
 };
-const times: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-for (let i = 0; i < rounds; i++) {
-  for (const [name, fn] of Object.entries(variants)) {
-    await sleep(pause);
-    const t = performance.now();
-    await fn();
-    times[name]!.push(performance.now() - t);
-  }
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-for (const [name, xs] of Object.entries(times))
-  console.log(`${name.padEnd(28)} median ${(median(xs) * 1000).toFixed(1).padStart(6)} µs  min ${(Math.min(...xs) * 1000).toFixed(1)} µs`);
+printMedians(await timeAfterPauses(variants, rounds, pause), 28);
 clearInterval(keepAlive);
