@@ -38,9 +38,15 @@ export const ANSWER_TIMEOUT_MS = 10_000;
 /** A server being started is waited for, not started again, for this long. */
 const STARTING_MS = 10_000;
 
-function privateDir(path: string, uid: number): boolean {
+/**
+ * Whether `path` is a real directory (no symlink) owned by `uid` (any owner when the platform has
+ * no uids) with none of the `denied` mode bits: the one check of the launcher's own directories
+ * (the compile cache: nobody else may write, 0o022; the server's socket: nobody else may enter, 0o077).
+ * Throws what lstat throws.
+ */
+export function ownDirectory(path: string, uid: number | undefined, denied: number): boolean {
   const info = lstatSync(path);
-  return info.isDirectory() && info.uid === uid && (info.mode & 0o077) === 0;
+  return info.isDirectory() && (uid === undefined || info.uid === uid) && (info.mode & denied) === 0;
 }
 
 /**
@@ -58,12 +64,12 @@ export function hookServerSocket(env: Env, hookDir: string): string | undefined 
     const socket = join(dir, socketName(process.version, bundle.size, bundle.mtimeMs));
     if (socket.length > SOCKET_PATH_MAX) return undefined;
     try {
-      return privateDir(dir, uid) ? socket : undefined;
+      return ownDirectory(dir, uid, 0o077) ? socket : undefined;
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") return undefined;
     }
     mkdirSync(dir, { mode: 0o700 });
-    return privateDir(dir, uid) ? socket : undefined;
+    return ownDirectory(dir, uid, 0o077) ? socket : undefined;
   } catch {
     return undefined;
   }

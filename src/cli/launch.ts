@@ -16,12 +16,12 @@
  * (dist/hook/hook.cjs passes its own), so node:module, which loads some twenty internal modules
  * in a CommonJS process, is loaded only on a Node that has `enableCompileCache`.
  */
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { CliIo } from "./io.js";
 import type { HookProcessIo } from "./hook-process.js";
 import type { ServeOptions } from "./hook-server.js";
-import { askHookServer, hookRequest, hookServerSocket, serverListening, serverMayAnswer, serverStopped, startHookServer } from "./hook-client.js";
+import { askHookServer, hookRequest, hookServerSocket, ownDirectory, serverListening, serverMayAnswer, serverStopped, startHookServer } from "./hook-client.js";
 import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -39,10 +39,9 @@ interface HookBundle {
 /** The file name of the bundle in dist/hook/. */
 export const HOOK_BUNDLE_NAME = "agentsmd-hook.cjs";
 
+/** The compile cache's directories: the user's, and nobody else may write there (code read from them runs). */
 function privateDir(path: string): boolean {
-  const info = lstatSync(path);
-  const uid = process.getuid?.();
-  return info.isDirectory() && !info.isSymbolicLink() && (uid === undefined || info.uid === uid) && (info.mode & 0o022) === 0;
+  return ownDirectory(path, process.getuid?.(), 0o022);
 }
 
 /**
