@@ -18,7 +18,6 @@ import {
   fsyncSync,
   mkdirSync,
   readdirSync,
-  realpathSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -27,6 +26,7 @@ import {
   type Stats,
 } from "node:fs";
 import { FsError } from "../core/errors.js";
+import { realpathNow } from "./realpath-now.js";
 
 export type FileKind = "file" | "directory" | "other";
 
@@ -317,7 +317,7 @@ export const nodeFileSystem: FileSystem = {
   },
   realpath: (path) => {
     try {
-      return Promise.resolve(realpathSync.native(path));
+      return Promise.resolve(realpathNow(path));
     } catch (error) {
       return Promise.reject(wrap(error, path, "resolve"));
     }
@@ -381,7 +381,7 @@ function settled<T>(call: () => T): Promise<T> {
 function writeAtomicNow(given: string, data: string): void {
   let path = given;
   try {
-    path = realpathSync.native(given);
+    path = realpathNow(given);
   } catch {
     // absent (a new file) or unreadable: written at the given path
   }
@@ -440,7 +440,7 @@ export const syncFileSystem: FileSystem = {
   realpath: (path) =>
     settled(() => {
       try {
-        return realpathSync.native(path);
+        return realpathNow(path);
       } catch (error) {
         throw wrap(error, path, "resolve");
       }
