@@ -141,9 +141,9 @@ export interface HookRow {
   mode: HookMode;
   /** the client processes' CPU against `node -e 0` (the target's measure) */
   cpu?: PairResult;
-  /** server mode: the server's CPU per call, ms (mean over the pairs) */
+  /** server mode: the server's CPU per call, ms (median over the pairs, all its threads) */
   serverCpuMs?: number;
-  /** server mode: (client median + server per call) / `node -e 0` median: everything a call costs */
+  /** server mode: the median over pairs of (client + the server's CPU over that call) / `node -e 0`: everything a call costs, what `met` judges */
   totalRatio?: number;
   trace?: Pick<ModuleTrace, "modules" | "bytes" | "builtins">;
   target?: number;
@@ -189,6 +189,7 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
     return { rows, missing };
   }
   const pairs = o.quick ? 7 : 21;
+  const warmup = o.quick ? 4 : 10;
   for (const host of Object.keys(HOOK_HOSTS)) {
     const events = HOST_EVENTS[host];
     if (!events) continue;
@@ -248,11 +249,17 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
         const row: HookRow = { host, event: s.event, via: s.via ?? "dist/hook/hook.cjs", mode, target: s.target };
         rows.push(row);
         try {
-          const before = mode === "server" ? processCpuMs(server) : 0;
-          row.cpu = alternatingPairs(pairs, (i) => command(s.make(i), mode, row.via), { check: s.expect ? (run) => s.expect!(run.stdout) : undefined });
-          if (mode === "server") {
-            row.serverCpuMs = (processCpuMs(server) - before) / pairs;
-            row.totalRatio = (row.cpu.cpuMs + row.serverCpuMs) / row.cpu.baseMs;
+          // A server lives for many calls (10 minutes idle at least): its first calls of a kind
+          // compile and optimise that path. Steady state is measured, after untimed warm-up calls.
+          for (let i = 0; i < warmup; i++) runProcess(command(s.make(pairs + 1 + i), mode, row.via));
+          row.cpu = alternatingPairs(pairs, (i) => command(s.make(i), mode, row.via), {
+            check: s.expect ? (run) => s.expect!(run.stdout) : undefined,
+            // The server's CPU over each call (all its threads) is that call's too.
+            ...(mode === "server" ? { charge: () => processCpuMs(server) } : {}),
+          });
+          if (row.cpu.charged) {
+            row.serverCpuMs = row.cpu.charged.cpuMs;
+            row.totalRatio = row.cpu.charged.ratio;
           }
           // Traced without the code cache: the bundle then loads through require (seen by the trace)
           // instead of vm.Script; the same file and bytes either way.
@@ -262,7 +269,8 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
           // A call the server answered loads the launcher alone; two files mean it ran in process.
           if (mode === "server" && row.via === "dist/hook/hook.cjs" && trace.modules !== 1)
             throw new Error(`the server did not answer (the call loaded ${trace.modules} JS files)`);
-          row.met = row.cpu.ratio <= s.target;
+          // With the server, the call costs its client process and the server's share: both count.
+          row.met = (row.totalRatio ?? row.cpu.ratio) <= s.target;
           o.log(
             `  hook           ${host} ${s.event.padEnd(18)} ${mode === "server" ? "server " : "process"} via ${row.via.padEnd(18)} cpu ${fmt(row.cpu.cpuMs)} ms vs node -e 0 ${fmt(row.cpu.baseMs)} ms = ${row.cpu.ratio.toFixed(2)}x (target ${s.target}x)${row.serverCpuMs !== undefined ? `; server ${row.serverCpuMs.toFixed(2)} ms/call, all ${row.totalRatio!.toFixed(2)}x` : ""}  ${trace.modules} JS files, ${(trace.bytes / 1024).toFixed(0)} KB`,
           );

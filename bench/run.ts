@@ -695,7 +695,10 @@ export async function main(argv: string[]): Promise<number> {
         .map((r) => ({
           id: `hook ${r.host} ${r.event} (${r.mode === "server" ? "hook server" : "own process"})`,
           met: r.met,
-          detail: `${r.cpu!.ratio.toFixed(2)}x node -e 0 (target ${r.target}x)${r.totalRatio !== undefined ? `; with the server's CPU ${r.totalRatio.toFixed(2)}x` : ""}`,
+          detail:
+            r.totalRatio !== undefined
+              ? `${r.totalRatio.toFixed(2)}x node -e 0 with the server's CPU (target ${r.target}x); the client alone ${r.cpu!.ratio.toFixed(2)}x`
+              : `${r.cpu!.ratio.toFixed(2)}x node -e 0 (target ${r.target}x)`,
         })),
     ],
     hook,

@@ -80,6 +80,8 @@ export interface PairResult {
   pairs: number;
   samples: number[];
   baseSamples: number[];
+  /** With `charge`: what it added per run (median, ms) and the median over pairs of (command + its charge) / baseline. */
+  charged?: { cpuMs: number; ratio: number; samples: number[] };
 }
 
 /**
@@ -90,11 +92,25 @@ export interface PairResult {
 export function alternatingPairs(
   pairs: number,
   next: (i: number) => Command,
-  o: { baseline?: Command; check?: (run: ProcessRun, i: number) => void; before?: (i: number) => void } = {},
+  o: {
+    baseline?: Command;
+    check?: (run: ProcessRun, i: number) => void;
+    before?: (i: number) => void;
+    /** CPU used so far (ms) by another process that works for the command (the hook server): its growth over each run is charged to that run. */
+    charge?: () => number;
+  } = {},
 ): PairResult {
   const samples: number[] = [];
   const baseSamples: number[] = [];
   const ratios: number[] = [];
+  const charges: number[] = [];
+  const chargedRatios: number[] = [];
+  const measured = (command: Command): ProcessRun => {
+    const before = o.charge?.() ?? 0;
+    const run = runProcess(command);
+    if (o.charge) charges.push(o.charge() - before);
+    return run;
+  };
   for (let i = 0; i < pairs; i++) {
     o.before?.(i);
     const command = next(i);
@@ -104,9 +120,9 @@ export function alternatingPairs(
     let run: ProcessRun;
     if (i % 2 === 0) {
       base = runProcess(baseline);
-      run = runProcess(command);
+      run = measured(command);
     } else {
-      run = runProcess(command);
+      run = measured(command);
       base = runProcess(baseline);
     }
     if (run.status !== 0) throw new Error(`${command.argv.join(" ")} exited ${run.status}: ${run.stderr.slice(0, 500)}`);
@@ -114,6 +130,7 @@ export function alternatingPairs(
     samples.push(run.cpuMs);
     baseSamples.push(base.cpuMs);
     ratios.push(run.cpuMs / Math.max(1, base.cpuMs));
+    if (o.charge) chargedRatios.push((run.cpuMs + charges[charges.length - 1]!) / Math.max(1, base.cpuMs));
   }
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   return {
@@ -124,6 +141,7 @@ export function alternatingPairs(
     pairs,
     samples,
     baseSamples,
+    ...(o.charge ? { charged: { cpuMs: percentile(sorted(charges), 0.5), ratio: percentile(sorted(chargedRatios), 0.5), samples: charges } } : {}),
   };
 }
 
