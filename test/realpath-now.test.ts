@@ -14,7 +14,7 @@ vi.mock("node:fs", async (importOriginal) => {
   const realpathSync = Object.assign((...args: Parameters<typeof real.realpathSync>) => real.realpathSync(...args), {
     native: vi.fn(real.realpathSync.native),
   });
-  return { ...real, realpathSync, readlinkSync: vi.fn(real.readlinkSync) };
+  return { ...real, realpathSync, readlinkSync: vi.fn(real.readlinkSync), openSync: vi.fn(real.openSync) };
 });
 
 const { realpathNow, realpathNowUsesProc } = await import("../src/io/realpath-now.js");
@@ -105,6 +105,17 @@ describe("realpathNow", () => {
       expect(outcome(realpathNow, path), path).toBe(outcome(native, path));
     }
     expect(realpathNow(tree.path("r/d/AGENTS.md"))).toBe(tree.path("r/real.md"));
+    await tree.cleanup();
+  });
+
+  it.runIf(process.platform === "linux")("asks the C library for a directory it may search but not read (open refused)", async () => {
+    const tree = await createTree({ "r/d/x.md": "x" });
+    vi.mocked(fs.realpathSync.native).mockClear();
+    vi.mocked(fs.openSync).mockImplementationOnce(() => {
+      throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    });
+    expect(realpathNow(tree.path("r/d"))).toBe(tree.path("r/d"));
+    expect(fs.realpathSync.native).toHaveBeenCalledTimes(1);
     await tree.cleanup();
   });
 
