@@ -53,6 +53,18 @@ Re-check AGENTS.md for current scope:
     expect(resumed.initialMessage).toBe(session.initialMessage);
   });
 
+  it("reads a state written by earlier builds, with the directories it reached (seenDirs), and writes none", async () => {
+    const tree = await repo();
+    const session = await openSession(tree, { cwd: tree.path("repo/a") });
+    await session.resolve(tree.path("repo/b/x.ts"));
+    const state = JSON.parse(JSON.stringify(session.snapshot()));
+    expect(state).not.toHaveProperty("seenDirs");
+    const older = { ...state, seenDirs: [tree.path("repo"), tree.path("repo/b")] };
+    const { diff, session: resumed } = await restore(tree, older, tree.path("repo/a"));
+    expect(diff).toBe("");
+    expect(resumed.snapshot()).toEqual(state);
+  });
+
   it("returns an empty diff for a file the initial budget left out, when nothing changed", async () => {
     const tree = await repo();
     const session = await openSession(tree, { cwd: tree.path("repo/a"), config: { initial: { maxFiles: 1 } } });

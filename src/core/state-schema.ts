@@ -44,7 +44,11 @@ export const sessionStateSchema = once(() => {
     initialFiles: entries(initialFileSchema()),
     initialMessage: string,
     coveredDirs: entries(string),
-    seenDirs: entries(string),
+    /**
+     * Every directory a touch reached, written by earlier builds and read by nothing: accepted in an
+     * older file, never written (it made each tool call in a new directory save the state).
+     */
+    seenDirs: z.optional(entries(string)),
     loaded: entries(loadedVersionSchema()),
     lazyLoadedFiles: count,
     lazyLoadedBytes: count,

@@ -82,22 +82,10 @@ export class SessionScope {
   readonly #targets = new Map<string, FoundMemo>();
   /** path -> device:inode of loaded files (`dedupe: "identity"`). */
   readonly #identities = new Map<string, string>();
-  /** Directories a `touch` reached (a snapshot records them). */
-  readonly #seen = new Set<string>();
   #scanListeners: Array<(dirs: readonly string[], target?: string) => void> | undefined;
 
   constructor(init: ScopeInit) {
     this.#init = init;
-  }
-
-  /** Directories reached by inline loading so far. */
-  get seenDirs(): ReadonlySet<string> {
-    return this.#seen;
-  }
-
-  /** Records directories reached before (a restored snapshot). */
-  markSeen(dirs: Iterable<string>): void {
-    for (const dir of dirs) this.#seen.add(dir);
   }
 
   /** Real paths for one batch of probes (one touch of many targets): see `StatCache#realPaths`. */
@@ -214,10 +202,7 @@ export class SessionScope {
       if (dir === cwd || !isInside(dir, cwd)) return [];
       dirs = dirs.slice(dirs.indexOf(cwd) + 1);
     }
-    if (mode.lazy) {
-      dirs = this.#withoutExcluded(dirs, root);
-      for (const each of dirs) this.#seen.add(each);
-    }
+    if (mode.lazy) dirs = this.#withoutExcluded(dirs, root);
     // What the walk finds was true at its start, or (what the window let it trust) up to a window before.
     const since = Date.now() - cache.revalidateMs;
     const { out, generation, walked } = await this.#select(dirs, mode.lazy ? this.#init.lazyGroups : this.#init.groups, now, cache.realPaths());
@@ -280,10 +265,7 @@ export class SessionScope {
     fresh.reverse();
     const dirs = above === false ? [] : this.#withoutExcluded(fresh, root);
     for (const each of fresh) walked.dirs.set(each, false);
-    for (const each of dirs) {
-      walked.dirs.set(each, true);
-      this.#seen.add(each);
-    }
+    for (const each of dirs) walked.dirs.set(each, true);
     if (this.#scanListeners) for (const listener of this.#scanListeners) listener(fresh, path);
     if (dirs.length === 0) return [];
     const { out } = await this.#select(dirs, this.#init.lazyGroups, now, walked.reals);

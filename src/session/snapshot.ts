@@ -42,7 +42,6 @@ export function sessionState(fixed: FixedState, parts: StateParts): SessionState
     initialFiles: fixed.initialFiles.map((file) => ({ ...file })),
     initialMessage: fixed.initialMessage,
     coveredDirs: [...parts.ledger.coveredDirs],
-    seenDirs: [...parts.scope.seenDirs],
     loaded: parts.ledger.entries(),
     lazyLoadedFiles: lazy.files,
     lazyLoadedBytes: lazy.bytes,
@@ -54,7 +53,6 @@ export function sessionState(fixed: FixedState, parts: StateParts): SessionState
 /** Fills the parts from a snapshot's mutable state. */
 export function restoreState(state: SessionState, parts: StateParts): void {
   parts.ledger.restore(state.loaded, state.coveredDirs);
-  parts.scope.markSeen(state.seenDirs);
   parts.reads.restore({ files: state.lazyLoadedFiles, bytes: state.lazyLoadedBytes, capped: state.lazyCapped });
   for (const entry of state.leftOut ?? []) parts.leftOut.set(entry.path, entry.mtimeMs);
 }

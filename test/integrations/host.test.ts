@@ -180,7 +180,7 @@ describe("delivery algorithm (a second profile)", () => {
   });
 
   it("a call that changes nothing takes no lock and writes nothing; one that does saves once", async () => {
-    const tree = await createTree(TREE);
+    const tree = await createTree({ ...TREE, "r/a/plain/deeper/h.ts": "", "r/d/i.ts": "" });
     const { fs, counters, reset } = countingFileSystem();
     const writes: string[] = [];
     const watched: FileSystem = {
@@ -198,6 +198,9 @@ describe("delivery algorithm (a second profile)", () => {
     expect(await send("tool", "r/a/b/f.ts")).toBe("");
     expect(await send("tool", "r/a/b/AGENTS.md")).toBe("");
     expect(await send("prompt")).toBe("");
+    // Directories never reached before, with nothing new to give: nothing to record either.
+    expect(await send("tool", "r/a/plain/deeper/h.ts")).toBe("");
+    expect(await send("tool", "r/d/i.ts")).toBe("");
     expect(writes).toEqual([]);
     expect(counters.write).toBe(0);
     const after = await stat(state);
