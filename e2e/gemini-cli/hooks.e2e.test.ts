@@ -125,6 +125,25 @@ describe("Gemini CLI 0.61.0 with `agentsmd install gemini`", () => {
     expect(counts(text, ["AG-DB-EDITED-7", "AG-ROOT-1"]), text).toEqual({ "AG-DB-EDITED-7": 1, "AG-ROOT-1": 1 });
   });
 
+  it("a resumed session keeps the user's first prompt (the startup files ride in a part of their own), and each file is in front of the model once", async () => {
+    const { fx, server } = await setup();
+    server.setScript([{ text: "one" }]);
+    let run = await runGemini(fx, server, { prompt: "FIRST-PROMPT-Q1 fix the handler" });
+    expect(run.code, describeGeminiRun(run, server)).toBe(0);
+    expect(counts(lastRequest(server), ["FIRST-PROMPT-Q1", "AG-ROOT-1", "GM-ROOT-1"])).toEqual({ "FIRST-PROMPT-Q1": 1, "AG-ROOT-1": 1, "GM-ROOT-1": 1 });
+    server.setScript([{ text: "two" }]);
+    run = await runGemini(fx, server, { prompt: "SECOND-PROMPT-Q2", resume: true });
+    expect(run.code, describeGeminiRun(run, server)).toBe(0);
+    const text = lastRequest(server);
+    // Gemini drops hook context on resume; agentsmd gives the chain back once at the next turn.
+    expect(counts(text, ["FIRST-PROMPT-Q1", "SECOND-PROMPT-Q2", "AG-ROOT-1", "GM-ROOT-1"]), text).toEqual({
+      "FIRST-PROMPT-Q1": 1,
+      "SECOND-PROMPT-Q2": 1,
+      "AG-ROOT-1": 1,
+      "GM-ROOT-1": 1,
+    });
+  });
+
   it("after a chat compression the files it took away come back once, what it kept is not repeated", async () => {
     const { fx, server } = await setup();
     await turn(fx, server, [{ calls: [{ name: "read_file", args: { file_path: "packages/api/src/db/schema.ts" } }] }, { text: "done" }]);

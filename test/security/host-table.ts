@@ -116,7 +116,8 @@ export const HOOK_EVENTS: Readonly<Record<string, Events>> = {
     text: (output) => (output as { additionalContext?: string } | null)?.additionalContext ?? "",
   },
   gemini: {
-    start: (cwd, id) => ({ session_id: id, transcript_path: `${cwd}/.t.jsonl`, cwd, hook_event_name: "SessionStart", source: "startup" }),
+    // A new Gemini session starts at its first BeforeAgent (SessionStart startup delivers nothing).
+    start: (cwd, id) => ({ session_id: id, transcript_path: `${cwd}/.t.jsonl`, cwd, hook_event_name: "BeforeAgent", prompt: "go" }),
     read: (cwd, id, path) => ({
       session_id: id,
       transcript_path: `${cwd}/.t.jsonl`,

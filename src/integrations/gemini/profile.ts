@@ -96,9 +96,10 @@ export async function geminiNative(path: string, origin: NativeOrigin, context: 
 }
 
 /**
- * Gemini's events as deliveries: SessionStart startup/clear starts a conversation, resume
- * continues it (Gemini replays the history), BeforeAgent is a turn start, AfterTool a tool,
- * PreCompress a possible compression.
+ * Gemini's events as deliveries: the first BeforeAgent of a session starts the conversation (its
+ * context is a part of its own beside the prompt, which a resume keeps), later ones are turn starts;
+ * SessionStart resume continues it (Gemini replays the history), AfterTool is a tool, PreCompress
+ * a possible compression. SessionStart startup/clear delivers nothing (docs/hosts/gemini.md).
  * @example geminiEvent({ session_id: "s", hook_event_name: "AfterTool", cwd: "/r", tool_name: "read_file", tool_input: { file_path: "a/b.ts" } }).targets // ["/r/a/b.ts"]
  */
 export function geminiEvent(input: GeminiHookInput): HostEvent {
@@ -106,9 +107,12 @@ export function geminiEvent(input: GeminiHookInput): HostEvent {
   const base = { conversation: { id: input.session_id }, cwd, targets: [] as string[] };
   switch (input.hook_event_name) {
     case "SessionStart":
-      if (input.source === "resume") return { ...base, kind: "resume" };
-      return { ...base, kind: "start", fresh: input.source === "startup" || input.source === "clear" };
+      // A new session's chain goes out at its first BeforeAgent instead: Gemini glues SessionStart
+      // context onto the first prompt's text, and a resume drops that whole message with it (the
+      // user's first prompt included). /clear starts a new session id, so nothing here is reset.
+      return input.source === "resume" ? { ...base, kind: "resume" } : { ...base, kind: "ignore" };
     case "BeforeAgent":
+      // With no stored conversation this is a new session's first turn: the start.
       return { ...base, kind: "prompt" };
     case "PreCompress":
       return { ...base, kind: "precompact" };
