@@ -88,7 +88,7 @@ export class InlineReads {
     for (const hit of ruleHits) {
       if (pickedPaths.has(hit.rule.path) || !ledger.isNew(hit.rule.path, hit.rule.mtimeMs)) continue;
       pickedPaths.add(hit.rule.path);
-      ruleBlocks.push(rules.block(hit, this.#init.root, ledger.version(hit.rule.path)?.layer ?? "path"));
+      ruleBlocks.push(rules.block(hit, ledger.version(hit.rule.path)?.layer ?? "path"));
       ledger.claim(hit.rule.path, hit.rule.mtimeMs);
     }
     const blocks: InlineBlock[] = [];

@@ -85,7 +85,7 @@ export async function refreshAdmitted(parts: RefreshParts, options: RefreshOptio
     for (const file of result.changed) {
       if (rules.ruleAt(file.path)) {
         const hit = (await rules.matching([file.path])).find((each) => each.rule.path === file.path);
-        if (hit && hit.rule.mtimeMs === file.mtimeMs) result.blocks.push(rules.block(hit, parts.root, file.layer));
+        if (hit && hit.rule.mtimeMs === file.mtimeMs) result.blocks.push(rules.block(hit, file.layer));
         continue;
       }
       try {

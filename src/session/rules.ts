@@ -28,7 +28,11 @@ export interface RuleHit {
 const CONTENT_BYTES = 256 * 1024;
 
 export interface SessionRulesOptions {
-  /** The project root, or null when the session has no project (no rules then). */
+  /**
+   * Where the rule directories are (`.cursor/rules`, ...): the project's directory, which for a
+   * preset rooted at the file-system root (Claude Code, pi) is the git root above cwd, else cwd;
+   * null when the session has no project (no rules then).
+   */
   root: string | null;
   fs: FileSystem;
   sink: DiagnosticSink;
@@ -105,10 +109,11 @@ export class SessionRules {
   }
 
   /**
-   * The block delivered for a hit: framed with its source file and the glob that matched.
-   * @example session.renderInline([rules.block(hit, root, "path")])
+   * The block delivered for a hit: framed with its source file and the glob that matched (relative to the rules' root).
+   * @example session.renderInline([rules.block(hit, "path")])
    */
-  block(hit: RuleHit, root: string, layer: InlineBlock["layer"]): InlineBlock {
+  block(hit: RuleHit, layer: InlineBlock["layer"]): InlineBlock {
+    const root = this.#options.root ?? "/";
     return {
       path: hit.rule.path,
       layer,

@@ -402,7 +402,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     exclude: parts.excludes?.matches,
     config: parts.config,
     preset: parts.preset,
-    root: parts.project ? parts.root : null,
+    root: parts.project ? parts.importRoot : null,
     importRoot: parts.importRoot,
     cwd: parts.options.cwd,
     home: parts.options.home,
@@ -412,7 +412,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
   const rules = rulesOf(parts);
   if (parts.config.enabled) {
     for (const hit of await rules.always()) {
-      const block = rules.block(hit, parts.root, "project");
+      const block = rules.block(hit, "project");
       load.blocks.push(block);
       load.files.push({
         path: block.path,
@@ -433,7 +433,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
 /** The scoped-rules part of a session built from `parts`. */
 function rulesOf(parts: Parts): SessionRules {
   return new SessionRules({
-    root: parts.project ? parts.root : null,
+    root: parts.project ? parts.importRoot : null,
     fs: parts.cache.fs,
     sink: parts.sink,
     host: parts.host,

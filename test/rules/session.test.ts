@@ -173,4 +173,19 @@ describe("scoped rules in a session", () => {
     expect(await text("api/README.md")).toBe("");
     expect(await text("api/src/a.ts")).toContain("API-SRC");
   });
+
+  it("presets rooted at the file-system root (pi, claude) find the rule directories at the git root above cwd, or cwd without one", async () => {
+    for (const preset of ["pi", "claude"]) {
+      const tree = await createTree(TREE);
+      const session = await openSession(tree, { cwd: tree.path("src"), preset, host: "pi" });
+      expect(session.root, preset).toBe("/");
+      const blocks = await session.touch([tree.path("src/a.ts"), tree.path("web/App.tsx")]);
+      expect(blocks.map((block) => block.rule?.format).filter(Boolean), preset).toEqual(["copilot", "cursor"]);
+      expect(blocks.find((block) => block.rule?.format === "cursor")!.content, preset).toContain("Scoped rule from .cursor/rules/web.mdc");
+      const { [".git/"]: _git, ...noGit } = TREE;
+      const bare = await createTree(noGit);
+      const without = await openSession(bare, { cwd: bare.root, preset, host: "pi" });
+      expect((await without.touch([bare.path("web/App.tsx")])).map((block) => block.rule?.glob).filter(Boolean), preset).toEqual(["web/**"]);
+    }
+  });
 });
