@@ -146,4 +146,31 @@ describe(`agentsmd hooks in GitHub Copilot CLI ${pinnedCopilotVersion()}`, () =>
     // Copilot attached nothing after the compaction: agentsmd gave the api file again.
     expect(nativeReminders(final)).toEqual([]);
   });
+
+  it.each([
+    ["the repo root", ""],
+    ["a subdirectory", "packages/api"],
+  ])(
+    "from %s, after `copilot --continue`: an edited nested file Copilot attached comes once (from Copilot's next view), an edited root file once",
+    async (_label, cwd) => {
+      const { fx } = await setup();
+      const server = await startCopilotServer([{ toolCalls: [{ tool: "view", args: { path: fx.path("packages/web/App.tsx") } }] }, { text: "one" }]);
+      cleanups.push(() => server.close());
+      let run = await runCopilot({ fixture: fx, server, prompt: "FIRST-PROMPT", cwd });
+      expectClean(run);
+      expect(nativeReminders(run.requests.at(-1)!.body!).map((reminder) => reminder.rel)).toEqual(["packages/web/AGENTS.md", "packages/web/GEMINI.md"]);
+      fs.appendFileSync(fx.path("packages/web/AGENTS.md"), "Token AG-WEB-EDITED-11: resumed web rule.\n");
+      fs.appendFileSync(fx.path("AGENTS.md"), "Token AG-ROOT-EDITED-12: resumed root rule.\n");
+      server.setScript([
+        { toolCalls: [{ tool: "view", args: { path: fx.path("packages/web/App.tsx") } }] },
+        { toolCalls: [{ tool: "edit", args: { path: fx.path("packages/web/App.tsx"), old_str: "App = 1", new_str: "App = 2" } }] },
+        { text: "two" },
+      ]);
+      run = await runCopilot({ fixture: fx, server, prompt: "SECOND-PROMPT", cwd, resume: true });
+      expectClean(run);
+      const final = run.requests.at(-1)!.body!;
+      expectOnce(final, ["FIRST-PROMPT", "SECOND-PROMPT", "AG-WEB-EDITED-11", "AG-ROOT-EDITED-12", "GE-WEB-7", "AG-ROOT-1", "CL-ROOT-2", "GH-ROOT-3"]);
+      expect(occurrences(final, "AG-UNUSED-9")).toBe(0);
+    },
+  );
 });

@@ -20,6 +20,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import { parse as parseJsonc } from "jsonc-parser";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -156,6 +157,11 @@ export interface RunCopilotOptions {
   args?: string[];
   /** Kill after this many ms. @default 90 000 */
   timeoutMs?: number;
+  /**
+   * Continue the most recent session (`--continue`). Copilot refuses `--trust-folder` with it, so
+   * the repository is trusted through `trustedFolders` in the fixture's ~/.copilot/config.json.
+   */
+  resume?: boolean;
 }
 
 /**
@@ -188,7 +194,9 @@ export function copilotEnv(fixture: CopilotFixture, server: OpenAIChatServer, ex
  */
 export async function runCopilot(options: RunCopilotOptions): Promise<CopilotRun> {
   const before = options.server.requests.length;
-  const args = ["-p", options.prompt, "--allow-all-tools", "--allow-all-paths", "--trust-folder", "-s", ...(options.args ?? [])];
+  if (options.resume) trustRepository(options.fixture);
+  const session = options.resume ? ["--continue"] : ["--trust-folder"];
+  const args = ["-p", options.prompt, "--allow-all-tools", "--allow-all-paths", ...session, "-s", ...(options.args ?? [])];
   const run = await runText(copilotBinary(), args, {
     cwd: options.fixture.path(options.cwd ?? ""),
     env: copilotEnv(options.fixture, options.server, options.env),
@@ -197,6 +205,16 @@ export async function runCopilot(options: RunCopilotOptions): Promise<CopilotRun
   const all = options.server.requests.slice(before);
   const { code: exitCode, timedOut, stdout, stderr, ms } = run;
   return { exitCode, timedOut, stdout, stderr, ms, requests: all.filter((request) => request.kind === "main"), all };
+}
+
+/** Lists the fixture's repository in `trustedFolders` of its ~/.copilot/config.json (kept otherwise). */
+function trustRepository(fixture: CopilotFixture): void {
+  const file = path.join(fixture.home, ".copilot", "config.json");
+  const config = fs.existsSync(file) ? ((parseJsonc(fs.readFileSync(file, "utf8")) ?? {}) as { trustedFolders?: string[] }) : {};
+  const trusted = new Set(config.trustedFolders ?? []);
+  trusted.add(fixture.repo);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...config, trustedFolders: [...trusted] }, null, 2));
 }
 
 /** A short description of a run for assertion messages. */

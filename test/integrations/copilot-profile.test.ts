@@ -29,6 +29,7 @@ function copilot(tree: Tree, cwd = "r") {
     view: (rel: string) =>
       send("postToolUse", { toolName: "view", toolArgs: { path: tree.path(rel) }, toolResult: { resultType: "success", textResultForLlm: "" } }),
     prompt: () => send("userPromptSubmitted", { prompt: "next" }),
+    resume: () => send("sessionStart", { source: "resume", initialPrompt: "again" }),
     compact: () => send("preCompact", { trigger: "auto", customInstructions: "" }),
   };
 }
@@ -46,6 +47,28 @@ describe("copilot profile", () => {
     expect(await c.view("r/web/App.tsx")).toBe("");
     expect(await c.view("r/docs")).toContain("DOCS");
     expect(await c.tool("grep", { pattern: "x", paths: [tree.path("r/docs"), tree.path("r/api")] })).toBe("");
+  });
+
+  it("after a resume (Copilot drops the nested files it attached and attaches them afresh): an edited one is left to Copilot's next view, or given at a touch that is not a view; agentsmd's own answers stay", async () => {
+    const tree = await createTree(FILES);
+    const c = copilot(tree);
+    await c.start();
+    expect(await c.view("r/web/App.tsx")).toBe("");
+    expect(await c.tool("create", { path: tree.path("r/docs/x.md"), file_text: "" })).toContain("DOCS");
+    await appendFile(tree.path("r/web/AGENTS.md"), "WEB-V2\n");
+    await utimes(tree.path("r/web/AGENTS.md"), new Date(), new Date(Date.now() + 5000));
+    expect(await c.resume()).not.toContain("WEB");
+    // Not at the prompt: Copilot attaches it itself at the next view below it.
+    expect(await c.prompt()).toBe("");
+    expect(await c.view("r/web/App.tsx")).toBe("");
+    expect(await c.tool("edit", { path: tree.path("r/web/App.tsx") })).toBe("");
+    // Another resume; now an edit (no view) below the attached files: agentsmd gives them.
+    expect(await c.resume()).not.toContain("WEB");
+    const edit = await c.tool("edit", { path: tree.path("r/web/App.tsx") });
+    expect(edit).toContain("WEB-V2");
+    expect(edit).toContain("WEB-GEMINI");
+    // agentsmd's own answer (docs, in a tool result) survived the resume: not given again.
+    expect(await c.tool("edit", { path: tree.path("r/docs/x.md") })).toBe("");
   });
 
   it("an edited file Copilot attached comes again with its new text, at the next touch or the next prompt", async () => {

@@ -11,7 +11,9 @@
  *   guidance from postToolUse hooks:", or to the prompt as a `<system_reminder>`); Copilot cuts
  *   it at 10,240 characters;
  * - compaction: `preCompact` runs before it, and nothing afterwards; the nested files the model
- *   had are gone, so they count as not delivered and come again with the next tool call there.
+ *   had are gone, so they count as not delivered and come again with the next tool call there;
+ * - resume (`--continue`, `--resume`): the history comes back without the nested files Copilot
+ *   attached, and Copilot attaches them afresh at the next `view` below them.
  */
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
@@ -143,6 +145,13 @@ export function copilotProfile(options: { event?: string | undefined } = {}): Ho
     state: { schema: copilotStateSchema, init: async () => ({ attached: {} }) },
     native: async (path, origin) => copilotNative(path, origin, observed),
     observe: (event, context) => observeView(event, context, observed),
+    resumed: (context) => {
+      // A resumed session drops the nested-file reminders Copilot attached and attaches them
+      // again at the next `view` below them (agentsmd's own answers stay in the tool results).
+      const lost = Object.keys(context.host.attached);
+      context.host.attached = {};
+      return lost;
+    },
     onPrompt: "redeliver",
   };
 }

@@ -261,6 +261,9 @@ async function onStart<I, H, O>(run: Run<I, H, O>): Promise<Step<H>> {
 /** resume: only what changed since (the host replays earlier answers itself). */
 async function onResume<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
   const open = { session: await reopen(run, stored, run.event.cwd), state: stored };
+  // What the host itself had shown and left out of the resumed history is the model's no longer.
+  const lost = run.profile.resumed?.(nativeContext(run, stored)) ?? [];
+  if (lost.length > 0) open.session.forget(lost);
   return withSession(open, () => resumeDiff(open.session, stored.session, { admit: true }));
 }
 

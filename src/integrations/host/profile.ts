@@ -142,6 +142,13 @@ export interface HostProfile<I, H, O> {
    * including ones agentsmd already gave), so `native` can answer later events. @default nothing
    */
   observe?(event: HostEvent, context: NativeContext<H>): Promise<void>;
+  /**
+   * Called when the host resumes a conversation: the files the host had shown the model itself
+   * and leaves out of the resumed history (Copilot CLI drops its own nested-file reminders and
+   * attaches them afresh). They count as not delivered from then on. The profile may update its
+   * state (what the host will attach again). @default none: a resumed history keeps everything
+   */
+  resumed?(context: NativeContext<H>): string[];
   /** At a turn start: name changed files (`notice`), or give their new text (`redeliver`). @default "notice" */
   onPrompt?: "notice" | "redeliver";
   /** The host's transcript, when what survives a compaction must be read from it. @default none */
