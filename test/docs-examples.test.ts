@@ -1,0 +1,59 @@
+/**
+ * The docs cannot go stale: every ```console example in README.md and docs/**\/*.md runs with the
+ * built CLI from the repository root (so on examples/monorepo), in a clean environment (an empty
+ * home, no agent settings, no hook server), and must print exactly what the docs show (the form:
+ * test/helpers/console-examples.ts). A change that alters an example's output fails here until the
+ * docs follow it.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consoleExamples, mapArgument, normaliseMtimes, normaliseOutput, type ConsoleExample } from "./helpers/console-examples.js";
+import { ensureBuilt, REPO, runBin } from "./helpers/bin.js";
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return markdownFiles(path);
+    return entry.name.endsWith(".md") ? [path] : [];
+  });
+}
+
+const files = [join(REPO, "README.md"), ...markdownFiles(join(REPO, "docs"))];
+const examples: ConsoleExample[] = files.flatMap((file) => consoleExamples(relative(REPO, file), readFileSync(file, "utf8")));
+const scratchRoot = mkdtempSync(join(tmpdir(), "agentsmd-docs-"));
+
+beforeAll(ensureBuilt, 180_000);
+afterAll(() => rmSync(scratchRoot, { recursive: true, force: true }));
+
+describe("docs examples", () => {
+  it("finds the console examples (the README has some; so do the inspect and loading-rules pages)", () => {
+    const where = new Set(examples.map((example) => example.file));
+    expect(where).toContain("README.md");
+    expect(where).toContain("docs/inspect.md");
+    expect(where).toContain("docs/loading-rules.md");
+  });
+
+  it.each(examples.map((example) => [`${example.file}:${example.line}`, example] as const))("%s prints what the docs show", async (_name, example) => {
+    const scratch = mkdtempSync(join(scratchRoot, "example-"));
+    const home = join(scratch, ".home");
+    const normalise = { repo: REPO, scratch };
+    const env = {
+      HOME: home,
+      XDG_STATE_HOME: join(home, ".local/state"),
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_CACHE_HOME: join(home, ".cache"),
+    };
+    for (const command of example.commands) {
+      const run = await runBin(
+        command.argv.map((arg) => mapArgument(arg, normalise)),
+        { cwd: REPO, env },
+      );
+      const where = `${example.file}:${command.line}: $ agentsmd ${command.argv.join(" ")}`;
+      expect(run.stderr, `${where} wrote to stderr`).toBe("");
+      expect(run.code, `${where} exited ${run.code}`).toBe(0);
+      expect(normaliseOutput(run.stdout, normalise), `${where}: the output differs from the docs; update the example`).toBe(normaliseMtimes(command.expected));
+    }
+  });
+});
