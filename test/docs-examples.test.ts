@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleExamples, mapArgument, normaliseMtimes, normaliseOutput, type ConsoleExample } from "./helpers/console-examples.js";
 import { ensureBuilt, REPO, runBin } from "./helpers/bin.js";
+import { presetNames } from "../src/presets/table.js";
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -55,5 +56,21 @@ describe("docs examples", () => {
       expect(run.code, `${where} exited ${run.code}`).toBe(0);
       expect(normaliseOutput(run.stdout, normalise), `${where}: the output differs from the docs; update the example`).toBe(normaliseMtimes(command.expected));
     }
+  });
+});
+
+describe("reference tables", () => {
+  it("docs/presets.md has a row for every preset", () => {
+    const page = readFileSync(join(REPO, "docs/presets.md"), "utf8");
+    for (const name of presetNames())
+      expect(page, `docs/presets.md: add a row for preset ${name}`).toMatch(new RegExp(`^\\| \`${name}\`( \\(default\\))? \\|`, "m"));
+  });
+
+  it("the README's CLI table has a row for every command `agentsmd --help` lists", async () => {
+    const help = await runBin(["--help"], { cwd: REPO });
+    const commands = [...help.stdout.split("Commands:")[1]!.matchAll(/^ {2}([a-z]+)\b/gm)].map((match) => match[1]!).filter((name) => name !== "help");
+    expect(commands.length).toBeGreaterThan(10);
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    for (const command of commands) expect(readme, `README.md: add \`${command}\` to the CLI table`).toMatch(new RegExp(`^\\| \`${command}[ \`]`, "m"));
   });
 });
