@@ -5,13 +5,14 @@
  * test/helpers/console-examples.ts). A change that alters an example's output fails here until the
  * docs follow it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleExamples, mapArgument, normaliseMtimes, normaliseOutput, type ConsoleExample } from "./helpers/console-examples.js";
 import { ensureBuilt, REPO, runBin } from "./helpers/bin.js";
 import { presetNames } from "../src/presets/table.js";
+import { markdownAnchors, markdownLinks } from "./helpers/markdown-links.js";
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -72,5 +73,19 @@ describe("reference tables", () => {
     expect(commands.length).toBeGreaterThan(10);
     const readme = readFileSync(join(REPO, "README.md"), "utf8");
     for (const command of commands) expect(readme, `README.md: add \`${command}\` to the CLI table`).toMatch(new RegExp(`^\\| \`${command}[ \`]`, "m"));
+  });
+});
+
+describe("links between the pages", () => {
+  const pages = [...files, join(REPO, "AGENTS.md")];
+  it.each(pages.map((file) => [relative(REPO, file), file] as const))("%s links only to files and headings that exist", (name, file) => {
+    for (const link of markdownLinks(readFileSync(file, "utf8"))) {
+      const target = link.path === "" ? file : resolve(dirname(file), link.path);
+      expect(existsSync(target), `${name}:${link.line}: ${link.path} does not exist`).toBe(true);
+      if (link.anchor === "" || !target.endsWith(".md") || !statSync(target).isFile()) continue;
+      expect([...markdownAnchors(readFileSync(target, "utf8"))], `${name}:${link.line}: no heading for #${link.anchor} in ${relative(REPO, target)}`).toContain(
+        link.anchor,
+      );
+    }
   });
 });
