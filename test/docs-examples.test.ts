@@ -89,3 +89,27 @@ describe("links between the pages", () => {
     }
   });
 });
+
+describe("citations in the source", () => {
+  function sourceFiles(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sourceFiles(path);
+      return entry.name.endsWith(".ts") ? [path] : [];
+    });
+  }
+
+  it("every docs/...md#anchor a source file cites names a page and a heading that exist", () => {
+    let cited = 0;
+    for (const file of sourceFiles(join(REPO, "src"))) {
+      for (const match of readFileSync(file, "utf8").matchAll(/(?<![@/\w"'])docs\/[\w/.-]+\.md(?:#[\w-]+)?/g)) {
+        const [page, anchor] = match[0].split("#");
+        const where = `${relative(REPO, file)} cites ${match[0]}`;
+        expect(existsSync(join(REPO, page!)), `${where}: no such page`).toBe(true);
+        if (anchor) expect([...markdownAnchors(readFileSync(join(REPO, page!), "utf8"))], `${where}: no such heading`).toContain(anchor);
+        cited++;
+      }
+    }
+    expect(cited).toBeGreaterThan(20);
+  });
+});
