@@ -324,7 +324,7 @@ const heapNow = (): number => {
 };
 
 /**
- * Issue 15: what watching costs per watched directory, and at session start.
+ * What watching costs per watched directory, and at session start.
  * - agentsmd watch: a session at the root resolves N touch paths with `watchSession`; the heap it
  *   retains minus the heap an identical session without a watcher retains, over the directories
  *   watched. Start: `watchSession` on a fresh session whose cwd is the depth-20 directory.

@@ -1,5 +1,5 @@
 /**
- * Hook process rows (issue 15): `agentsmd hook <host>` as a whole process per event, CPU (user +
+ * Hook process rows: `agentsmd hook <host>` as a whole process per event, CPU (user +
  * sys) measured in alternating pairs against a bare `node -e 0` in the same run, plus the JavaScript
  * files each call loads and their bytes (a separate traced run). Every host of HOOK_HOSTS that has
  * an event builder below gets rows; a host without one is listed as missing so it is not

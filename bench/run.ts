@@ -1,5 +1,5 @@
 /**
- * `npm run bench` / `npm run bench:quick`: the benchmark suite (issue 6).
+ * `npm run bench` / `npm run bench:quick`: the benchmark suite.
  *
  * One process, one run: every case runs agentsmd, the naive reference and Gemini CLI's JIT loader
  * back to back on the same generated tree, so ratios are measured pair by pair. Each case has a

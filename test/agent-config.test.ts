@@ -1,5 +1,5 @@
 /**
- * Issue 14: each preset reads its agent's own configuration (Codex config.toml, Gemini
+ * Each preset reads its agent's own configuration (Codex config.toml, Gemini
  * settings.json), agentsmd's config can scope a setting to one preset, and --no-agent-config turns
  * the agent layer off. The Codex reader is proven against the real Codex in e2e/codex/agent-config.
  */

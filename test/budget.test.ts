@@ -1,5 +1,5 @@
 /**
- * Initial-load budgets (spec §5.1, issue 2 item 4): maxFiles keeps the deepest, maxBytes fills
+ * Initial-load budgets (docs/loading-rules.md#the-initial-load): maxFiles keeps the deepest, maxBytes fills
  * nearest first but renders root-first, cuts at a UTF-8 boundary with a visible note, left-out
  * files come later through the resolver, blank files are skipped, invalid UTF-8 is lossy.
  */

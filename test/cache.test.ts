@@ -227,7 +227,7 @@ describe("stat cache", () => {
     }
   });
 
-  // Issue 15: a seen resolve at agent pace. The cache's clock is faked past the window; the wall
+  // A seen resolve at agent pace. The cache's clock is faked past the window; the wall
   // clock is set ahead so the tree, just written, is old enough for its timestamps to vouch for it.
   it("a seen resolve after the window re-stats the chain once: no lstat but the files' own, no realpath, no read (depth 20, confined)", async () => {
     vi.useFakeTimers({ toFake: ["hrtime", "Date"] });

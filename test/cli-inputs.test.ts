@@ -1,5 +1,5 @@
 /**
- * CLI inputs that used to be accepted silently or reported wrongly (issue 14, smaller defects):
+ * CLI inputs that used to be accepted silently or reported wrongly (smaller defects):
  * a DIR that does not exist, a --config that is a directory, an empty --markers, and `show`'s
  * final newline on a terminal.
  */
@@ -46,7 +46,7 @@ describe("CLI inputs", () => {
     expect(await show(true)).toBe(`${piped}\n`);
   });
 
-  it("touch --preset gemini prints what Gemini CLI adds to a tool's output, without a newline of its own when piped (issue 14)", async () => {
+  it("touch --preset gemini prints what Gemini CLI adds to a tool's output, without a newline of its own when piped", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/GEMINI.md": "root", "repo/pkg/GEMINI.md": "pkg rules\n", "repo/pkg/x.ts": "" });
     const touch = async (isTTY: boolean, state: string) => {
       const run = await runCli(["--home", tree.home, "--preset", "gemini", "touch", tree.path("repo/pkg/x.ts"), "--state", tree.path(state)], {

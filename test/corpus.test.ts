@@ -1,5 +1,5 @@
 /**
- * The corpus (issue 14): at least five real public repository layouts, recorded as data (paths,
+ * The corpus: at least five real public repository layouts, recorded as data (paths,
  * sizes, symlink targets; no body), and the materialiser the oracle suites run over them with.
  */
 import { lstat, readFile, readlink, stat } from "node:fs/promises";

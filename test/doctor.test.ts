@@ -136,7 +136,7 @@ describe("doctor findings", () => {
     expect(report.scanned.ignoredDirs).toBe(1);
   });
 
-  it("issue 14: every CLAUDE.md a symlink to the AGENTS.md beside it is no claude-ignores-agents, and OpenCode is not said to read it", async () => {
+  it("every CLAUDE.md a symlink to the AGENTS.md beside it is no claude-ignores-agents, and OpenCode is not said to read it", async () => {
     const tree = await createTree({ ".git/": null, "AGENTS.md": "root rules", "pkg/AGENTS.md": "pkg rules", "pkg/sub/AGENTS.md": "sub rules" });
     for (const dir of ["", "pkg/", "pkg/sub/"]) await makeSymlink(tree, `${dir}CLAUDE.md`, "AGENTS.md");
     const report = await run(tree);
@@ -150,7 +150,7 @@ describe("doctor findings", () => {
     expect(report.findings.some((finding) => finding.path.endsWith("CLAUDE.md"))).toBe(false);
   });
 
-  it("issue 14: a CLAUDE.md linked to the root AGENTS.md reports only the AGENTS.md files no CLAUDE file carries, with a fix for their directories", async () => {
+  it("a CLAUDE.md linked to the root AGENTS.md reports only the AGENTS.md files no CLAUDE file carries, with a fix for their directories", async () => {
     const tree = await createTree({ ".git/": null, "AGENTS.md": "root rules", "lib/AGENTS.md": "lib rules", "pkg/AGENTS.md": "pkg rules" });
     await makeSymlink(tree, "CLAUDE.md", "AGENTS.md");
     await makeSymlink(tree, "pkg/CLAUDE.md", "AGENTS.md");
@@ -162,13 +162,13 @@ describe("doctor findings", () => {
     expect(finding!.fix).not.toContain("add a line");
   });
 
-  it("issue 14: hygge's .agents/AGENTS.md is not an excluded-dir finding; a file inside an excluded directory still is", async () => {
+  it("hygge's .agents/AGENTS.md is not an excluded-dir finding; a file inside an excluded directory still is", async () => {
     const tree = await createTree({ ".git/": null, "AGENTS.md": "root", ".agents/AGENTS.md": "hygge's own", "node_modules/AGENTS.md": "vendored" });
     const report = await run(tree);
     expect(find(report, "excluded-dir").map((finding) => finding.path)).toEqual([tree.path("node_modules/AGENTS.md")]);
   });
 
-  it("issue 14: an AGENTS.override.md hiding a bigger AGENTS.md from Codex is reported with a fix (kanbus: 606 bytes over 16.5 KB)", async () => {
+  it("an AGENTS.override.md hiding a bigger AGENTS.md from Codex is reported with a fix (kanbus: 606 bytes over 16.5 KB)", async () => {
     const tree = await createTree({
       ".git/": null,
       "AGENTS.override.md": "o".repeat(606),
@@ -187,7 +187,7 @@ describe("doctor findings", () => {
     expect(findings[0]!.fix).toContain("move its text into AGENTS.md");
   });
 
-  it("issue 14, corpus: on kanbus's real layout doctor says its 606-byte AGENTS.override.md hides the 16,516-byte AGENTS.md from Codex", async () => {
+  it("corpus: on kanbus's real layout doctor says its 606-byte AGENTS.override.md hides the 16,516-byte AGENTS.md from Codex", async () => {
     const kanbus = loadCorpus().find((repo) => repo.name === "kanbus")!;
     const tree = await createTree({});
     const root = materialise(kanbus, tree.path("kanbus"));

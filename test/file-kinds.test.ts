@@ -1,5 +1,5 @@
 /**
- * Bad file kinds named AGENTS.md (issue 2 item 4): a directory, FIFO or socket is skipped without
+ * Bad file kinds named AGENTS.md: a directory, FIFO or socket is skipped without
  * being opened for reading; a symlink to a regular file counts; a dangling one does not.
  */
 import { describe, expect, it } from "vitest";

@@ -47,7 +47,7 @@ describe("nodeFileSystem (sync metadata) and asyncFileSystem (thread pool)", () 
       expect(await outcome(() => nodeFileSystem.realpath(path)), path).toEqual(await outcome(() => asyncFileSystem.realpath(path)));
     }
     expect(await outcome(() => nodeFileSystem.realpath(tree.path("link/sub")))).toEqual({ value: tree.path("dir/sub") });
-    // Answered on the calling thread (a thread-pool round trip cost more than a 25-level realpath, issue 15):
+    // Answered on the calling thread (a thread-pool round trip cost more than a 25-level realpath):
     // a failure is a rejected promise, never a synchronous throw.
     const failed = nodeFileSystem.realpath(tree.path("loop"));
     expect(failed).toBeInstanceOf(Promise);

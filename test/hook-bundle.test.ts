@@ -1,5 +1,5 @@
 /**
- * The hook process stays lean (issue 15): `agentsmd hook <host>` runs once per tool call, so its
+ * The hook process stays lean: `agentsmd hook <host>` runs once per tool call, so its
  * bundle must not grow the CLI's other commands, commander, the watcher or the MCP SDK, and a hook
  * call must load no JavaScript file but the two of dist/hook/ and no node:crypto. Sizes, not times:
  * speed itself is measured by `npm run bench` (hook rows), never asserted here.

@@ -1,5 +1,5 @@
 /**
- * The hook server (issue 15): `dist/hook/hook.cjs` hands a hook call to the user's long-lived
+ * The hook server: `dist/hook/hook.cjs` hands a hook call to the user's long-lived
  * server when one answers, and otherwise runs it in process and starts one. Driven as hosts drive
  * it: the built launcher as a process, the event on stdin. What a server answered is told apart
  * from an in-process answer by what the client process loaded (`NODE_DEBUG=module`, without the

@@ -1,5 +1,5 @@
 /**
- * Preset opencode reads OpenCode's `instructions` (issue 14): the config layers and their order,
+ * Preset opencode reads OpenCode's `instructions`: the config layers and their order,
  * the entry kinds, the glob walk's order and bounds, and what a session, `show`, `explain` and
  * `--no-agent-config` make of them. Proven against the real OpenCode 1.18.33 in
  * e2e/opencode/instructions.e2e.test.ts.

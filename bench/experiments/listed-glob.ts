@@ -1,7 +1,7 @@
 /**
  * The OpenCode plugin's tool call with one broad config `instructions` glob (`**\/*.md` over 400
  * directories) against the same tree without it, watching and not, with the fs calls per call
- * (issue 18: the glob was walked at every call). CPU per call, ratio against the no-glob run of
+ * (the glob was walked at every call). CPU per call, ratio against the no-glob run of
  * the same round. Run: node bench/.build/bench/experiments/listed-glob.js [calls]
  */
 import { mkdtempSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";

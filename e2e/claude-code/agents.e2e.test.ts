@@ -1,5 +1,5 @@
 /**
- * Issue 5, end to end: the real Claude Code CLI (pinned, see package.json here) with agentsmd's
+ * End to end: the real Claude Code CLI (pinned, see package.json here) with agentsmd's
  * hooks installed by `agentsmd install claude-code --scope project` in a fixture repo that holds
  * both CLAUDE.md and nested AGENTS.md files. A scripted model reads, edits and writes files in
  * nested directories; the recorded requests show what reached the model.

@@ -1,5 +1,5 @@
 /**
- * Issue 17, end to end: scoped rules reach the real Claude Code CLI (pinned) through agentsmd's
+ * End to end: scoped rules reach the real Claude Code CLI (pinned) through agentsmd's
  * hooks. A Copilot `applyTo` rule and a Cursor `globs` rule (formats Claude Code does not read)
  * arrive once, right after the tool call that touched a matching file, framed with their source
  * and glob; an always-apply Qwen rule arrives at SessionStart; a `.claude/rules` rule (Claude Code

@@ -1,5 +1,5 @@
 /**
- * Claude Code's own settings that change which memory files it loads (issue 14), against the real
+ * Claude Code's own settings that change which memory files it loads, against the real
  * Claude Code (pinned in package.json here): `$CLAUDE_CONFIG_DIR` (the user CLAUDE.md and user
  * settings), `claudeMdExcludes` in the user, project and local settings files, and
  * `CLAUDE_CODE_DISABLE_CLAUDE_MDS`. `agentsmd show --preset claude` must equal the `claudeMd`

@@ -1,5 +1,5 @@
 /**
- * Claude Code started in a subdirectory (issue 13): after the install the README recommends
+ * Claude Code started in a subdirectory: after the install the README recommends
  * (`agentsmd install claude-code`, user scope) the chain root -> cwd and the nested files arrive;
  * with the project scope they do not, because Claude Code (2.1.328+) does not read
  * `<repo>/.claude/settings.json` when started below the repo root: the caveat `install` prints.

@@ -1,5 +1,5 @@
 /**
- * Codex's own config.toml is read as Codex reads it (issue 14): for every fixture with settings,
+ * Codex's own config.toml is read as Codex reads it: for every fixture with settings,
  * the settings are written into `$CODEX_HOME/config.toml` (no `-c` overrides, no agentsmd config),
  * and `agentsmd show --preset codex` must equal what `codex debug prompt-input` sends. With
  * `--no-agent-config` agentsmd ignores the file (and differs where the settings matter).

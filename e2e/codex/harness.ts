@@ -30,7 +30,7 @@ export interface BuiltFixture {
 
 export async function buildFixture(fixture: CodexFixture): Promise<BuiltFixture> {
   const tree = await createTree({ [CODEX_HOME_DIR]: dir(), [HOME_DIR]: dir(), ...fixture.tree }, { prefix: `agentsmd-codex-${fixture.name}-` });
-  // Codex follows symlinks leading outside the repository; agentsmd confines them unless told to follow (issue 18).
+  // Codex follows symlinks leading outside the repository; agentsmd confines them unless told to follow.
   const configFile = path.join(tree.root, "agentsmd-config.json");
   await writeFile(configFile, JSON.stringify({ ...fixture.config, files: { symlinks: "follow" } }, null, 2) + "\n");
   const cwd = tree.path(fixture.cwd);

@@ -1,5 +1,5 @@
 /**
- * Issue 13, end to end: the real GitHub Copilot CLI (pinned, see package.json here) with agentsmd
+ * End to end: the real GitHub Copilot CLI (pinned, see package.json here) with agentsmd
  * installed as the README says (`agentsmd install copilot`: ~/.copilot/hooks/agentsmd.json in the
  * fixture's HOME). A scripted model views, creates, edits and searches files in nested
  * directories; the recorded requests show what reached the model. Every instruction file carries

@@ -1,5 +1,5 @@
 /**
- * Issue 13, Gemini CLI end to end: the real pinned `gemini` (0.61.0) with agentsmd installed the
+ * Gemini CLI end to end: the real pinned `gemini` (0.61.0) with agentsmd installed the
  * way the README says (`agentsmd install gemini`: an extension folder in the fixture's HOME),
  * driven by a scripted Gemini API server. Every instruction file carries one unique token, so
  * counting a token in the last request counts the deliveries the model has in front of it.

@@ -73,7 +73,7 @@ async function fixture(spec: TreeSpec, setup: Setup, prepare?: (tree: BuiltTree)
   const cwd = tree.path(setup.cwd);
   const home = tree.path(setup.home ?? "home");
   const geminiCliHome = setup.geminiCliHome === undefined ? undefined : tree.path(setup.geminiCliHome);
-  // Gemini CLI follows symlinks leading outside the project; agentsmd confines them unless told to follow (issue 18).
+  // Gemini CLI follows symlinks leading outside the project; agentsmd confines them unless told to follow.
   const config: Record<string, unknown> = { files: { symlinks: "follow", ...(setup.fileName ? { names: setup.fileName } : {}) } };
   if (setup.markers) config.root = { markers: setup.markers };
   const configFile = path.join(tree.root, "agentsmd.json");

@@ -1,6 +1,6 @@
 /**
  * The built `agentsmd/kilo` plugin (dist/integrations/kilo/index.js) inside the real Kilo Code CLI
- * 7.7.7 (issue 16, "Proof"), loaded as a user loads it: a file in `.kilo/plugins/`, or kilo.json
+ * 7.7.7 ("Proof"), loaded as a user loads it: a file in `.kilo/plugins/`, or kilo.json
  * `plugin`. The model is scripted; the test inspects what the model server received.
  *
  * Rule checked everywhere: every instruction file reaches the model exactly once per version

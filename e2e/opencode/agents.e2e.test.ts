@@ -1,6 +1,6 @@
 /**
  * The built agentsmd OpenCode plugin (dist/integrations/opencode/index.js) inside the real OpenCode CLI
- * (issue 4, "Proof"). The model is scripted; the test inspects what the model server received.
+ * ("Proof"). The model is scripted; the test inspects what the model server received.
  *
  * Rule checked everywhere: every instruction file reaches the model exactly once per version
  * (OpenCode's own system prompt and read attachments included), an edited file once more, and

@@ -1,6 +1,6 @@
 /**
- * Proof that preset opencode reads OpenCode's own `instructions` setting as OpenCode 1.18.33 does
- * (issue 14): with `instructions` set in the global config, the project's opencode.json, a
+ * Proof that preset opencode reads OpenCode's own `instructions` setting as OpenCode 1.18.33 does:
+ * with `instructions` set in the global config, the project's opencode.json, a
  * `.opencode/opencode.json`, `$OPENCODE_CONFIG` and `$OPENCODE_CONFIG_DIR` (plain paths, globs, `~/`,
  * absolute globs, a URL, `{env:…}`), `agentsmd show --preset opencode` equals, byte for byte, the
  * instruction part of the system prompt the real OpenCode sends at every step; and

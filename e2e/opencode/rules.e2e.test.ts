@@ -1,5 +1,5 @@
 /**
- * Issue 17, end to end: scoped rules reach the model through the agentsmd plugin inside the real
+ * End to end: scoped rules reach the model through the agentsmd plugin inside the real
  * OpenCode CLI (pinned). OpenCode reads none of these formats itself, so a `.cursor/rules` rule
  * arrives with the first tool call that touches a matching file, once; an always-apply rule with
  * the first tool call at all; edits of other matching files bring nothing again.

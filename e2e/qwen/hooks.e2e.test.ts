@@ -1,5 +1,5 @@
 /**
- * Issue 13, Qwen Code end to end: the real pinned `qwen` (0.24.4) with agentsmd installed the way
+ * Qwen Code end to end: the real pinned `qwen` (0.24.4) with agentsmd installed the way
  * the README says (`agentsmd install qwen`: hooks in ~/.qwen/settings.json), driven by a scripted
  * Chat Completions server. Every instruction file carries one unique token; counting a token in
  * the last request counts what the model has in front of it (system prompt included).

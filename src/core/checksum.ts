@@ -1,7 +1,7 @@
 /**
  * A 64-bit checksum of a text, to tell a file this agentsmd wrote from a changed, truncated or
  * foreign one. Not a cryptographic hash: it guards against accidents, not against someone able
- * to write the user's own files. Plain arithmetic because a hook process (issue 15) cannot afford
+ * to write the user's own files. Plain arithmetic because a hook process (one per tool call) cannot afford
  * loading node:crypto or node:zlib (a few ms each; zlib's crc32 also needs Node >= 20.15).
  */
 

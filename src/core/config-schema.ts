@@ -2,7 +2,7 @@
  * The config schema, built on first use, key by key: the one definition of every config key
  * (core/schema.ts exports the built schema; `agentsmd schema` prints its JSON Schema).
  *
- * Built lazily because a hook process (one per tool call, issue 15) pays for every zod schema it
+ * Built lazily because a hook process (one per tool call) pays for every zod schema it
  * constructs, and most calls validate no config at all (an empty env layer) or one key (the
  * hook's own `lazy` caps): `safeParseConfig` builds only the keys present and falls back to the
  * whole schema for anything else, so errors read exactly as the whole schema words them.
@@ -125,7 +125,7 @@ const KEY_BUILDERS = {
          * outside the project root: `inside-root` skips it with a `symlink-outside-root` diagnostic
          * (a cloned repository's `AGENTS.md -> ~/.aws/credentials` reaches no model); `follow` reads
          * it as the agents do. Chains of targets outside the root (`resolver.outsideRoot:
-         * "own-root"`) are not confined. @default "inside-root" (issue 18)
+         * "own-root"`) are not confined. @default "inside-root" (docs/security.md)
          */
         symlinks: z.optional(z.enum(["follow", "inside-root"])),
       }),

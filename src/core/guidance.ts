@@ -1,8 +1,8 @@
 /**
- * Spec §8: the model guidance hosts add to their base instructions.
+ * The model guidance (docs/loading-rules.md#model-guidance) hosts add to their base instructions.
  */
 
-/** Text for a host's base instructions (spec §8), one rule per line. */
+/** Text for a host's base instructions (docs/loading-rules.md#model-guidance), one rule per line. */
 export const PROMPT_GUIDANCE = `AGENTS.md instructions:
 1. The AGENTS.md files from the project root to the working directory were given to you at the start of this session. Do not search for AGENTS.md files every turn.
 2. Use the AGENTS.md resolver only when you read or edit files in a directory you have not worked in yet.

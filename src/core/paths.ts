@@ -169,7 +169,7 @@ export function pathInputProblem(path: string): string | null {
 /**
  * The home directory from the environment: `$HOME` when it is an absolute path, else `fallback()`
  * (the OS account's home). An empty or relative `HOME=` must not send state files to `/.local/state`
- * or under the working directory (issue 18).
+ * or under the working directory (docs/security.md).
  * @example homeFromEnv({ HOME: "/home/me" }, () => "/root") // "/home/me"
  * @example homeFromEnv({ HOME: "" }, () => "/root") // "/root"
  */

@@ -1,11 +1,11 @@
 /**
- * The `<system-reminder>` catalog (spec §11). Pure text builders.
+ * The `<system-reminder>` catalog (docs/loading-rules.md#reminders). Pure text builders.
  */
 import type { ResolvedAgents, SystemReminderType } from "./schema.js";
 import { quote } from "./quote.js";
 
 /**
- * Wraps `body` in a typed reminder (spec §11.1: the `type` attribute is required).
+ * Wraps `body` in a typed reminder (docs/loading-rules.md#reminders: the `type` attribute is required).
  * @example systemReminder("agents.resolve.paths", "...") // '<system-reminder type="agents.resolve.paths">\n...\n</system-reminder>'
  */
 export function systemReminder(type: SystemReminderType, body: string): string {
@@ -13,7 +13,7 @@ export function systemReminder(type: SystemReminderType, body: string): string {
 }
 
 /**
- * Spec §11.2 `agents.resolve.paths`; "" when nothing is new.
+ * `agents.resolve.paths` (docs/loading-rules.md#progressive-resolution); "" when nothing is new.
  * @example agentsResolvePaths({ files: [{ path: "/repo/feature/AGENTS.md", mtimeMs: 1738970000000, sizeBytes: 10 }] })
  */
 export function agentsResolvePaths(resolved: ResolvedAgents): string {
@@ -33,7 +33,7 @@ export interface ResumeDiffInput {
 }
 
 /**
- * Spec §11.3 `session.resume.diff`; "" when nothing changed.
+ * `session.resume.diff` (docs/loading-rules.md#resume); "" when nothing changed.
  * @example sessionResumeDiff({ cwd: { before: "/r", after: "/r/a" }, root: { before: "/r", after: "/r" }, markers: { before: [".git"], after: [".git"] }, recheck: [] })
  */
 export function sessionResumeDiff(input: ResumeDiffInput): string {
@@ -54,7 +54,7 @@ export function sessionResumeDiff(input: ResumeDiffInput): string {
   return systemReminder("session.resume.diff", lines.join("\n"));
 }
 
-/** mtimes are printed as integral milliseconds, as the spec's examples show. */
+/** mtimes are printed as integral milliseconds, as docs/loading-rules.md shows. */
 export function formatMtime(mtimeMs: number): string {
   return String(Math.floor(mtimeMs));
 }

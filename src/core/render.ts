@@ -31,7 +31,7 @@ function instructionsFrom(blocks: readonly RenderBlock[]): string {
 }
 
 /**
- * Spec §5.2: `<agents_context scope="initial">` ... `</agents_context>`.
+ * The initial message (docs/loading-rules.md#the-initial-load): `<agents_context scope="initial">` ... `</agents_context>`.
  * @example codeliaRenderer.initial({ cwd: "/r", root: "/r", blocks: [{ path: "/r/AGENTS.md", layer: "project", content: "Be nice.\n" }] })
  * // '<agents_context scope="initial">\nInstructions from: /r/AGENTS.md\nBe nice.\n</agents_context>'
  */
@@ -46,7 +46,7 @@ export const codeliaRenderer: Renderer = {
   },
 };
 
-/** Codex CLI's user-instructions fragment (peers §1.6), byte for byte. */
+/** Codex CLI's user-instructions fragment (docs/loading-rules.md#codex), byte for byte. */
 export const codexRenderer: Renderer = {
   initial({ cwd, blocks }) {
     const user = blocks.filter((block) => block.layer === "user").map((block) => block.content);

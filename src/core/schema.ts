@@ -1,10 +1,10 @@
 /**
- * zod schemas: the one source of every public type (spec §0.5 / §0.6).
+ * zod schemas: the one source of every public type (docs/loading-rules.md#schemas).
  * Everything that crosses a boundary (config file, env, state file, tool I/O) is parsed here.
  *
  * zod/mini, not classic zod: these schemas are built in every hook process (one per tool call), and
  * classic zod installs dozens of methods on each schema class the first time it is used, several
- * milliseconds per process (issue 15). Same validation, same messages (core/zod-locale.ts).
+ * milliseconds per process (docs/performance.md#the-hook-process). Same validation, same messages (core/zod-locale.ts).
  *
  * The config and state schemas are defined in core/config-schema.ts and core/state-schema.ts,
  * built there on first use; this module exports them built. The hook path never imports this
@@ -19,7 +19,7 @@ export { formatIssues, RULE_FORMATS, SESSION_STATE_VERSION, type AgentsConfig, t
 
 const { optionalBoolean, optionalString, string, boolean, strings, positiveInt, count, mtime } = leaves();
 
-/** Spec §0.5 v1 schema, verbatim (kept for callers who want exactly it). */
+/** The first version of the config schema (docs/loading-rules.md#schemas), verbatim (kept for callers who want exactly it). */
 export const AgentsConfigV1Schema = z.strictObject({
   enabled: optionalBoolean,
   root: z.optional(

@@ -93,7 +93,7 @@ export interface DoctorOptions {
 }
 
 /**
- * Per-file limits of agents that no preset models as a budget (peers §2.1): each preset's `fileLimit`.
+ * Per-file limits of agents that no preset models as a budget (docs/loading-rules.md#claude-code): each preset's `fileLimit`.
  * @example AGENT_FILE_LIMITS.find((limit) => limit.preset === "claude")?.bytes // 4194304
  */
 export const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = presetNames().flatMap((name) => {

@@ -1,7 +1,7 @@
 /**
  * Stamps of the directories a walk depended on, to tell later, by one stat each and no listing,
  * whether the walk would still find the same names (the OpenCode-family plugins keep their config
- * `instructions` matches while these hold; issue 18).
+ * `instructions` matches while these hold).
  *
  * A directory's entries change only with its mtime (a creation, removal or rename in it), and a
  * symlinked directory retargeted changes its parent's: a walk stamps each directory it lists and

@@ -353,7 +353,7 @@ export function watchDirectory(
 /**
  * This machine's name, as os.hostname() gives it (lock files record it). On Linux it is read from
  * /proc/sys/kernel/hostname, the same uname node name, so a hook process does not load node:os for
- * it (about half a millisecond a call, issue 15); elsewhere, or when that file is unreadable, node:os.
+ * it (about half a millisecond a call); elsewhere, or when that file is unreadable, node:os.
  * @example hostName() // "build-box"
  */
 export function hostName(): string {

@@ -76,7 +76,7 @@ const BUILT_IN = new WeakSet<object>();
 
 /**
  * Marks a config agentsmd itself passes (frozen, so it stays as tested): `parseConfig` returns it
- * without building the schema, which a hook process would otherwise pay at every call (issue 15).
+ * without building the schema, which a hook process would otherwise pay at every call (docs/performance.md#the-hook-process).
  * @example const HOOK_CONFIG = builtInConfig({ lazy: { maxFiles: 10_000 } })
  */
 export function builtInConfig<T extends AgentsConfig>(config: T): T {

@@ -1,5 +1,5 @@
 /**
- * `@path` imports in instruction files (Claude Code and Gemini CLI style, peers §2.4 and §4.1).
+ * `@path` imports in instruction files (Claude Code and Gemini CLI style; docs/imports.md).
  *
  * - `@path` at the start of the text or after whitespace imports the file, expanded in place
  *   between two markers that name it. The path is relative to the importing file, or `~/...`

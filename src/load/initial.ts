@@ -1,5 +1,5 @@
 /**
- * The initial load (spec §5): user layers, then the root -> cwd chain under the preset's budget.
+ * The initial load (docs/loading-rules.md#the-initial-load): user layers, then the root -> cwd chain under the preset's budget.
  */
 import type { StatCache } from "../io/cache.js";
 import type { ResolvedConfig } from "./config.js";

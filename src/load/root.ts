@@ -1,5 +1,5 @@
 /**
- * Project root estimation (spec §4.2): override, else the nearest ancestor holding a marker,
+ * Project root estimation (docs/loading-rules.md#the-project-root): override, else the nearest ancestor holding a marker,
  * else cwd.
  */
 import type { FileSystem } from "../io/file-system.js";

@@ -1,12 +1,12 @@
 /**
- * Preset `claude`: what Claude Code loads by itself (peers §2), so `show`, `list` and `explain`
+ * Preset `claude`: what Claude Code loads by itself (docs/loading-rules.md#claude-code), so `show`, `list` and `explain`
  * tell a user exactly what Claude Code sees, and the Claude Code hook knows what never to repeat.
  *
  * - every directory from `/` down to cwd: `CLAUDE.md`, `.claude/CLAUDE.md`, then `CLAUDE.local.md`;
  * - user layers: the managed `/etc/claude-code/CLAUDE.md`, then `~/.claude/CLAUDE.md`
  *   (`$CLAUDE_CONFIG_DIR/CLAUDE.md` when set);
  * - nested files below cwd on touch;
- * - the built-in AGENTS.md support (≥ 2.1.277, peers §2.6): `AGENTS.md` and `.claude/AGENTS.md`
+ * - the built-in AGENTS.md support (≥ 2.1.277): `AGENTS.md` and `.claude/AGENTS.md`
  *   only when no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` exists in cwd or any
  *   ancestor (nested: `AGENTS.md` in a directory without CLAUDE files), or always with
  *   `instructionFiles: "claude-md-and-agents-md"`, never with `"claude-md"`.
@@ -28,7 +28,7 @@ import { trimEndText } from "../core/budget.js";
 import { readJsonQuietly, type FileSystem } from "../io/file-system.js";
 import { quote } from "../core/quote.js";
 
-/** The files that count as "a CLAUDE.md" (peers §2.6), in load order within a directory. */
+/** The files that count as "a CLAUDE.md", in load order within a directory. */
 export const CLAUDE_MD_NAMES: readonly string[] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
 /** What the built-in AGENTS.md support reads at startup in each directory. */
 export const CLAUDE_AGENTS_NAMES: readonly string[] = ["AGENTS.md", ".claude/AGENTS.md"];
@@ -74,7 +74,7 @@ function modeIn(settings: unknown): InstructionFilesMode | undefined {
 
 /**
  * Claude Code's `instructionFiles` setting: managed settings win over `~/.claude/settings.json`;
- * project and local settings are ignored by Claude Code (peers §2.6), so they are here too.
+ * project and local settings are ignored by Claude Code, so they are here too.
  * @example await instructionFilesMode(nodeFileSystem, os.homedir(), process.env) // "claude-md-or-agents-md"
  */
 export async function instructionFilesMode(fs: FileSystem, home: string, env: Readonly<Record<string, string | undefined>>): Promise<InstructionFilesMode> {
@@ -199,7 +199,7 @@ export function stripBlockComments(text: string): string {
 }
 
 /**
- * The description Claude Code appends to a file's path in the `claudeMd` block (peers §2.2).
+ * The description Claude Code appends to a file's path in the `claudeMd` block.
  * @example claudeDescription({ path: "/r/CLAUDE.local.md", layer: "project" }) // " (user's private project instructions, not checked in)"
  */
 export function claudeDescription(block: Pick<RenderBlock, "path" | "layer">): string {
@@ -305,7 +305,7 @@ export const claudePreset: Preset = {
   name: "claude",
   description:
     "Claude Code: CLAUDE.md / .claude/CLAUDE.md / CLAUDE.local.md from / to cwd, ~/.claude/CLAUDE.md, nested on touch; AGENTS.md only without any CLAUDE file at or above cwd",
-  // Claude Code skips a memory file over 4 MiB whole (peers §2.1).
+  // Claude Code skips a memory file over 4 MiB whole (docs/loading-rules.md#claude-code).
   fileLimit: { agent: "Claude Code", bytes: 4 * 1024 * 1024, effect: "skips the whole file" },
   // Claude Code has no project root: every ancestor up to / counts (`adapt` sets the root to /).
   root: { markers: [], stopAtFsRoot: true },

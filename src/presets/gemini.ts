@@ -1,5 +1,5 @@
 /**
- * Preset `gemini`: what Gemini CLI (≥ 0.44, tiered JIT loader) loads by itself, peers §4.1; proven
+ * Preset `gemini`: what Gemini CLI (≥ 0.44, tiered JIT loader) loads by itself (docs/loading-rules.md#gemini-cli); proven
  * byte for byte against `@google/gemini-cli-core` 0.61.0 by e2e/gemini (see its FINDINGS.md).
  *
  * - names: `GEMINI.md` plus the configured ones, put in front of it (`files.names` plays the part

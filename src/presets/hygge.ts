@@ -1,5 +1,5 @@
 /**
- * Preset `hygge` (cfbender/hygge, peers §5): user layers, all root files, subdirectories only
+ * Preset `hygge` (cfbender/hygge; docs/loading-rules.md#hygge): user layers, all root files, subdirectories only
  * through touch, its own framing and source tokens.
  */
 import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } from "./preset.js";

@@ -329,7 +329,7 @@ export async function listFamilyInstructions(
   const configDir = layout.disabledProjectDir(home, env);
   const fileOf = (entry: string) => sources.find((source) => source.entries.includes(entry))?.file ?? "agentsmd config";
   // One budget for every entry together: a repository's config may list hundreds of globs, and the
-  // plugins list them at every tool call (200 entries made each Kilo tool call 37 s; issue 18). A plain file entry needs no listing.
+  // plugins list them at every tool call (200 entries made each Kilo tool call 37 s). A plain file entry needs no listing.
   let dirsLeft = MAX_GLOB_DIRS;
   let warned = false;
   for (const entry of entries) {

@@ -1,5 +1,5 @@
 /**
- * Preset `opencode`: OpenCode 1.x, V1 engine (published 1.18.33; peers §3.1 and §3.2).
+ * Preset `opencode`: OpenCode 1.x, V1 engine (published 1.18.33; docs/loading-rules.md#opencode).
  *
  * - Global: exactly one file, the first existing (in any form) of `<config dir>/AGENTS.md`
  *   (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`) and `~/.claude/CLAUDE.md`.

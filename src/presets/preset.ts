@@ -39,11 +39,11 @@ export interface PresetEnv {
 }
 
 /**
- * Where a project lies and which directories later touches reach. Agents differ here; the spec's
- * answers are {@link SPEC_SCOPE}.
+ * Where a project lies and which directories later touches reach. Agents differ here; the loading
+ * rules' answers (docs/loading-rules.md) are {@link SPEC_SCOPE}.
  */
 export interface ScopeSlot {
-  /** Without a marker: the root is cwd (spec), the file-system root, or there is no project at all (hygge). */
+  /** Without a marker: the root is cwd (the loading rules), the file-system root, or there is no project at all (hygge). */
   noMarker: "cwd" | "none" | "fs-root";
   /** The root is the directory holding the marker, or the one above it (Qwen Code). */
   rootAt: "marker" | "above-marker";
@@ -54,16 +54,16 @@ export interface ScopeSlot {
    */
   nested: "root" | "below-cwd" | "inside-cwd";
   /**
-   * The order `touch` delivers nested files in: root side first (spec 000 §6, Gemini CLI's JIT walk)
+   * The order `touch` delivers nested files in: root side first (docs/loading-rules.md#progressive-resolution, Gemini CLI's JIT walk)
    * or nearest directory first (OpenCode's read attachments, hygge, Copilot CLI). Under the inline
    * caps, files come in this order until one does not fit.
    */
   touchOrder: "root-first" | "nearest-first";
 }
 
-/** How the startup bundle is assembled from the files found. The spec's answers are {@link SPEC_STARTUP}. */
+/** How the startup bundle is assembled from the files found. The loading rules' answers are {@link SPEC_STARTUP}. */
 export interface StartupSlot {
-  /** Which directories load at startup: the root -> cwd chain (spec), or the root only (hygge). */
+  /** Which directories load at startup: the root -> cwd chain (the loading rules), or the root only (hygge). */
   dirs: "chain" | "root";
   /** Which files the budget keeps when it cannot hold all: the most specific, or the root side (Codex). */
   keep: "nearest-first" | "root-first";
@@ -84,7 +84,7 @@ export interface TextSlot {
   skipBlank: boolean;
   /** Trim each project file's text at startup (hygge trims). */
   trim: boolean;
-  /** True when a file's text counts as blank: Unicode White_Space only in the spec ({@link isBlank}); Gemini CLI uses JavaScript's `trim()`. */
+  /** True when a file's text counts as blank: Unicode White_Space only in the loading rules ({@link isBlank}); Gemini CLI uses JavaScript's `trim()`. */
   blank(text: string): boolean;
 }
 
@@ -174,13 +174,13 @@ export interface Preset {
   imports?: { enabled: boolean; locked?: boolean; marker?: import("../core/schema.js").ImportMarker; maxDepth?: number };
 }
 
-/** The spec's scope (seed 000): the root is the marker's directory, or cwd without one; touches reach the whole chain. */
+/** The default rules' scope (docs/loading-rules.md): the root is the marker's directory, or cwd without one; touches reach the whole chain. */
 export const SPEC_SCOPE: ScopeSlot = { noMarker: "cwd", rootAt: "marker", nested: "root", touchOrder: "root-first" };
 
-/** The spec's startup bundle: the chain root -> cwd, nearest files kept first, rendered root first, unprobeable candidates skipped. */
+/** The loading rules' startup bundle: the chain root -> cwd, nearest files kept first, rendered root first, unprobeable candidates skipped. */
 export const SPEC_STARTUP: StartupSlot = { dirs: "chain", keep: "nearest-first", order: "chain", probeErrors: "skip" };
 
-/** The spec's text rules: UTF-8 cut with a note, blank files skipped, text as read, Unicode White_Space blank. */
+/** The loading rules' text rules: UTF-8 cut with a note, blank files skipped, text as read, Unicode White_Space blank. */
 export const SPEC_TEXT: TextSlot = { cut: "utf8-with-note", skipBlank: true, trim: false, blank: isBlank };
 
 /**
@@ -235,7 +235,7 @@ export interface PreparedGroups {
 /**
  * The byte budget agentsmd applies where the agent a preset reproduces has no limit of its own
  * (`initial.maxBytes` / `lazy.maxBytes` of `Number.MAX_SAFE_INTEGER`): imports included, so a
- * repository cannot amplify itself into hundreds of megabytes of context (issue 18). A config that
+ * repository cannot amplify itself into hundreds of megabytes of context (docs/security.md). A config that
  * sets the key explicitly wins. `explain` says when it applies.
  */
 export const AGENTSMD_DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -254,7 +254,7 @@ export const DEFAULT_EXCLUDES: readonly string[] = [".git", "node_modules", "ven
 
 const LAZY_DEFAULTS = { maxFiles: 50, maxBytes: 256 * 1024, exclude: DEFAULT_EXCLUDES };
 
-/** The spec's default (seed 000, as Codelia ships it). */
+/** The default rules (docs/loading-rules.md, as Codelia ships them). */
 export const codeliaPreset: Preset = {
   name: "codelia",
   description: "AGENTS Hierarchy Loading Spec (seed 000): AGENTS.md root -> cwd, resolver reminders",
@@ -278,7 +278,7 @@ function isBareName(name: string): boolean {
   return name.length > 0 && !name.includes("/") && !name.includes("\0") && name !== "." && name !== "..";
 }
 
-/** Codex CLI 0.169 (peers §1). */
+/** Codex CLI 0.169 (docs/loading-rules.md#codex). */
 export const codexPreset: Preset = {
   name: "codex",
   description: "Codex CLI: AGENTS.override.md / AGENTS.md per dir from the git root to cwd, 32 KiB root-first",

@@ -1,5 +1,5 @@
 /**
- * Compaction context (seed 002 §3.6): the instruction files in force, rendered for a summariser,
+ * Compaction context (docs/loading-rules.md#compaction): the instruction files in force, rendered for a summariser,
  * cut to a token budget. Pure: the session reads the bodies, this module chooses and renders.
  */
 import type { Layer } from "../core/schema.js";

@@ -31,7 +31,7 @@ export class AdmissionLedger {
     return this.#revision;
   }
 
-  /** Directories holding an admitted file (spec §5.3 covered dirs). */
+  /** Directories holding an admitted file (docs/loading-rules.md#covered-directories). */
   get coveredDirs(): ReadonlySet<string> {
     return this.#covered;
   }

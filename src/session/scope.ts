@@ -137,7 +137,7 @@ export class SessionScope {
    * What `applicable(target)` answers when nothing it depends on can have changed since it last
    * answered for this very spelling of `target` (the cache's generation, every probe and the
    * target's own stat inside the window); undefined otherwise. No I/O, no path work: a seen resolve
-   * at agent pace touches little else (issue 15: after a pause every line of code run is a cache miss).
+   * at agent pace touches little else (after a pause every line of code run is a cache miss).
    */
   seen(target: string): Found[] | undefined {
     const memo = this.#targets.get(target);
@@ -374,7 +374,7 @@ export class SessionScope {
    * `dir` when it exists as a directory, else its deepest ancestor that does. Existence is monotone
    * along a path, so a binary search over the ancestors finds it in log2(depth) uncached stats: a
    * made-up deep path costs memory and calls in proportion to the directories that exist, never
-   * to its length (issue 18 row 2: every ancestor used to be stored).
+   * to its length (docs/security.md: every ancestor used to be stored).
    */
   async #deepestExisting(dir: string, now: number): Promise<string> {
     const { cache } = this.#init;

@@ -38,7 +38,7 @@ export interface FileVersion {
   mtimeMs: number;
 }
 
-/** Tools whose targets trigger the resolver (spec §6.1), by common names across hosts. */
+/** Tools whose targets trigger the resolver (docs/loading-rules.md#progressive-resolution), by common names across hosts. */
 export const RESOLVE_TRIGGER_TOOLS: ReadonlySet<string> = new Set([
   "read",
   "edit",
@@ -92,7 +92,7 @@ export class AgentsSession {
   readonly #ledger = new AdmissionLedger();
   /**
    * Candidate lists (the scope's memoised answers) a resolve found nothing new in, with the
-   * ledger's revision then: the same list at the same revision answers at once (issue 15: a seen
+   * ledger's revision then: the same list at the same revision answers at once (a seen
    * resolve at agent pace runs as little code as it can).
    */
   readonly #quiet = new WeakMap<readonly Found[], number>();
@@ -165,12 +165,12 @@ export class AgentsSession {
     return { ...this.#groups };
   }
 
-  /** Directories whose instruction files are resolved (spec §5.3). */
+  /** Directories whose instruction files are resolved (docs/loading-rules.md#covered-directories). */
   get coveredDirs(): ReadonlySet<string> {
     return this.#ledger.coveredDirs;
   }
 
-  /** Admitted versions: path -> mtimeMs (spec §6.3 `loadedVersions`). */
+  /** Admitted versions: path -> mtimeMs (docs/loading-rules.md#admission). */
   get loadedVersions(): ReadonlyMap<string, number> {
     return new Map(this.#ledger.entries().map((entry) => [entry.path, entry.mtimeMs]));
   }
@@ -192,7 +192,7 @@ export class AgentsSession {
   }
 
   /**
-   * Spec §6: the instruction files that apply to `target` and are new or changed, root side first,
+   * Progressive resolution (docs/loading-rules.md#progressive-resolution): the instruction files that apply to `target` and are new or changed, root side first,
    * at most `resolver.maxFilesPerResolve`. Metadata only. An answer with nothing new is one shared,
    * frozen object (`{ files: [] }`).
    * @example
@@ -202,7 +202,7 @@ export class AgentsSession {
   resolve(target: string, options?: AdmitOptions): Promise<ResolvedAgents> {
     // A target that had nothing new while a watcher vouched for the cache, with neither the cache
     // nor the ledger changed since: nothing is new now. No clock, no allocation, no await of our
-    // own (issue 15: after an agent's pause every line run is a cache miss).
+    // own (after an agent's pause every line run is a cache miss).
     const quiet = this.#quietTargets.get(target);
     if (quiet !== undefined && quiet.generation === this.#cache.generation && quiet.revision === this.#ledger.revision) return NOTHING_NEW_ANSWER;
     return this.#resolve(target, options);
@@ -235,13 +235,13 @@ export class AgentsSession {
     return NOTHING_NEW;
   }
 
-  /** Renders a resolve result as the spec §11.2 reminder ("" when empty). */
+  /** Renders a resolve result as the `agents.resolve.paths` reminder (docs/loading-rules.md#reminders) ("" when empty). */
   reminder(found: ResolvedAgents): string {
     return agentsResolvePaths(found);
   }
 
   /**
-   * Spec §6.1 trigger for a tool call: read/edit/write targets run the resolver, and the returned
+   * The resolver's trigger for a tool call (docs/loading-rules.md#progressive-resolution): read/edit/write targets run the resolver, and the returned
    * text is what to append to the tool output ("" for nothing).
    * @example output += await session.afterToolCall({ tool: "read", path: "src/x.ts" });
    */
@@ -252,7 +252,7 @@ export class AgentsSession {
 
   /**
    * Inline (lazy) mode: the bodies of instruction files newly applicable to `paths`, root side first
-   * (spec 000 §6) or nearest first where the agent delivers so (`preset.scope.touchOrder`).
+   * (docs/loading-rules.md#inline-delivery) or nearest first where the agent delivers so (`preset.scope.touchOrder`).
    * Session caps `lazy.maxFiles` / `lazy.maxBytes`: the first overflow adds one diagnostic and stops
    * further loading; a file is never half-read.
    * @example
@@ -293,7 +293,7 @@ export class AgentsSession {
   }
 
   /**
-   * Turn-boundary check (seed 003's context epochs): compares every admitted file with the disk.
+   * Turn-boundary check (docs/loading-rules.md#refresh): compares every admitted file with the disk.
    * `changed` holds files whose mtime moved, `deleted` files that are gone (or no longer regular
    * files). By default both are admitted at once (changed at their new version, deleted
    * forgotten); with `{admit:false}` the changed files are only claimed: call `admit(changed)`
@@ -315,7 +315,7 @@ export class AgentsSession {
   }
 
   /**
-   * The instruction files in force, for a compaction summary (seed 002): the initial files plus
+   * The instruction files in force, for a compaction summary (docs/loading-rules.md#compaction): the initial files plus
    * the admitted path-layer files, read now, most specific kept first, rendered root first, cut to
    * `maxTokens` (default 1000, counted by `countTokens`, default ceil(bytes / 4)) with a visible
    * line naming the files to read again. Deleted files are left out.
@@ -454,7 +454,7 @@ export interface RestoreOptions extends Omit<SessionOptions, "preset" | "configF
 }
 
 /**
- * Restores a session from a snapshot. `diff` is the spec §11.3 reminder for what changed since
+ * Restores a session from a snapshot. `diff` is the `session.resume.diff` reminder (docs/loading-rules.md#resume) for what changed since
  * (cwd, root, markers, AGENTS.md to re-check), or "" when nothing did. The initial message stays
  * the one the conversation already holds. Callers that do not show a diff use `reopenSession`,
  * which skips validation (for state already validated) and the probe of the chain.

@@ -1,6 +1,6 @@
 /**
  * Session state: the JSON-safe snapshot of a session, restoring one into the parts, and the resume
- * diff (spec §11.3), computed only on request. One job: persistence. Claims are never persisted.
+ * diff (docs/loading-rules.md#resume), computed only on request. One job: persistence. Claims are never persisted.
  */
 import { sessionResumeDiff } from "../core/reminders.js";
 import { SESSION_STATE_VERSION } from "../core/state-schema.js";
@@ -81,7 +81,7 @@ export interface ResumableSession {
 }
 
 /**
- * The spec §11.3 resume reminder of a reopened session against the snapshot it came from: cwd,
+ * The `session.resume.diff` reminder (docs/loading-rules.md#resume) of a reopened session against the snapshot it came from: cwd,
  * root and markers that moved, and the initial-scope files to re-check ("" when nothing changed).
  * With `admit` (default true) the files to re-check count as delivered.
  * @example const diff = await resumeDiff(session, stored.session);

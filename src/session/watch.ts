@@ -7,7 +7,7 @@
  * Why not chokidar (the owner's usual choice): measured on 2,000 directories of 8 files each
  * (Node 20, Linux), chokidar 5 with `depth: 0`, an `ignored` filter and polling off costs about
  * 2.4 KB of heap per watched directory and seconds to start (it lists every directory and keeps an
- * entry per child); a bare `fs.watch` costs about 0.75 KB and no listing. The issue-15 budget is
+ * entry per child); a bare `fs.watch` costs about 0.75 KB and no listing. The performance target is
  * 1 KB per directory (bench row `watch-memory`).
  *
  * What an event does (`name` is the entry in the watched directory `dir`):

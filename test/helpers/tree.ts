@@ -39,7 +39,7 @@ export interface Tree {
   cleanup(): Promise<void>;
 }
 
-/** Removing a deep tree (issue 18's depth-2,000 rows) outlasts the default 10 s hook timeout on a loaded machine. */
+/** Removing a deep tree (the security suite's depth-2,000 rows) outlasts the default 10 s hook timeout on a loaded machine. */
 const CLEANUP_TIMEOUT_MS = 60_000;
 
 function tryOnTestFinished(fn: () => Promise<void> | void): void {

@@ -1,5 +1,5 @@
 /**
- * Sessions kept between calls (the hook server, issue 15): a conversation's open session is taken
+ * Sessions kept between calls (the hook server): a conversation's open session is taken
  * back instead of reopened from its state file. Whatever happens between calls (edits, new and
  * deleted instruction files, compactions, prompts, answers that never reached the host, calls of
  * the same conversation by a process without the keeper, calls closer together than the trust

@@ -219,7 +219,7 @@ describe("agentsmd mcp: hand over, then admit", () => {
   });
 });
 
-describe("agentsmd mcp: watching (issue 15)", () => {
+describe("agentsmd mcp: watching", () => {
   /** Stats of a seen resolve made after the stat cache's revalidation window has passed. */
   async function seenResolveStats(options: AgentsMcpOptions): Promise<number> {
     const tree = await createTree(REPO);

@@ -104,7 +104,7 @@ describe("agentsmd/opencode module", () => {
   });
 });
 
-describe("watching (issue 15)", () => {
+describe("watching", () => {
   it("a plugin session watches the directories it scanned by default; watch: false revalidates by stat", async () => {
     const tree = await repo();
     const watched = await agents(tree).agents.session(SESSION);

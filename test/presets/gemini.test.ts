@@ -90,7 +90,7 @@ describe("preset gemini", () => {
     expect(await session.touch([tree.path("node_modules/pkg/lib/x.js")])).toEqual([]);
   });
 
-  it("Gemini has no budget: agentsmd's default (1 MiB) applies, a config lifts it (issue 18)", async () => {
+  it("Gemini has no budget: agentsmd's default (1 MiB) applies, a config lifts it", async () => {
     const tree = await createTree({ ".git/": null, "GEMINI.md": "y".repeat(2 * 1024 * 1024) });
     const session = await openSession(tree, { preset: "gemini" });
     expect(session.initialFiles[0]).toMatchObject({ sizeBytes: 2 * 1024 * 1024, truncated: true });

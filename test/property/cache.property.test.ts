@@ -1,5 +1,5 @@
 /**
- * Issue 15, the cached resolver against an uncached oracle (fast-check). Random trees, then random
+ * The cached resolver against an uncached oracle (fast-check). Random trees, then random
  * sequences of resolves, edits, creations, deletions, directory removals and renames, and pauses on
  * a fake clock (`process.hrtime`, the stat cache's), with the default revalidation window of a session without a
  * watcher. The oracle is the test's own model of the disk: the files on the chain of the target's

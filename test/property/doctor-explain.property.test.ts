@@ -1,5 +1,5 @@
 /**
- * Issue 14, property test (fast-check): doctor never says what explain contradicts. Random trees
+ * Property test (fast-check): doctor never says what explain contradicts. Random trees
  * of AGENTS.md, CLAUDE.md (text, a symlink to the AGENTS.md beside it or to the root's, an
  * `@AGENTS.md` import), AGENTS.override.md, GEMINI.md, `.agents/AGENTS.md`, nested and excluded
  * directories; every finding about what an agent reads is checked against `explainPath` under
@@ -157,7 +157,7 @@ async function check(layout: Layout): Promise<void> {
   }
 }
 
-describe("doctor agrees with explain (issue 14)", () => {
+describe("doctor agrees with explain", () => {
   it("every finding about what an agent reads holds in explain, for random trees with symlinked CLAUDE.md, overrides, GEMINI.md and .agents/", async () => {
     await fc.assert(fc.asyncProperty(treeArb, check), { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) });
   }, 600_000);

@@ -1,5 +1,5 @@
 /**
- * Issue 7, property tests (fast-check): random trees and random sequences of resolve / touch / edit /
+ * Reliability (docs/reliability.md), property tests (fast-check): random trees and random sequences of resolve / touch / edit /
  * delete / admit / release / compacted / snapshot-restore, checked against a model of what the
  * model (the LLM) has been given. After every operation:
  * - a file is never presented twice at the same mtime (nor proposed twice while a proposal is open);

@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 5, property test (fast-check): a touch of many targets walks each directory once
+ * Security (docs/security.md), property test (fast-check): a touch of many targets walks each directory once
  * (session/scope.ts `Walked`) and still delivers exactly what touching the targets one at a time
  * delivers, in the same order, for every preset: random trees of AGENTS.md, CLAUDE.md, GEMINI.md,
  * QWEN.md and `.claude/CLAUDE.md` over nested and excluded directories, hard links and symlinks

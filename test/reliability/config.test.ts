@@ -1,5 +1,5 @@
 /**
- * Issue 7, config: unknown keys, zero or negative budgets, markers and file names that would leave
+ * Reliability (docs/reliability.md), config: unknown keys, zero or negative budgets, markers and file names that would leave
  * a directory, overrides that do not exist. Every source (config file, env, flags, library
  * options) fails before any instruction file is read, with a message naming the key or variable.
  * A few basics (wrong type, maxBytes 0, an unknown key) are in test/cli.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Issue 7, contents: odd bytes delivered through touch and the CLI, a 2 GiB sparse file under a
+ * Reliability (docs/reliability.md), contents: odd bytes delivered through touch and the CLI, a 2 GiB sparse file under a
  * 32 KiB budget, and files that grow, are replaced or vanish between stat and read. Empty,
  * whitespace-only, invalid UTF-8 and BOM in the initial load are in test/budget.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7, file kinds named like an instruction file: device nodes, a FIFO swapped in between stat
+ * Reliability (docs/reliability.md), file kinds named like an instruction file: device nodes, a FIFO swapped in between stat
  * and read, and symlinks leaving the root under both `files.symlinks` policies. Directories, FIFOs,
  * sockets, dangling symlinks and loops are in test/file-kinds.test.ts.
  */
@@ -76,7 +76,7 @@ describe("a symlink leaving the root (files.symlinks)", () => {
     return tree;
   }
 
-  it('follows it with "follow" (opt-in since issue 18), as agents do, with no realpath calls', async () => {
+  it('follows it with "follow" (opt-in), as agents do, with no realpath calls', async () => {
     const tree = await escaping();
     const { fs, counters } = countingFileSystem();
     const session = await openSession(tree, { cwd: tree.path("repo/pkg/src"), fs, config: { files: { symlinks: "follow" } } });

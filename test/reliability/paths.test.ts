@@ -1,5 +1,5 @@
 /**
- * Issue 7, paths: `..` escaping the root, hostile characters in names, paths near PATH_MAX, very
+ * Reliability (docs/reliability.md), paths: `..` escaping the root, hostile characters in names, paths near PATH_MAX, very
  * deep chains, case-only differences, a deleted cwd, and the instruction file itself as target.
  * Relative targets and spaces/non-ASCII are also in test/resolver.test.ts.
  */
@@ -116,7 +116,7 @@ describe("hostile characters in names", () => {
 });
 
 describe("long paths", () => {
-  it("resolves a target near PATH_MAX; a longer one is rejected with a path-rejected warning naming the limit (issue 18)", async () => {
+  it("resolves a target near PATH_MAX; a longer one is rejected with a path-rejected warning naming the limit", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root" });
     let rel = "repo";
     const expected = [tree.path("repo/AGENTS.md")];

@@ -1,5 +1,5 @@
 /**
- * Issue 7, permissions: an unreadable file, an unreadable or unsearchable directory in the chain,
+ * Reliability (docs/reliability.md), permissions: an unreadable file, an unreadable or unsearchable directory in the chain,
  * and I/O errors. Injected through the file-system seam (tests run as root, where chmod changes
  * nothing), then once for real with the built CLI run as `nobody` when that is possible.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7, state files: hostile and oversized documents exit 1 and leave the file as it was; a
+ * Reliability (docs/reliability.md), state files: hostile and oversized documents exit 1 and leave the file as it was; a
  * writer killed mid-write leaves a state that parses; eight CLI processes on one state file lose
  * no update and present no file twice; stale locks are recovered, one breaker at a time.
  * Truncated, foreign, other-version, binary and empty files are in test/cli.test.ts.

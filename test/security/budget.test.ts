@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 1: every preset has a byte budget, imports included, and every read is bounded by
+ * Security (docs/security.md): every preset has a byte budget, imports included, and every read is bounded by
  * it. Import amplification (51 files of 204 KB importing each other, 10 imports each, 5 levels:
  * 346 MB with preset claude before) and a 3 GB sparse AGENTS.md run in child processes with
  * `--max-old-space-size=256`.

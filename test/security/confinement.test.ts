@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 2 (imports confined to the project root, real paths, for every preset; an explicit
+ * Security (docs/security.md; imports confined to the project root, real paths, for every preset; an explicit
  * allow-list for anything else) and the MCP half of row 6 (the "outside the roots" check on real
  * paths). The property: no random tree of symlinks and imports makes a file outside the root
  * reach any output.

@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 4: forged context through names. A directory name that closes a wrapper and starts
+ * Security (docs/security.md): forged context through names. A directory name that closes a wrapper and starts
  * a fake turn, terminal escapes and bidi overrides must reach neither the model nor a terminal raw:
  * every renderer, the hook, compaction, the MCP server and tree/explain/list/warnings quote names
  * with core/quote.ts.

@@ -1,5 +1,5 @@
 /**
- * Every host agentsmd delivers to, driven the way the host drives it, for the issue-18 rows that
+ * Every host agentsmd delivers to, driven the way the host drives it, for the security rows (docs/security.md) that
  * must hold on each of them: the hook hosts through their `agentsmd hook <host>` runners
  * (HOOK_HOSTS: the runner is what ends in the shared `handleHostEvent`, Codex's shell parsing
  * included), pi through its extension handlers and Kilo through its plugin hooks (OpenCode, the family's other member, too). A host added to

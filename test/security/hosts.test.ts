@@ -1,5 +1,5 @@
 /**
- * Issue 18 re-checked as an attacker on every host agentsmd delivers to (host-table.ts: each hook
+ * The security rows (docs/security.md) re-checked as an attacker on every host agentsmd delivers to (host-table.ts: each hook
  * host of HOOK_HOSTS through its runner, pi through its extension, Kilo through its plugin), so a
  * new host is covered by adding its events, and a regression on one host fails here:
  * row 1 imports outside the root, row 3 budgets, row 4 names that forge context, rows 5-6 loops

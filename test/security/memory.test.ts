@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 3 (path inputs): memory per call follows the directories that exist, never the
+ * Security (docs/security.md; path inputs): memory per call follows the directories that exist, never the
  * input's length, at every boundary (hook event, MCP argument, CLI argument, library). Each attack
  * runs in a child process with `--max-old-space-size=256`, so a regression fails (heap out of
  * memory, exit 134) instead of swapping.

@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 4: the one quoting function for names in model-visible text and terminals.
+ * Security (docs/security.md): the one quoting function for names in model-visible text and terminals.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";

@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 5: `tree` and `doctor` on deep and wide trees. Work is counted (calls per
+ * Security (docs/security.md): `tree` and `doctor` on deep and wide trees. Work is counted (calls per
  * directory, in process) and memory is bounded (the built CLI in a child process with a 256 MB
  * heap); never timed here: docs/reliability.md and `bench/` hold the timings. Before: tree at depth
  * 2,000 ran out of memory (4 GB at depth 1,000); then, with listings, each preset's session still

@@ -1,5 +1,5 @@
 /**
- * Issue 18 row 6, the smaller items, one test each: a loop delivers a file once through the hook
+ * Security (docs/security.md), the smaller items, one test each: a loop delivers a file once through the hook
  * (the MCP half is in confinement.test.ts), a corrupt state file's bytes never reach stderr, a
  * symlinked settings.json stays a symlink after install, a relative CLAUDE_PLUGIN_DATA writes
  * nothing under cwd, a relative stateDir in the pi/Kilo/OpenCode options is refused.

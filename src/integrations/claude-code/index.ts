@@ -1,7 +1,7 @@
 /**
  * Claude Code integration: `agentsmd hook claude-code` turns one hook event (JSON on stdin) into
  * the hook's JSON answer (`hookSpecificOutput.hookEventName` + `additionalContext`), delivering the
- * AGENTS.md files Claude Code does not load itself (peers §2, §9):
+ * AGENTS.md files Claude Code does not load itself (docs/hosts/claude-code.md):
  *
  * - `SessionStart` `startup`/`clear`/`fork`: the initial AGENTS.md chain of the session's cwd;
  *   `resume`: only the resume diff (Claude Code replays earlier hook output itself); `compact`: the

@@ -15,7 +15,7 @@ export { HookInputError };
 
 const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
 
-/** The stdin document of a hook (peers §9.2); unknown fields are kept and ignored. */
+/** The stdin document of a hook (docs/hosts/claude-code.md); unknown fields are kept and ignored. */
 export const ClaudeHookInputSchema = z.looseObject({
   session_id: nonEmptyString,
   hook_event_name: nonEmptyString,
@@ -65,7 +65,7 @@ export const CLAUDE_TOOL_TARGETS: TargetTable = {
   NotebookEdit: { fields: ["notebook_path", "file_path"] },
   Grep: { fields: ["path"] },
   Glob: { fields: ["path"] },
-  // VS Code agent hooks (peers §9.4) send the same hook files with this tool.
+  // VS Code agent hooks (docs/hosts/claude-code.md#limits) send the same hook files with this tool.
   editFiles: { fields: ["files"] },
 };
 

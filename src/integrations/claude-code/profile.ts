@@ -15,7 +15,7 @@ import { CLAUDE_CODE_HOST, ClaudeHookEventSchema, claudeCodeEvent, foreignHookHo
 /** Claude Code replaces `additionalContext` over 10,000 characters by a file path and a preview. */
 export const CLAUDE_CONTEXT_LIMIT = 10_000;
 
-/** First Claude Code version with built-in AGENTS.md loading (peers §2.6). */
+/** First Claude Code version with built-in AGENTS.md loading (docs/loading-rules.md#claude-code). */
 export const BUILTIN_AGENTS_MD_SINCE = "2.1.277";
 
 type AnsweredEvent = "SessionStart" | "PostToolUse" | "UserPromptSubmit";
@@ -129,7 +129,7 @@ export async function coveredByClaudeFile(fs: FileSystem, path: string): Promise
 
 /**
  * Even with its AGENTS.md support on, Claude Code skips an AGENTS.md whose directory holds a CLAUDE
- * file (default mode; peers §2.6); the hook delivers those, unless the CLAUDE file is that AGENTS.md
+ * file (default mode; docs/loading-rules.md#claude-code); the hook delivers those, unless the CLAUDE file is that AGENTS.md
  * or one `claudeMdExcludes` hides (Claude Code then reads the AGENTS.md).
  */
 async function claudeSkipsIt(path: string, context: NativeContext<ClaudeState>): Promise<boolean> {

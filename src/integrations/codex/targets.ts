@@ -55,7 +55,7 @@ export function segmentMatcher(pattern: string): (name: string) => boolean {
  * @example await expandGlob("/repo/pkg/*\/AGENTS.md", nodeFileSystem) // ["/repo/pkg/a/AGENTS.md", ...]
  */
 export async function expandGlob(pattern: string, fs: FileSystem, budget = { readdirs: MAX_GLOB_READDIRS }): Promise<string[]> {
-  // Nothing longer or deeper than a path can be matches no file: no file-system call (issue 18).
+  // Nothing longer or deeper than a path can be matches no file: no file-system call (docs/security.md).
   if (pathInputProblem(pattern) !== null) return [];
   const segments = pattern.split("/").filter((s) => s !== "");
   let bases = ["/"];

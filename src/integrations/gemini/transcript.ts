@@ -16,7 +16,7 @@ const HISTORY_RESET = '{"$set":{"messages":';
 /**
  * Every string inside a parsed JSON value, depth first (bounded by the value's own size). Without
  * recursion: a tool call's arguments nested 10,000 deep overflowed the stack, and the hook failed
- * at every later event of that conversation (issue 18).
+ * at every later event of that conversation (docs/security.md).
  * @example stringLeaves({ a: ["x", { b: "y" }], n: 1 }) // ["x", "y"]
  */
 export function stringLeaves(value: unknown, out: string[] = []): string[] {

@@ -336,7 +336,7 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
     open,
     async () => {
       const { session } = open;
-      // Identity by real path (issue 18): `loop -> .` spellings of one file deliver it once.
+      // Identity by real path (docs/security.md): `loop -> .` spellings of one file deliver it once.
       const targets = await canonicalTargets(run.fs, session.root, run.event.targets);
       const target = targets[0]!;
       if (run.event.read === "whole" && session.config.files.names.includes(nameOf(target))) {

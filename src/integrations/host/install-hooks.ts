@@ -29,7 +29,7 @@ function shellWord(word: string): string {
  * The command a host runs for `agentsmd hook <host>`: this package's lean hook executable
  * (dist/hook/hook.cjs, one pre-bundled file: src/cli/hook-bin.ts) by absolute path, run by this
  * very Node, so it works from any directory, whatever PATH the host gives its hooks, without the
- * CLI's start-up (issue 15: 1.5x a bare `node -e 0` instead of 2.3x through dist/cli/bin.js).
+ * CLI's start-up (docs/performance.md#the-hook-process: 1.5x a bare `node -e 0` instead of 2.3x through dist/cli/bin.js).
  * @example cliHookCommand("qwen") // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs hook qwen"
  */
 export function cliHookCommand(host: string): string {

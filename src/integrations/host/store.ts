@@ -6,7 +6,7 @@
  *
  * Each file ends with a `check`: the schema id and a checksum of the rest (core/checksum.ts). A
  * file whose check holds is one this agentsmd wrote, already valid, and is read without zod: a
- * hook process (one per tool call, issue 15) would otherwise build and run the whole state schema,
+ * hook process (one per tool call) would otherwise build and run the whole state schema,
  * config included, on every call. Any other file (edited, truncated, written by another version
  * or by hand) is validated by the schema as before, with the same errors.
  */

@@ -7,7 +7,7 @@ import { absolute, pathInputProblem } from "../../core/paths.js";
 /**
  * Most paths one tool event is about; the rest are not looked at. A model (steered by a hostile
  * repository) can name thousands in one call (`read_many_files`, a patch with 1,500 headers), and
- * each costs a resolve: 3,500 paths of 4 KB ran a hook out of a 256 MB heap (issue 18).
+ * each costs a resolve: 3,500 paths of 4 KB ran a hook out of a 256 MB heap (docs/security.md).
  */
 export const MAX_EVENT_TARGETS = 256;
 
@@ -49,7 +49,7 @@ export type TargetTable = Readonly<Record<string, TargetRule>>;
  * `value` as an absolute path, or undefined when it is not a usable path: not a string, or one no
  * file can have (empty, NUL, longer or deeper than PATH_MAX: core/paths.ts `pathInputProblem`).
  * Checked before resolving: resolving a 40 KB path of 20,000 segments keeps ~0.6 MB, so 250 of
- * them in one event ran a hook out of a 256 MB heap (issue 18).
+ * them in one event ran a hook out of a 256 MB heap (docs/security.md).
  * @example usablePath("src/a.ts", "/r") // "/r/src/a.ts"
  */
 export function usablePath(value: unknown, cwd: string): string | undefined {

@@ -142,7 +142,7 @@ class Workspaces {
 
   /**
    * The workspace whose root holds `path` (the deepest one), or an error text. Decided on real
-   * paths (issue 18): a symlinked directory inside a root that leads outside it is outside, and
+   * paths (docs/security.md): a symlinked directory inside a root that leads outside it is outside, and
    * the session is asked about the real location (spelled under the root), so `loop -> .` or two
    * links to one directory deliver a file once.
    */

@@ -13,7 +13,7 @@
  *   config `instructions` list included, `output.metadata.loaded`, an instruction file the model
  *   read itself) and every file this session already delivered at the same version; an edited
  *   file is presented again;
- * - appends the rest to the tool output as a `<system-reminder>` (bodies by default; spec §11.2
+ * - appends the rest to the tool output as a `<system-reminder>` (bodies by default; docs/loading-rules.md#reminders
  *   paths with `mode: "paths"`), and only then admits them (two-phase admission). On `read` it
  *   also lists them in `metadata.loaded`, so the host does not attach them again itself, and it
  *   removes from the host's own attachment a file the model already has at that version.
@@ -68,9 +68,9 @@ export const FamilyPluginOptionsSchema = z
   .object({
     /** Preset the plugin resolves with; the host's own ("opencode", "kilo") means its names plus AGENTS.override.md, root to any path. @default the host's */
     preset: z.string().optional(),
-    /** "bodies": the files' text (the host's own framing); "paths": spec §11.2 paths + mtime. @default "bodies" */
+    /** "bodies": the files' text (the host's own framing); "paths": the `agents.resolve.paths` reminder, paths + mtime (docs/loading-rules.md#reminders). @default "bodies" */
     mode: z.enum(["bodies", "paths"]).optional(),
-    /** Session caps for bodies delivered by the plugin (`lazy.maxFiles` / `lazy.maxBytes`). @default the hosts have none: files unlimited, bytes agentsmd's default (1 MiB, issue 18) */
+    /** Session caps for bodies delivered by the plugin (`lazy.maxFiles` / `lazy.maxBytes`). @default the hosts have none: files unlimited, bytes agentsmd's default (1 MiB, docs/security.md) */
     maxFiles: z.number().int().positive().optional(),
     maxBytes: z.number().int().positive().optional(),
     /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
@@ -239,7 +239,7 @@ export class FamilyAgents {
     this.#tools = new Set(options.tools ?? host.tools);
   }
 
-  /** Long-lived sessions watch by default (issue 15: a seen resolve then makes no stat). */
+  /** Long-lived sessions watch by default (docs/performance.md: a seen resolve then makes no stat). */
   get #watch(): boolean {
     return this.options.watch ?? true;
   }
@@ -383,7 +383,7 @@ export class FamilyAgents {
     if (touched.length === 0) return;
     const entry = await this.session(input.sessionID);
     const { session } = entry;
-    // Identity by real path (issue 18): `loop -> .` spellings of one file deliver it once.
+    // Identity by real path (docs/security.md): `loop -> .` spellings of one file deliver it once.
     const targets = await canonicalTargets(session.cache.fs, session.root, touched);
     const names = new Set(session.cache.names.map((name) => nameOf(name)));
     const system = await this.systemPaths(targets);

@@ -1,5 +1,5 @@
 /**
- * The files the host's config `instructions` list, kept per plugin instance (issue 18: one broad
+ * The files the host's config `instructions` list, kept per plugin instance (one broad
  * glob walked up to 2,000 directories at every tool call, 0.4 s at 400). The host re-runs those
  * globs every step, so a file created later must count from the next tool call on; the listing is
  * taken again only when a directory it depended on (io/dir-stamps.ts) can have changed:

@@ -37,7 +37,7 @@ function lookupName(name: string): boolean {
 /**
  * `context.fileName` of a Qwen settings file, if set. Names that leave the directory (`../x`,
  * `/etc/passwd`) are left out: they are no instruction file agentsmd delivers, and as
- * `files.names` they would fail every event of a project whose settings hold them (issue 18).
+ * `files.names` they would fail every event of a project whose settings hold them (docs/security.md).
  */
 async function configuredNames(file: string): Promise<string[] | undefined> {
   try {

@@ -1,5 +1,5 @@
 /**
- * Optional frontmatter in an AGENTS.md itself (agentsmd/agents.md#10): `applyTo` or `globs` limit
+ * Optional frontmatter in an AGENTS.md itself (a proposal for the AGENTS.md standard): `applyTo` or `globs` limit
  * the file to matching paths, relative to its own directory. Agents that do not know it see a
  * harmless header. Pure.
  */
