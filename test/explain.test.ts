@@ -36,7 +36,7 @@ describe("explainPath", () => {
       [3, tree.path("a/b/AGENTS.md")],
     ]);
     expect(formatExplanation(codelia.explanation)).toContain(
-      "order: startup files in the initial message's order, then the files touch delivers, root side first (spec 000 section 6)",
+      "order: startup files in the initial message's order, then the files touch delivers, root side first (docs/loading-rules.md#progressive-resolution)",
     );
     const opencode = await delivered("opencode");
     expect(opencode.touched).toEqual([

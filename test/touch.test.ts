@@ -15,7 +15,7 @@ const repo = {
 };
 
 describe("inline mode (touch)", () => {
-  it("returns the bodies of newly applicable files, root side first (spec 000 section 6), and nothing the second time", async () => {
+  it("returns the bodies of newly applicable files, root side first (docs/loading-rules.md#progressive-resolution), and nothing the second time", async () => {
     const t = await createTree(repo);
     const session = await openSession(t, { cwd: t.path("repo") });
     const blocks = await session.touch([t.path("repo/pkg/src/deep/file.ts")]);
@@ -38,7 +38,7 @@ describe("inline mode (touch)", () => {
       expect(explained.stdout, preset).toContain(
         ["opencode", "hygge", "copilot"].includes(preset)
           ? "then the files touch delivers, nearest directory first (the agent's own order"
-          : "then the files touch delivers, root side first (spec 000 section 6)",
+          : "then the files touch delivers, root side first (docs/loading-rules.md#progressive-resolution)",
       );
     }
     const rootFirst = ["pkg/AGENTS.md", "pkg/src/AGENTS.md"];

@@ -397,13 +397,13 @@ function notDeliveredReason(session: AgentsSession, found: Found, dir: string): 
 /**
  * The order the preset delivers files in: the initial message as rendered, then what touch adds,
  * root side first (spec 000 §6) or nearest first where the agent does so.
- * @example deliveryOrder(session) // "startup files in the initial message's order, then the files touch delivers, root side first (spec 000 section 6)"
+ * @example deliveryOrder(session) // "startup files in the initial message's order, then the files touch delivers, root side first (docs/loading-rules.md#progressive-resolution)"
  */
 export function deliveryOrder(session: AgentsSession): string {
   const startup = session.preset.startup.order === "path" ? "sorted by path, as the agent sorts them" : "in the initial message's order";
   const touch =
     session.preset.scope.touchOrder === SPEC_SCOPE.touchOrder
-      ? "root side first (spec 000 section 6)"
+      ? "root side first (docs/loading-rules.md#progressive-resolution)"
       : `nearest directory first (the agent's own order, kept by preset ${session.preset.name})`;
   return `startup files ${startup}, then the files touch delivers, ${touch}`;
 }

@@ -257,7 +257,7 @@ const LAZY_DEFAULTS = { maxFiles: 50, maxBytes: 256 * 1024, exclude: DEFAULT_EXC
 /** The default rules (docs/loading-rules.md, as Codelia ships them). */
 export const codeliaPreset: Preset = {
   name: "codelia",
-  description: "AGENTS Hierarchy Loading Spec (seed 000): AGENTS.md root -> cwd, resolver reminders",
+  description: "the loading rules of docs/loading-rules.md: AGENTS.md root -> cwd, resolver reminders",
   root: { markers: [".codelia", ".git", ".jj"], stopAtFsRoot: true },
   files: { names: ["AGENTS.md"], select: "first" },
   initial: { maxFiles: 16, maxBytes: 256 * 1024 },

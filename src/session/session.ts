@@ -402,7 +402,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     exclude: parts.excludes?.matches,
     config: parts.config,
     preset: parts.preset,
-    root: parts.project ? parts.importRoot : null,
+    root: parts.project ? parts.root : null,
     importRoot: parts.importRoot,
     cwd: parts.options.cwd,
     home: parts.options.home,

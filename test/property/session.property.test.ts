@@ -3,7 +3,7 @@
  * delete / admit / release / compacted / snapshot-restore, checked against a model of what the
  * model (the LLM) has been given. After every operation:
  * - a file is never presented twice at the same mtime (nor proposed twice while a proposal is open);
- * - resolve output is root-first, touch output root-first per target too (spec 000 section 6, preset codelia);
+ * - resolve output is root-first, touch output root-first per target too (docs/loading-rules.md#progressive-resolution, preset codelia);
  * - no budget is exceeded (initial maxFiles/maxBytes, maxFilesPerResolve, the session's lazy caps);
  * - nothing outside the target's root chain is returned;
  * and at the end, every applicable file has been presented at its current version.

@@ -31,7 +31,7 @@ async function withStateSession<T>(context: CommandContext, command: Command, st
 export function registerState(program: Command, context: CommandContext): void {
   program
     .command("resolve")
-    .description("against a persisted session: the AGENTS.md files newly applicable to PATH (spec section 6)")
+    .description("against a persisted session: the AGENTS.md files newly applicable to PATH (docs/loading-rules.md#progressive-resolution)")
     .argument("<paths...>", "target paths (files or directories, existing or not)")
     .requiredOption("--state <file>", "session state file (created on first use)")
     .action(async (paths: string[], options: { state: string }, command: Command) => {
