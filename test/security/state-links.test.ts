@@ -9,13 +9,14 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { StateError } from "../../src/core/errors.js";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
 import { conversationPath } from "../../src/integrations/host/store.js";
 import { createTree, makeFifo, runCli, type Tree } from "../helpers/tree.js";
 import { BIN, REPO, ensureBuilt } from "../helpers/bin.js";
+import { injectFs } from "../helpers/faults.js";
 import { HOOK_EVENTS, hostCases, type HostCase } from "./host-table.js";
 
 const HOSTS = hostCases();
@@ -397,4 +398,45 @@ describe("rows 9-10 through the CLI's --state (resolve, touch, resume)", () => {
     expect(lstatSync(tree.path("st/dev")).isCharacterDevice()).toBe(true);
     expect(names(tree.path("st"))).toEqual(["dev", "pipe", "to-dev", "to-pipe"]);
   }, 60_000);
+});
+
+describe("row 9: a link swapped in between the read and the save", () => {
+  it("the save replaces the link itself: the user's file keeps its bytes (the hosts' shared store, through Claude Code's runner)", async () => {
+    const tree = await repo();
+    const stateDir = tree.path("state");
+    const statePath = conversationPath(stateDir, { id: "raced" });
+    // Whoever writes in the state directory swaps the state file for a link just before agentsmd saves.
+    const fs = injectFs({
+      writeAtomic: ([path, data], next) => {
+        if (path === statePath) {
+          rmSync(statePath, { force: true });
+          symlinkSync(tree.path("user/notes.txt"), statePath);
+        }
+        return next(path, data);
+      },
+    });
+    const runner = await HOOK_HOSTS["claude-code"]!.load();
+    const event = (hook: "start" | "read") =>
+      JSON.stringify(
+        hook === "start"
+          ? HOOK_EVENTS["claude-code"]!.start(tree.path("r"), "raced")
+          : HOOK_EVENTS["claude-code"]!.read(tree.path("r"), "raced", tree.path("r/pkg/x.ts")),
+      );
+    let answer: unknown = null;
+    const options = {
+      flags: { agentsMd: "inject" },
+      env: {},
+      home: tree.home,
+      stateDir,
+      session: { fs },
+      deliver: (output: unknown) => void (answer = output),
+    };
+    await runner(event("start"), options);
+    expect(readFileSync(tree.path("user/notes.txt"), "utf8")).toBe(USER_BYTES);
+    expect(lstatSync(statePath).isFile()).toBe(true);
+    // The conversation goes on from the state saved.
+    await runner(event("read"), options);
+    expect(JSON.stringify(answer)).toContain("PKG");
+    expect(readFileSync(tree.path("user/notes.txt"), "utf8")).toBe(USER_BYTES);
+  });
 });
