@@ -9,7 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StateError } from "../../src/core/errors.js";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
@@ -18,6 +18,8 @@ import { createTree, makeFifo, runCli, type Tree } from "../helpers/tree.js";
 import { BIN, REPO, ensureBuilt } from "../helpers/bin.js";
 import { injectFs } from "../helpers/faults.js";
 import { HOOK_EVENTS, hostCases, type HostCase } from "./host-table.js";
+import { KiloAgents } from "../../src/integrations/kilo/index.js";
+import { OpenCodeAgents } from "../../src/integrations/opencode/index.js";
 
 const HOSTS = hostCases();
 /** Someone else: nobody. */
@@ -438,5 +440,28 @@ describe("row 9: a link swapped in between the read and the save", () => {
     await runner(event("read"), options);
     expect(JSON.stringify(answer)).toContain("PKG");
     expect(readFileSync(tree.path("user/notes.txt"), "utf8")).toBe(USER_BYTES);
+  });
+});
+
+describe("row 10: the OpenCode-family plugins delete nothing in a state directory others may write", () => {
+  it.each([
+    ["kilo", KiloAgents],
+    ["opencode", OpenCodeAgents],
+  ] as const)("%s: session.deleted leaves the files of a 0777 directory of another user", async (_name, Agents) => {
+    const tree = await repo();
+    const dir = tree.path("shared/state");
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    chownSync(dir, OTHER_UID, OTHER_UID);
+    symlinkSync(tree.path("user/notes.txt"), join(dir, "victim.json"));
+    const agents = new Agents({ directory: tree.path("r"), worktree: tree.path("r"), home: tree.home, env: {} }, { stateDir: dir });
+    await agents.hooks().event!({ event: { type: "session.deleted", properties: { info: { id: "victim" } } } } as never);
+    expect(names(dir)).toEqual(["victim.json"]);
+    // Its own directory: the state file goes.
+    const own = new Agents({ directory: tree.path("r"), worktree: tree.path("r"), home: tree.home, env: {} }, { stateDir: tree.path("own") });
+    mkdirSync(tree.path("own"), { mode: 0o700 });
+    writeFileSync(tree.path("own/gone.json"), "{}\n");
+    await own.hooks().event!({ event: { type: "session.deleted", properties: { info: { id: "gone" } } } } as never);
+    expect(names(tree.path("own"))).toEqual([]);
   });
 });
