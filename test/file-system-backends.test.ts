@@ -87,8 +87,11 @@ describe("syncFileSystem (every call on the calling thread, for a hook process) 
     await makeSymlink(tree, "link", tree.path("dir"));
     writeFileSync(tree.path("private.json"), "old\n", { mode: 0o640 });
     symlinkSync(tree.path("dir/a.json"), tree.path("linked.json"));
+    symlinkSync(tree.path("dir/nothing.json"), tree.path("dangling.json"));
     const steps: Record<string, unknown> = {
       mkdir: await outcome(() => fs.mkdir(tree.path("new/deep/er"))),
+      mkdirPrivate: await outcome(() => fs.mkdir(tree.path("private/deep"), 0o700)),
+      exclusiveOverLink: await outcome(() => fs.createExclusive(tree.path("dangling.json"), "me\n")),
       mkdirOverFile: await outcome(() => fs.mkdir(tree.path("AGENTS.md/x"))),
       exclusive: await outcome(() => fs.createExclusive(tree.path("new.lock"), "me\n")),
       exclusiveTaken: await outcome(() => fs.createExclusive(tree.path("locked.lock"), "me\n")),
@@ -98,7 +101,7 @@ describe("syncFileSystem (every call on the calling thread, for a hook process) 
       removeDir: await outcome(() => fs.remove(tree.path("new"))),
       write: await outcome(() => fs.writeAtomic(tree.path("dir/b.json"), "b\n")),
       overwriteKeepsMode: await outcome(() => fs.writeAtomic(tree.path("private.json"), "new\n")),
-      writeThroughLink: await outcome(() => fs.writeAtomic(tree.path("linked.json"), "through\n")),
+      writeOverLink: await outcome(() => fs.writeAtomic(tree.path("linked.json"), "over\n")),
       writeNoDir: await outcome(() => fs.writeAtomic(tree.path("nodir/c.json"), "c\n")),
       realpath: await outcome(async () => (await fs.realpath(tree.path("link/a.json"))).slice(tree.root.length)),
       realpathMissing: await outcome(() => fs.realpath(tree.path("missing"))),
@@ -112,7 +115,7 @@ describe("syncFileSystem (every call on the calling thread, for a hook process) 
         const rel = path.slice(tree.root.length);
         const info = lstatSync(path);
         if (info.isSymbolicLink()) after[rel] = "link";
-        else if (info.isDirectory()) ((after[rel] = "dir"), walk(path));
+        else if (info.isDirectory()) ((after[rel] = `dir ${(info.mode & 0o777).toString(8)}`), walk(path));
         else if (info.isFile()) after[rel] = `${readFileSync(path, "utf8")} ${(statSync(path).mode & 0o777).toString(8)}`;
         else after[rel] = "other";
       }
@@ -126,8 +129,14 @@ describe("syncFileSystem (every call on the calling thread, for a hook process) 
     expect(viaSync).toEqual(await script(asyncFileSystem));
     expect(viaSync.steps.exclusiveTaken).toEqual({ value: false });
     expect(viaSync.after["/private.json"]).toBe("new\n 640");
-    expect(viaSync.after["/linked.json"]).toBe("link");
-    expect(viaSync.after["/dir/a.json"]).toMatch(/^through\n /);
+    // The link is replaced, its target left alone (a state file swapped for a link, issue 18 row 9).
+    expect(viaSync.after["/linked.json"]).toBe("over\n 600");
+    expect(viaSync.after["/dir/a.json"]).toMatch(/^\{\}\n /);
+    // A dangling link is an entry: nothing is created where it points.
+    expect(viaSync.steps.exclusiveOverLink).toEqual({ value: false });
+    expect(viaSync.after["/dangling.json"]).toBe("link");
+    expect(viaSync.after["/dir/nothing.json"]).toBeUndefined();
+    expect([viaSync.after["/private"], viaSync.after["/private/deep"]]).toEqual(["dir 700", "dir 700"]);
     expect(Object.keys(viaSync.after).filter((rel) => rel.endsWith(".tmp"))).toEqual([]);
   });
 });

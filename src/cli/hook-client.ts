@@ -12,6 +12,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, statSy
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { writeDescriptorSync } from "../io/descriptors.js";
+import { ownDirectoryProblem } from "../io/own-directory.js";
 import {
   LineReader,
   MAX_FRAME_BYTES,
@@ -40,13 +41,13 @@ const STARTING_MS = 10_000;
 
 /**
  * Whether `path` is a real directory (no symlink) owned by `uid` (any owner when the platform has
- * no uids) with none of the `denied` mode bits: the one check of the launcher's own directories
- * (the compile cache: nobody else may write, 0o022; the server's socket: nobody else may enter, 0o077).
- * Throws what lstat throws.
+ * no uids) with none of the `denied` mode bits: the one check (io/own-directory.ts, which state
+ * directories ask too) of the launcher's own directories (the compile cache: nobody else may
+ * write, 0o022; the server's socket: nobody else may enter, 0o077). Throws what lstat throws.
  */
 export function ownDirectory(path: string, uid: number | undefined, denied: number): boolean {
   const info = lstatSync(path);
-  return info.isDirectory() && (uid === undefined || info.uid === uid) && (info.mode & denied) === 0;
+  return ownDirectoryProblem({ directory: info.isDirectory(), uid: info.uid, mode: info.mode }, uid, denied) === null;
 }
 
 /**

@@ -73,11 +73,16 @@ export interface FileSystem {
    */
   readdirUnsorted(path: string): Promise<Array<{ name: string; kind: FileKind | "symlink" }>>;
   realpath(path: string): Promise<string>;
-  /** Replaces a file atomically (temp file beside it, fsync, rename): a crash leaves the old file intact. */
+  /**
+   * Replaces the entry at `path` atomically (a temp file beside it created exclusively, never
+   * through a link, fsync, rename): a crash leaves the old file intact. A symbolic link at `path`
+   * is replaced itself, its target left alone (a caller that means the target resolves it first,
+   * as install does for a dotfiles link); an existing regular file keeps its permissions.
+   */
   writeAtomic(path: string, data: string): Promise<void>;
-  /** Creates a directory and its parents (no error when it exists). */
-  mkdir(path: string): Promise<void>;
-  /** Creates a file only if nothing is there (a lock file); false when something already is. */
+  /** Creates a directory and its parents, `mode` for those it creates (no error when it exists). */
+  mkdir(path: string, mode?: number): Promise<void>;
+  /** Creates a file only if nothing is there, not even a dangling link (a lock file); false when something already is. */
   createExclusive(path: string, data: string): Promise<boolean>;
   /** Removes a file; nothing happens when it is already gone. */
   remove(path: string): Promise<void>;
@@ -144,6 +149,11 @@ function statAsync(path: string, follow: boolean): Promise<Stats> {
 }
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+/**
+ * A new file, never an existing entry: O_EXCL fails on any entry, a symbolic link included
+ * (dangling or not), and O_NOFOLLOW says so again where O_EXCL alone might not (old NFS).
+ */
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 const CHUNK = 64 * 1024;
 
 /**
@@ -377,24 +387,28 @@ function settled<T>(call: () => T): Promise<T> {
   }
 }
 
+/** The permissions a replacement keeps: an existing regular file's (never a link target's), else 0600. */
+function keptMode(stats: Stats | null | undefined): number {
+  return stats?.isFile() ? stats.mode & 0o777 : 0o600;
+}
+
+/** A temp file's name beside `path`: the rename that replaces the entry stays in one directory. */
+function tempBeside(path: string): string {
+  return `${path}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
+}
+
 /** The synchronous twin of writeAtomic: same temp file, mode, fsync and rename. */
-function writeAtomicNow(given: string, data: string): void {
-  let path = given;
-  try {
-    path = realpathNow(given);
-  } catch {
-    // absent (a new file) or unreadable: written at the given path
-  }
+function writeAtomicNow(path: string, data: string): void {
   let mode = 0o600;
   try {
-    mode = (statSync(path, { throwIfNoEntry: false })?.mode ?? 0o600) & 0o777;
+    mode = keptMode(lstatSync(path, { throwIfNoEntry: false }));
   } catch {
     // keep the default
   }
-  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
+  const temp = tempBeside(path);
   let fd: number | undefined;
   try {
-    fd = openSync(temp, "wx", mode);
+    fd = openSync(temp, CREATE_FLAGS, mode);
     writeFileSync(fd, data, "utf8");
     fsyncSync(fd);
     closeSync(fd);
@@ -446,10 +460,10 @@ export const syncFileSystem: FileSystem = {
       }
     }),
   writeAtomic: (path, data) => settled(() => writeAtomicNow(path, data)),
-  mkdir: (path) =>
+  mkdir: (path, mode) =>
     settled(() => {
       try {
-        mkdirSync(path, { recursive: true });
+        mkdirSync(path, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
       } catch (error) {
         throw wrap(error, path, "create directory");
       }
@@ -457,7 +471,12 @@ export const syncFileSystem: FileSystem = {
   createExclusive: (path, data) =>
     settled(() => {
       try {
-        writeFileSync(path, data, { flag: "wx" });
+        const fd = openSync(path, CREATE_FLAGS, 0o666);
+        try {
+          writeFileSync(fd, data, "utf8");
+        } finally {
+          closeSync(fd);
+        }
         return true;
       } catch (error) {
         if ((error as { code?: string }).code === "EEXIST") return false;
@@ -510,7 +529,7 @@ export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: Fi
     readdirUnsorted: (path) => (counters.readdir++, inner.readdirUnsorted(path)),
     realpath: (path) => (counters.realpath++, inner.realpath(path)),
     writeAtomic: (path, data) => (counters.write++, inner.writeAtomic(path, data)),
-    mkdir: (path) => inner.mkdir(path),
+    mkdir: (path, mode) => inner.mkdir(path, mode),
     createExclusive: (path, data) => (counters.write++, inner.createExclusive(path, data)),
     remove: (path) => (counters.write++, inner.remove(path)),
   };
@@ -532,15 +551,14 @@ export async function readTextFile(path: string, maxBytes = 64 * 1024 * 1024, fs
   }
 }
 
-async function writeAtomic(given: string, data: string): Promise<void> {
-  // A symlinked destination (a dotfiles repository's ~/.claude/settings.json) is written through:
-  // its target is replaced and the link stays; an existing file keeps its permissions.
-  const path = await fsp.realpath(given).catch(() => given);
-  const mode = ((await fsp.stat(path).catch(() => null))?.mode ?? 0o600) & 0o777;
-  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
+async function writeAtomic(path: string, data: string): Promise<void> {
+  // The entry is replaced, never what a link there points to: a state file swapped for a link to a
+  // user's file (or a FIFO, a device) must not get that file overwritten (issue 18, row 9).
+  const mode = keptMode(await fsp.lstat(path).catch(() => null));
+  const temp = tempBeside(path);
   let handle: fsp.FileHandle | undefined;
   try {
-    handle = await fsp.open(temp, "wx", mode);
+    handle = await fsp.open(temp, CREATE_FLAGS, mode);
     await handle.writeFile(data, "utf8");
     await handle.sync();
     await handle.close();
@@ -553,9 +571,9 @@ async function writeAtomic(given: string, data: string): Promise<void> {
   }
 }
 
-async function mkdirp(path: string): Promise<void> {
+async function mkdirp(path: string, mode?: number): Promise<void> {
   try {
-    await fsp.mkdir(path, { recursive: true });
+    await fsp.mkdir(path, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
   } catch (error) {
     throw wrap(error, path, "create directory");
   }
@@ -563,7 +581,7 @@ async function mkdirp(path: string): Promise<void> {
 
 async function exclusive(path: string, data: string): Promise<boolean> {
   try {
-    await fsp.writeFile(path, data, { flag: "wx" });
+    await fsp.writeFile(path, data, { flag: CREATE_FLAGS });
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return false;
@@ -591,8 +609,8 @@ export function writeFileAtomic(path: string, data: string, fs: FileSystem = nod
  * Creates a directory and its parents through `fs`.
  * @example await ensureDir("/tmp/agentsmd/state");
  */
-export function ensureDir(path: string, fs: FileSystem = nodeFileSystem): Promise<void> {
-  return fs.mkdir(path);
+export function ensureDir(path: string, fs: FileSystem = nodeFileSystem, mode?: number): Promise<void> {
+  return fs.mkdir(path, mode);
 }
 
 /**

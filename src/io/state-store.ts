@@ -1,15 +1,99 @@
 /**
  * Persisted sessions: read/validate a state file, write it atomically, and a cross-process lock
  * (exclusive lock file, stale-lock recovery) so concurrent processes never lose an update.
+ *
+ * Never through a link: a state or lock file that is not a regular file (a symbolic link, a FIFO,
+ * a device) is refused, not opened, and a save replaces the directory entry, never what it points
+ * to. A state directory must be this user's alone to write (io/own-directory.ts): anyone else who
+ * may write there could swap a state file for a link between two calls.
  */
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { FsError, StateError, jsonParseProblem } from "../core/errors.js";
-import { ageMs, createExclusive, ensureDir, hostName, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileSystem } from "./file-system.js";
+import { ageMs, createExclusive, hostName, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileInfo, type FileSystem } from "./file-system.js";
+import { ownDirectoryProblem } from "./own-directory.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { SessionState } from "../core/schema.js";
 
 /** Largest state file accepted. */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
+
+/** What group and others may not do in a state directory: write (they could swap a file for a link). */
+export const STATE_DIR_DENIED = 0o022;
+
+/** The mode of the directories agentsmd creates for state: the user's alone. */
+export const STATE_DIR_MODE = 0o700;
+
+/** Where to keep state instead, for a fix that names a directory agentsmd may not use. */
+const ELSEWHERE = "or keep agentsmd's state in a directory only you can write (XDG_STATE_HOME; --state-dir or the stateDir option; --state for the CLI)";
+
+/**
+ * The directories a state directory's safety rests on: itself, and the `agentsmd` folder above it
+ * when it is one (`$XDG_STATE_HOME/agentsmd/<host>`: whoever may write there may rename `<host>`).
+ */
+function stateDirLevels(dir: string): string[] {
+  const parent = dirname(dir);
+  return basename(parent) === "agentsmd" ? [parent, dir] : [dir];
+}
+
+function refusedDir(dir: string, problem: string, info: FileInfo & { symlink: boolean }): StateError {
+  const fix = !(info.kind === "directory" && !info.symlink)
+    ? `remove or rename ${dir} (agentsmd creates it as a directory only you can write), ${ELSEWHERE}`
+    : info.uid !== process.getuid?.()
+      ? `have uid ${info.uid ?? "?"} remove ${dir}, ${ELSEWHERE}`
+      : `chmod 700 ${dir}, ${ELSEWHERE}`;
+  return new StateError(`state directory ${dir} ${problem}: another user could swap a state file there for a link; agentsmd neither reads nor writes there`, {
+    path: dir,
+    fix,
+  });
+}
+
+/** Checks each present level (top first); true when every level is there. */
+async function checkLevels(levels: readonly string[], uid: number, fs: FileSystem): Promise<boolean> {
+  for (const level of levels) {
+    const info = await fs.lstat(level);
+    if (info === null) return false;
+    const problem = ownDirectoryProblem({ directory: info.kind === "directory" && !info.symlink, uid: info.uid, mode: info.mode }, uid, STATE_DIR_DENIED);
+    if (problem !== null) throw refusedDir(level, problem, info);
+  }
+  return true;
+}
+
+/**
+ * Refuses a state directory (and the `agentsmd` folder above it) that is not a real directory of
+ * this user or that group or others may write, with a StateError naming it and the fix; with
+ * `create`, first makes what is missing, 0700. Absent and not created: nothing to refuse. On a
+ * platform without uids (Windows) nothing is checked.
+ * @example await privateStateDir("/home/me/.local/state/agentsmd/codex", nodeFileSystem, true);
+ */
+export async function privateStateDir(dir: string, fs: FileSystem, create: boolean): Promise<void> {
+  const uid = process.getuid?.();
+  if (uid === undefined) {
+    if (create) await fs.mkdir(dir, STATE_DIR_MODE);
+    return;
+  }
+  const levels = stateDirLevels(dir);
+  if ((await checkLevels(levels, uid, fs)) || !create) return;
+  await fs.mkdir(dir, STATE_DIR_MODE);
+  await checkLevels(levels, uid, fs);
+}
+
+/**
+ * The text of a state or lock file; null when absent. Never through a link and never a FIFO or a
+ * device: an entry that is not a regular file is refused (a StateError naming it), never opened.
+ * @example await readStateText("/s/abc.json", MAX_STATE_BYTES, nodeFileSystem) // "{...}" | null
+ */
+export async function readStateText(path: string, maxBytes: number, fs: FileSystem): Promise<string | null> {
+  const info = await fs.lstat(path);
+  if (info === null) return null;
+  if (info.symlink || info.kind !== "file") {
+    const what = info.symlink ? "a symbolic link" : info.kind === "directory" ? "a directory" : "a FIFO, socket or device";
+    throw new StateError(`${path} is ${what}, not a file agentsmd wrote; agentsmd never reads or writes through it and left it untouched`, {
+      path,
+      fix: `remove ${path} (agentsmd then starts a new state file there)`,
+    });
+  }
+  return readTextFile(path, maxBytes, fs);
+}
 
 /**
  * Reads and validates a state file; null when it does not exist. Never modifies the file.
@@ -18,8 +102,9 @@ export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 export async function readStateFile(path: string, fs: FileSystem = nodeFileSystem): Promise<SessionState | null> {
   let text: string | null;
   try {
-    text = await readTextFile(path, MAX_STATE_BYTES, fs);
+    text = await readStateText(path, MAX_STATE_BYTES, fs);
   } catch (error) {
+    if (error instanceof StateError) throw error;
     throw new StateError(`cannot read state file ${path}: ${(error as Error).message}`, {
       path,
       cause: error,
@@ -46,11 +131,12 @@ export async function readStateFile(path: string, fs: FileSystem = nodeFileSyste
 }
 
 /**
- * Writes a state file atomically (temp file + fsync + rename).
+ * Writes a state file atomically (temp file + fsync + rename of the entry, never through a link),
+ * in a directory only this user may write (created 0700 when missing).
  * @example await writeStateFile("/tmp/s.json", session.snapshot());
  */
 export async function writeStateFile(path: string, state: SessionState, fs: FileSystem = nodeFileSystem): Promise<void> {
-  await ensureDir(dirname(path), fs);
+  await privateStateDir(dirname(path), fs, true);
   await writeFileAtomic(path, `${JSON.stringify(state)}\n`, fs);
 }
 
@@ -61,6 +147,12 @@ export interface LockOptions {
   staleMs?: number;
   /** Where the lock files live. @default nodeFileSystem */
   fs?: FileSystem;
+  /**
+   * "private": the lock's directory must be this user's alone (privateStateDir: it holds state
+   * files); "any": a lock that guards no file in its directory (a build step's, in the temp directory).
+   * @default "private"
+   */
+  directory?: "private" | "any";
 }
 
 function pidAlive(pid: number): boolean {
@@ -94,9 +186,17 @@ interface LockSeen {
   ino: number;
 }
 
+/** A lock file's text; null when absent or unreadable. A lock that is not a regular file is refused (readStateText). */
+function lockText(lock: string, fs: FileSystem): Promise<string | null> {
+  return readStateText(lock, 256, fs).catch((error: unknown) => {
+    if (error instanceof StateError) throw error;
+    return null;
+  });
+}
+
 /** The content and inode of a lock file, or null when there is none. */
 async function readLock(lock: string, fs: FileSystem): Promise<LockSeen | null> {
-  const [text, info] = await Promise.all([readTextFile(lock, 256, fs).catch(() => null), fs.lstat(lock).catch(() => null)]);
+  const [text, info] = await Promise.all([lockText(lock, fs), fs.lstat(lock).catch(() => null)]);
   return text === null || info === null ? null : { text, ino: info.ino };
 }
 
@@ -146,7 +246,7 @@ async function breakStale(lock: string, staleMs: number, fs: FileSystem, depth =
 
 /** Removes the lock only while it is still ours (a lock broken as stale may belong to another process now). */
 async function releaseLock(lock: string, content: string, fs: FileSystem): Promise<void> {
-  const text = await readTextFile(lock, 256, fs).catch(() => null);
+  const text = await readStateText(lock, 256, fs).catch(() => null);
   if (text === content) await removeFile(lock, fs);
 }
 
@@ -180,7 +280,8 @@ async function stateDirError(error: unknown, lock: string, fs: FileSystem): Prom
 
 /**
  * Runs `fn` while holding `<path>.lock`. Stale locks (dead owner on this host, or older than
- * `staleMs`) are broken, one breaker at a time.
+ * `staleMs`) are broken, one breaker at a time. The directory is checked (and created 0700) by
+ * privateStateDir first; a lock that is not a regular file (a link, a FIFO) is refused at once.
  * @example await withLock(stateFile, async () => { ... read, modify, write ... });
  */
 export async function withLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
@@ -192,7 +293,8 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
   const started = Date.now();
   let delay = 2;
   try {
-    await ensureDir(dirname(path), fs);
+    if (options.directory === "any") await fs.mkdir(dirname(path));
+    else await privateStateDir(dirname(path), fs, true);
     for (;;) {
       if (await createExclusive(lock, content, fs)) break;
       await breakStale(lock, staleMs, fs);

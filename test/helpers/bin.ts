@@ -52,7 +52,8 @@ export async function ensureBuilt(): Promise<void> {
       }
       await promisify(execFile)(process.execPath, [join(REPO, "scripts/build-hook.mjs")], { cwd: REPO });
     },
-    { timeoutMs: 120_000 },
+    // The temp directory is everyone's: this lock guards no file there.
+    { timeoutMs: 120_000, directory: "any" },
   );
 }
 

@@ -4,7 +4,7 @@
  * nothing), then once for real with the built CLI run as `nobody` when that is possible.
  */
 import { spawnSync } from "node:child_process";
-import { chmod } from "node:fs/promises";
+import { chmod, chown } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTree, openSession } from "../helpers/tree.js";
@@ -110,7 +110,9 @@ describe.runIf(canDropPrivileges)("for real, as nobody (setpriv)", () => {
     await tree.add({ "state/": null });
     await chmod(tree.root, 0o755);
     await chmod(tree.home, 0o755);
-    await chmod(tree.path("state"), 0o777);
+    // nobody's own state directory: one anyone may write is refused (issue 18 row 10).
+    await chown(tree.path("state"), 65534, 65534);
+    await chmod(tree.path("state"), 0o700);
     await chmod(tree.path("repo/a/AGENTS.md"), 0o000);
     await chmod(tree.path("repo/a/locked"), 0o600); // readable, not searchable
     const asNobody = { prefix: NOBODY, cwd: "/" };

@@ -12,6 +12,7 @@ import { quote } from "../../core/quote.js";
 import { AgentsMdError } from "../../core/errors.js";
 import { nodeFileSystem, readTextRange, type FileSystem } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
+import { privateStateDir } from "../../io/state-store.js";
 import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import { builtInConfig } from "../../load/config.js";
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
@@ -486,6 +487,8 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
   // state as read, without the lock: when it has nothing to hand over or save, that is the answer
   // (it saw one whole saved state: atomic writes). Otherwise the lock is taken, and the step runs
   // again under it only when another process saved in between.
+  // A state directory others may write is refused before anything in it is read (a StateError).
+  await privateStateDir(dir, run.fs, false);
   const first = event.fresh ? null : await read();
   let early: Step<H> | null = null;
   if (first?.state) {

@@ -17,9 +17,9 @@ import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { once } from "../../core/config-schema.js";
 import { sessionStateSchema, type SessionState } from "../../core/state-schema.js";
 import { checksum } from "../../core/checksum.js";
-import { ensureDir, nodeFileSystem, readTextFile, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
-import { MAX_STATE_BYTES, withLock } from "../../io/state-store.js";
-import { jsonParseProblem } from "../../core/errors.js";
+import { nodeFileSystem, writeFileAtomic, type FileSystem } from "../../io/file-system.js";
+import { MAX_STATE_BYTES, privateStateDir, readStateText, withLock } from "../../io/state-store.js";
+import { StateError, jsonParseProblem } from "../../core/errors.js";
 
 /** State files untouched this long are removed when a new conversation starts. */
 export const STATE_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -168,13 +168,16 @@ export interface ReadConversation<H> {
 }
 
 /**
- * Reads a state file's text; null when absent. A file that cannot be read is reported through
- * `diagnose` and treated as absent (the next save replaces it).
+ * Reads a state file's text; null when absent. A regular file that cannot be read is reported
+ * through `diagnose` and treated as absent (the next save replaces its directory entry, never its
+ * bytes). An entry that is not a regular file (a symbolic link, a FIFO, a device) throws a
+ * StateError naming it: nothing of this conversation is read or saved until it is removed.
  */
 export async function readConversationText(path: string, diagnose: (message: string) => void, fs: FileSystem = nodeFileSystem): Promise<string | null> {
   try {
-    return await readTextFile(path, MAX_STATE_BYTES, fs);
+    return await readStateText(path, MAX_STATE_BYTES, fs);
   } catch (error) {
+    if (error instanceof StateError) throw error;
     diagnose(`cannot read ${path}: ${(error as Error).message}; starting a new session state`);
     return null;
   }
@@ -219,7 +222,8 @@ export function parseConversation<H>(
 
 /**
  * Reads and validates a state file; null when absent. A file that cannot be read or is not valid
- * is reported through `diagnose` and treated as absent (the next save replaces it).
+ * is reported through `diagnose` and treated as absent (the next save replaces it). A state
+ * directory others may write, or an entry that is not a regular file, throws a StateError.
  */
 export async function loadConversation<H>(
   path: string,
@@ -227,11 +231,13 @@ export async function loadConversation<H>(
   diagnose: (message: string) => void,
   fs: FileSystem = nodeFileSystem,
 ): Promise<ConversationState<H> | null> {
+  await privateStateDir(parentOf(path), fs, false);
   return parseConversation(await readConversationText(path, diagnose, fs), path, format, diagnose);
 }
 
 /**
- * Replaces a state file atomically.
+ * Replaces a state file atomically: the directory entry, never a link's target, in a directory
+ * only this user may write (created 0700 when missing; else a StateError).
  * @example await saveConversation("/s/abc.json", state);
  */
 export async function saveConversation<H>(
@@ -240,7 +246,7 @@ export async function saveConversation<H>(
   fs: FileSystem = nodeFileSystem,
   text = checkedText(state),
 ): Promise<void> {
-  await ensureDir(parentOf(path), fs);
+  await privateStateDir(parentOf(path), fs, true);
   await writeFileAtomic(path, text, fs);
 }
 

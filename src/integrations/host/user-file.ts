@@ -105,7 +105,8 @@ export async function installEdit(file: string, edit: (text: string | null) => s
   const known = await readRecord(where, target, fs);
   // A record whose written text is no longer there is from an older install the user undid by hand.
   const original = known && known.written === current ? known.original : current;
-  await fs.mkdir(parentOf(where));
+  // The records sit beside agentsmd's state: a directory of the user's alone.
+  await fs.mkdir(parentOf(where), 0o700);
   const record: InstallRecord = { kind: "agentsmd/install-record", version: 1, file: target, original, written: next };
   await fs.writeAtomic(where, `${JSON.stringify(record)}\n`);
   await fs.mkdir(parentOf(target));

@@ -31,6 +31,7 @@ import * as z from "zod";
 import { homedir } from "node:os";
 import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
 import { nodeFileSystem, removeFile, type FileSystem } from "../../io/file-system.js";
+import { privateStateDir } from "../../io/state-store.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { absolute, isInside, nameOf, homeFromEnv, optionDir } from "../../core/paths.js";
 import { conversationPath, conversationFormat, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
@@ -454,6 +455,8 @@ export class FamilyAgents {
       await resolved?.saving;
       await resolved?.session.close();
     }
+    // Nothing is removed from a state directory others may write (a StateError, kept quiet by the hooks' guard).
+    await privateStateDir(this.stateDir, nodeFileSystem, false);
     await removeFile(this.statePath(sessionID));
   }
 
