@@ -20,7 +20,9 @@ function parseScope(value: string): InstallScope {
 
 function parseHost(value: string): string {
   if (!HOSTS.includes(value))
-    throw new InvalidArgumentError(`supported: ${HOSTS.join(", ")} (for Codex, Gemini CLI and other MCP hosts register \`agentsmd mcp\`; see the README)`);
+    throw new InvalidArgumentError(
+      `supported: ${HOSTS.join(", ")}. OpenCode, Kilo Code and pi load agentsmd as a plugin (\`agentsmd setup\` prints the line for each); any other MCP host can register \`agentsmd mcp\``,
+    );
   return value;
 }
 
@@ -45,7 +47,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .option("--scope <scope>", scopeHelp, parseScope, "user")
     .option(
       "--command <command>",
-      'command the hooks run, without "hook claude-code" (default: the project\'s node_modules/.bin/agentsmd for project/local scope when present, else this CLI by absolute path)',
+      "command the hooks run, without \"hook <host>\" (default: for project/local scope the project's own node_modules/agentsmd, relative to the project, else `agentsmd` by name; for user scope `node` from PATH and this package's dist/hook/hook.cjs)",
     )
     .option("--trust", "codex: also record Codex's trust for exactly agentsmd's hooks (through `codex app-server` when codex is on PATH, else in config.toml)")
     .option("--codex-bin <path>", "codex: the codex executable used for --trust (default: codex on PATH)")
