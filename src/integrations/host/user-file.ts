@@ -161,7 +161,8 @@ export async function uninstallEdit(
   if (next === null && record?.dirs) for (const dir of record.dirs) await removeEmptyDir(dir);
   if (record) {
     await fs.remove(where);
-    await removeEmptyDir(parentOf(where)); // the record directory is agentsmd's own
+    // The record directory and the agentsmd/ holding it are agentsmd's own: gone when empty.
+    if ((await removeEmptyDir(parentOf(where))) && options.recordDir === undefined) await removeEmptyDir(parentOf(parentOf(where)));
   }
   return { file, target, changed };
 }
