@@ -4,12 +4,13 @@
  * binary, nothing written calls `npx`, and uninstall takes away the directories install created
  * (only those, and only when empty).
  */
-import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createTree, runCli, type Tree } from "../helpers/tree.js";
-import { REPO } from "../helpers/bin.js";
+import { ensureBuilt, REPO } from "../helpers/bin.js";
+import { verifyHook } from "../../src/integrations/setup/verify.js";
 import { isEphemeralPackage, packageHookScript, projectPrefixOf, userHookPrefix } from "../../src/integrations/host/hook-command.js";
 import { hookCommands } from "../../src/inspect/hook-entries.js";
 
@@ -82,6 +83,30 @@ describe("portable hook commands", () => {
     expect(isEphemeralPackage("/home/me/.npm/_npx/1f2e/node_modules/agentsmd/dist/hook/hook.cjs")).toBe(true);
     expect(userHookPrefix("/home/me/.npm/_npx/1f2e/node_modules/agentsmd/dist/hook/hook.cjs")).toBe("agentsmd");
     expect(userHookPrefix("/opt/my tools/agentsmd/dist/hook/hook.cjs")).toBe("node '/opt/my tools/agentsmd/dist/hook/hook.cjs'");
+  });
+
+  it("a user-scope hook keeps working after a Node version switch: it runs whatever node PATH holds when it runs", async () => {
+    await ensureBuilt();
+    const tree = await createTree({});
+    const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
+    const { command } = JSON.parse((await runCli(["--json", "--home", tree.home, "install", "claude-code"], { env })).stdout) as { command: string };
+    // Another Node installation: a `node` elsewhere, which leaves a mark when it runs.
+    mkdirSync(tree.path("other-node/bin"), { recursive: true });
+    writeFileSync(tree.path("other-node/bin/node"), `#!/bin/sh\necho ran > "${tree.path("other-node/ran")}"\nexec '${process.execPath}' "$@"\n`);
+    chmodSync(tree.path("other-node/bin/node"), 0o755);
+    const result = await verifyHook("claude-code", command, { env: { PATH: `${tree.path("other-node/bin")}:/usr/bin:/bin` }, home: tree.home });
+    expect(result.problem).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(existsSync(tree.path("other-node/ran"))).toBe(true);
+  }, 180_000);
+
+  it("a project hook that calls agentsmd by name says so when no agentsmd is on PATH here", async () => {
+    const tree = await createTree({ "repo/.git/": null, "bin/agentsmd": "#!/bin/sh\n" });
+    chmodSync(tree.path("bin/agentsmd"), 0o755);
+    const args = ["--cwd", tree.path("repo"), "--home", tree.home, "install", "qwen", "--scope", "project"];
+    const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
+    expect((await runCli(args, { env: { ...env, PATH: "/usr/bin:/bin" } })).stderr).toContain("the hooks call `agentsmd` by name");
+    expect((await runCli(args, { env: { ...env, PATH: tree.path("bin") } })).stderr).toBe("");
   });
 
   it("nothing in src/ writes or recommends npx", () => {
