@@ -154,6 +154,23 @@ describe("agentsmd setup: dry run, install, verification, uninstall", () => {
     expect(run.stderr).toContain("setup did not complete for claude-code");
   });
 
+  it("codex that runs but whose app-server fails: the hooks are installed (and reported changed), untrusted, with the line to run", async () => {
+    const tree = await createTree({ ".test-home/.local/state/": null });
+    const bin = await fakeBin(
+      tree,
+      ["codex"],
+      '#!/bin/sh\ncase "$1" in --version) echo "codex-cli 0.169.0"; exit 0;; esac\necho "app-server: no" >&2\nexit 5\n',
+    );
+    const env = { PATH: `${bin}:${NODE_DIR}:/usr/bin:/bin`, HOME: tree.home, XDG_STATE_HOME: tree.path(".test-home/.local/state") };
+    const run = await runCli(["--json", "--home", tree.home, "setup", "codex"], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const codex = (JSON.parse(run.stdout) as SetupReport).agents[0]!;
+    expect(codex).toMatchObject({ id: "codex", changed: true, trust: { trusted: false }, verify: { ok: true } });
+    expect(codex.notes.join("\n")).toMatch(/`codex app-server` could not trust the hooks .*; they are installed without trust/);
+    expect(codex.notes.join("\n")).toContain("agentsmd install codex --trust");
+    expect(codex.changes.map((c) => c.file)).toEqual([join(tree.home, ".codex/hooks.json"), join(tree.home, ".codex/config.toml")]);
+  });
+
   it("selects agents by name, by executable name or --only; an unknown agent is a usage error (2)", async () => {
     const { env, home } = await machine();
     const pick = async (...args: string[]) =>

@@ -161,8 +161,8 @@ export async function uninstallEdit(
   if (next === null && record?.dirs) for (const dir of record.dirs) await removeEmptyDir(dir);
   if (record) {
     await fs.remove(where);
-    // The record directory and the agentsmd/ holding it are agentsmd's own: gone when empty.
-    if ((await removeEmptyDir(parentOf(where))) && options.recordDir === undefined) await removeEmptyDir(parentOf(parentOf(where)));
+    // The default record directory and the agentsmd/ holding it are agentsmd's own: gone when empty (a caller's recordDir stays).
+    if (options.recordDir === undefined && (await removeEmptyDir(parentOf(where)))) await removeEmptyDir(parentOf(parentOf(where)));
   }
   return { file, target, changed };
 }

@@ -167,18 +167,18 @@ async function installOne(report: AgentReport, host: HookAgent, options: SetupOp
       return;
     case "codex": {
       const base = { codexHome: codexHome(options), home: options.home, env: options.env, cwd: options.cwd };
+      // The hooks first, so a trust step that fails leaves them installed (and reported so).
+      report.changed = (await installCodex({ ...base, trust: false })).changed;
       if (codexBin !== null) {
         try {
           const result = await installCodex({ ...base, trust: true, codexBin });
-          report.changed = result.changed;
+          report.changed ||= result.changed;
           report.trust = { trusted: true, via: result.trustedVia ?? "app-server", keys: result.trusted.length };
           return;
         } catch (error) {
-          report.notes.push(`\`codex app-server\` could not trust the hooks (${(error as Error).message}); installed without trust`);
+          report.notes.push(`\`codex app-server\` could not trust the hooks (${(error as Error).message}); they are installed without trust`);
         }
       }
-      const result = await installCodex({ ...base, trust: false });
-      report.changed = result.changed;
       report.trust = { trusted: false };
       report.notes.push(TRUST_LINE);
       return;
