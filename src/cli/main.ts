@@ -25,6 +25,7 @@ const COMMAND_MODULES: ReadonlyArray<{ commands: readonly string[]; load(): Prom
   { commands: ["resolve", "touch", "resume"], load: () => import("./commands/state.js").then((m) => m.registerState) },
   { commands: ["hook"], load: () => import("./commands/hook.js").then((m) => m.registerHook) },
   { commands: ["install", "uninstall"], load: () => import("./commands/install.js").then((m) => m.registerInstall) },
+  { commands: ["setup"], load: () => import("./commands/setup.js").then((m) => m.registerSetup) },
   { commands: ["mcp"], load: () => import("./commands/mcp.js").then((m) => m.registerMcp) },
   { commands: ["explain"], load: () => import("./commands/explain.js").then((m) => m.registerExplain) },
   { commands: ["doctor"], load: () => import("./commands/doctor.js").then((m) => m.registerDoctor) },

@@ -18,6 +18,7 @@
  * | `hook-misread` | warning | an `agentsmd hook <host>` entry in a file another host reads and runs with its own events (hook-entries.ts) |
  * | `claude-hooks-project-only` | warning | agentsmd's Claude Code hooks only in the project's settings: a session started in a subdirectory gets nothing |
  * | `copilot-runs-claude-hooks` | info | Copilot CLI runs the project's Claude Code hooks too (they stay silent there) |
+ * | `hook-command-missing` / `hook-not-answering` | error / warning | an installed agentsmd hook names a program that is not there, or (user scope, run as its agent would) does not answer: added by the CLI (integrations/setup/health.ts) |
  * | `rule-frontmatter` / `rule-invalid` | error / warning | a scoped rule whose header does not parse (file:line), or holds a value its format does not accept |
  * | `rule-matches-nothing` | warning | a scoped rule whose globs match no file in the tree |
  * | `rule-unseen` | warning | a scoped rule no host agentsmd serves will ever see (manual, agent-requested, or its format left out of `rules.formats`) |

@@ -698,3 +698,20 @@ export async function readTextRange(path: string, offset: number, maxBytes: numb
     await handle?.close().catch(() => undefined);
   }
 }
+
+/**
+ * A new private directory (0700) under the system's temporary directory, by its real path.
+ * @example await makeTempDir("agentsmd-verify-") // "/tmp/agentsmd-verify-Ab12Cd"
+ */
+export async function makeTempDir(prefix: string): Promise<string> {
+  const { tmpdir } = process.getBuiltinModule("node:os");
+  return fsp.realpath(await fsp.mkdtemp(`${tmpdir().replace(/\/+$/, "")}/${prefix}`));
+}
+
+/**
+ * Removes a directory agentsmd made (makeTempDir) and everything in it; nothing when it is gone.
+ * @example await removeTree("/tmp/agentsmd-verify-Ab12Cd")
+ */
+export async function removeTree(path: string): Promise<void> {
+  await fsp.rm(path, { recursive: true, force: true });
+}

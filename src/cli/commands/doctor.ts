@@ -24,7 +24,10 @@ export function registerDoctor(program: Command, context: CommandContext): void 
       const { codexHomeDir, codexHookFindings } = await import("../../integrations/codex/install.js");
       const home = session.home ?? homeFromEnv(context.io.env, homedir);
       const codexFindings = await codexHookFindings({ codexHome: codexHomeDir(context.io.env, home) }).catch(() => []);
-      for (const finding of codexFindings) {
+      // agentsmd's installed hooks: a command that names a missing program, or a user hook that does not answer when run
+      const { hookHealthFindings } = await import("../../integrations/setup/health.js");
+      const healthFindings = await hookHealthFindings({ root, home, env: context.io.env }).catch(() => []);
+      for (const finding of [...codexFindings, ...healthFindings]) {
         report.findings.push(finding);
         report.counts[finding.severity]++;
       }

@@ -20,7 +20,9 @@ function parseScope(value: string): InstallScope {
 
 function parseHost(value: string): string {
   if (!HOSTS.includes(value))
-    throw new InvalidArgumentError(`supported: ${HOSTS.join(", ")} (for Codex, Gemini CLI and other MCP hosts register \`agentsmd mcp\`; see the README)`);
+    throw new InvalidArgumentError(
+      `supported: ${HOSTS.join(", ")}. OpenCode, Kilo Code and pi load agentsmd as a plugin (\`agentsmd setup\` prints the line for each); any other MCP host can register \`agentsmd mcp\``,
+    );
   return value;
 }
 
@@ -45,7 +47,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .option("--scope <scope>", scopeHelp, parseScope, "user")
     .option(
       "--command <command>",
-      'command the hooks run, without "hook claude-code" (default: the project\'s node_modules/.bin/agentsmd for project/local scope when present, else this CLI by absolute path)',
+      "command the hooks run, without \"hook <host>\" (default: for project/local scope the project's own node_modules/agentsmd, relative to the project, else `agentsmd` by name; for user scope `node` from PATH and this package's dist/hook/hook.cjs)",
     )
     .option("--trust", "codex: also record Codex's trust for exactly agentsmd's hooks (through `codex app-server` when codex is on PATH, else in config.toml)")
     .option("--codex-bin <path>", "codex: the codex executable used for --trust (default: codex on PATH)")
@@ -62,6 +64,7 @@ export function registerInstall(program: Command, context: CommandContext): void
       else if (result.changed)
         context.out(`agentsmd: added the Claude Code hooks (SessionStart, PostToolUse, UserPromptSubmit) to ${result.file}\n  command: ${result.command}`);
       else context.out(`agentsmd: ${result.file} already has the agentsmd hooks; nothing changed`);
+      if (options.scope !== "user") await byNameNote(context, result.command, where(command).projectDir);
       if (options.scope !== "user")
         context.io.stderr(
           `note: Claude Code (2.1.328 and later) reads ${quoteForTerminal(result.file)} only when started in ${quoteForTerminal(where(command).projectDir)} itself: a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install claude-code\`) or the plugin folder (\`claude --plugin-dir <agentsmd>/claude-plugin\`).\n`,
@@ -172,6 +175,7 @@ async function copilotCommand(
       `agentsmd: added the GitHub Copilot CLI hooks (sessionStart, userPromptSubmitted, postToolUse, preCompact) in ${quoteForTerminal(result.file)}\n  command: ${quoteForTerminal(result.command ?? "")}`,
     );
   else context.out(`agentsmd: ${quoteForTerminal(result.file)} already has the agentsmd hooks; nothing changed`);
+  if (action === "install" && scope === "project") await byNameNote(context, result.command, where.projectDir);
   if (action === "install" && scope === "project")
     context.io.stderr(
       `note: GitHub Copilot CLI loads ${quoteForTerminal(result.file)} only when started in ${quoteForTerminal(where.projectDir)} itself, or when that directory is a trusted folder (\`--trust-folder\` trusts only the directory Copilot starts in): a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install copilot\`).\n`,
@@ -205,6 +209,7 @@ async function installHookHostCommand(
       : await (await import("../../integrations/qwen/install.js")).installQwen({ ...where, scope, ...own });
   if (context.globals(command).json) return context.json({ ...result, scope });
   const q = (s: string) => quoteForTerminal(s);
+  if (scope === "project") await byNameNote(context, result.command, where.projectDir);
   if (!result.changed) return context.out(`agentsmd: ${q(result.file)} already has the agentsmd hooks; nothing changed`);
   context.out(`agentsmd: added the ${HOOK_HOSTS[host].name} hooks (${HOOK_HOSTS[host].events}) in ${q(result.file)}\n  command: ${q(result.command ?? "")}`);
 }
@@ -225,4 +230,17 @@ async function uninstallHookHostCommand(
   const q = (s: string) => quoteForTerminal(s);
   if (!result.changed) return context.out(`agentsmd: no agentsmd hooks in ${q(result.file)}; nothing changed`);
   context.out(`agentsmd: removed the agentsmd hooks from ${q(result.file)}`);
+}
+
+/**
+ * A project-scope hook that calls `agentsmd` by name (the project has no copy of its own) works
+ * only where `agentsmd` is on PATH: say so when it is not here.
+ */
+async function byNameNote(context: CommandContext, hookCommand: string | undefined, projectDir: string): Promise<void> {
+  if (hookCommand === undefined || !/^agentsmd(\s|$)/.test(hookCommand)) return;
+  const { findOnPath } = await import("../../integrations/setup/agents.js");
+  if ((await findOnPath("agentsmd", context.io.env)) !== null) return;
+  context.io.stderr(
+    `note: the hooks call \`agentsmd\` by name (${quoteForTerminal(projectDir)} has no node_modules/agentsmd of its own), and no agentsmd is on PATH here: run \`npm install -D agentsmd\` in the project and install again (the hooks then run the project's copy), or \`npm install -g agentsmd\`\n`,
+  );
 }

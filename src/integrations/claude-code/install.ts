@@ -5,9 +5,8 @@
  * An agentsmd handler is recognised by its command ending in `hook claude-code`; everything else
  * in the file (other hooks, other keys, their order) is left as it is.
  */
-import { fileURLToPath } from "node:url";
-import { nodeFileSystem } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
+import { projectHookPrefix, userHookPrefix } from "../host/hook-command.js";
 import { addHookGroups, commandHandlerOf, parseSettingsText, removeHookGroups, settingsText, type HookGroup, type Json } from "../host/hook-settings.js";
 import { join } from "../../core/paths.js";
 import { CLAUDE_FILE_TOOLS, claudeConfigDir } from "../../presets/claude.js";
@@ -33,7 +32,7 @@ interface Handler {
 
 /**
  * True for a hook handler that agentsmd added.
- * @example isAgentsmdHandler({ type: "command", command: "npx agentsmd hook claude-code" }) // true
+ * @example isAgentsmdHandler({ type: "command", command: "agentsmd hook claude-code" }) // true
  */
 export const isAgentsmdHandler: (handler: unknown) => boolean = commandHandlerOf("claude-code");
 
@@ -46,23 +45,15 @@ export function settingsPath(scope: InstallScope, context: { projectDir: string;
   return join(join(context.projectDir, ".claude"), scope === "project" ? "settings.json" : "settings.local.json");
 }
 
-function quote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * The command a hook runs: the project's own `node_modules/.bin/agentsmd` for project and local
- * scope when it is installed there (portable across machines), else this very CLI by absolute path.
- * @example await defaultHookCommand("project", "/repo") // '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agentsmd hook claude-code'
+ * The command a hook runs: for project and local scope relative to the project
+ * (`"$CLAUDE_PROJECT_DIR"/node_modules/…` when agentsmd is installed there, else the command name),
+ * for user scope `node` from PATH and this package's lean hook executable (host/hook-command.ts).
+ * @example await defaultHookCommand("project", "/repo") // 'node "$CLAUDE_PROJECT_DIR"/node_modules/agentsmd/dist/hook/hook.cjs hook claude-code'
  */
 export async function defaultHookCommand(scope: InstallScope, projectDir: string): Promise<string> {
-  if (scope !== "user") {
-    const local = await nodeFileSystem.stat(join(projectDir, "node_modules/.bin/agentsmd")).catch(() => null);
-    if (local) return `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agentsmd hook claude-code`;
-  }
-  // The lean hook executable (one pre-bundled file, no CLI start-up), see src/cli/hook-bin.ts.
-  const bin = fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url));
-  return `${quote(process.execPath)} ${quote(bin)} hook claude-code`;
+  const prefix = scope === "user" ? userHookPrefix() : await projectHookPrefix(projectDir, "CLAUDE_PROJECT_DIR");
+  return `${prefix} hook claude-code`;
 }
 
 function desiredGroups(command: string): HookGroup[] {

@@ -15,7 +15,7 @@ import { delimiter } from "node:path";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { ConfigError } from "../../core/errors.js";
 import { join } from "../../core/paths.js";
-import { ensureDir, nodeFileSystem, readTextFile } from "../../io/file-system.js";
+import { nodeFileSystem, readTextFile } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { cliHookCommand } from "../host/install-hooks.js";
 import { addHookGroups, commandHandlerOf, parseSettingsText, removeHookGroups, settingsText, type HookGroup, type Json } from "../host/hook-settings.js";
@@ -43,8 +43,8 @@ export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, 
 export const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
 
 /**
- * The command the hooks run: this package's lean hook executable by absolute path.
- * @example defaultCodexHookCommand() // "/usr/bin/node /…/dist/hook/hook.cjs hook codex"
+ * The command the hooks run: `node` from PATH and this package's lean hook executable.
+ * @example defaultCodexHookCommand() // "node /…/dist/hook/hook.cjs hook codex"
  */
 export function defaultCodexHookCommand(): string {
   return cliHookCommand("codex");
@@ -263,8 +263,6 @@ export interface CodexInstallResult {
  */
 export async function installCodex(options: CodexInstallOptions): Promise<CodexInstallResult> {
   const home = options.codexHome;
-  await ensureDir(home);
-  const realHome = await nodeFileSystem.realpath(home);
   const hooksFile = join(home, "hooks.json");
   const configFile = join(home, "config.toml");
   const command = options.command ?? defaultCodexHookCommand();
@@ -281,6 +279,8 @@ export async function installCodex(options: CodexInstallOptions): Promise<CodexI
     },
     records,
   );
+  // After the edit, which created a missing home (recorded, so uninstall can take it away again).
+  const realHome = await nodeFileSystem.realpath(home);
   const hooks = ourHooks(installed, join(realHome, "hooks.json"));
 
   const result: CodexInstallResult = { hooksFile, configFile, command, changed: edit.changed, hooks, trusted: [], trustedVia: null, hashMismatches: [] };
@@ -352,6 +352,8 @@ export async function uninstallCodex(options: {
   const parsed = parseJsonFile(await readBytes(hooksFile), hooksFile);
   const keys = parsed ? ourHooks(parsed, join(realHome, "hooks.json")).map((h) => h.key) : [];
   const changed: string[] = [];
+  // config.toml first: a Codex home install created goes with hooks.json, once nothing is left in it.
+  const config = await uninstallEdit(configFile, (text) => withoutTrust(text, keys, configFile), { ...records, isEmpty: (text) => text.trim() === "" });
   const hooks = await uninstallEdit(
     hooksFile,
     (text) => {
@@ -361,7 +363,6 @@ export async function uninstallCodex(options: {
     records,
   );
   if (hooks.changed) changed.push(hooksFile);
-  const config = await uninstallEdit(configFile, (text) => withoutTrust(text, keys, configFile), { ...records, isEmpty: (text) => text.trim() === "" });
   if (config.changed) changed.push(configFile);
   return { hooksFile, configFile, changed };
 }

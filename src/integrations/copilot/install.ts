@@ -8,11 +8,11 @@
  * Installing writes the file (unchanged when identical); uninstalling deletes it, so nothing else
  * is touched. A file of that name that agentsmd did not write is never overwritten or deleted.
  */
-import { fileURLToPath } from "node:url";
-import { quote as shellQuote } from "shell-quote";
 import { ConfigError } from "../../core/errors.js";
-import { join, parentOf } from "../../core/paths.js";
-import { ensureDir, readTextFile, removeFile, writeFileAtomic } from "../../io/file-system.js";
+import { join } from "../../core/paths.js";
+import { readTextFile, removeFile } from "../../io/file-system.js";
+import { installEdit, uninstallEdit } from "../host/user-file.js";
+import { projectHookPrefix, userHookPrefix } from "../host/hook-command.js";
 import { copilotHome } from "../../presets/copilot.js";
 import { COPILOT_EVENTS } from "./events.js";
 import { COPILOT_FILE_TOOLS } from "./targets.js";
@@ -44,12 +44,12 @@ export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallCon
 }
 
 /**
- * The command prefix hooks run: this package's lean hook executable by absolute path (one
- * pre-bundled file that takes `hook <host> ...`, src/cli/hook-bin.ts).
- * @example defaultCopilotCommand() // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs"
+ * The command prefix user-scope hooks run: `node` from PATH and this package's lean hook executable
+ * (one pre-bundled file that takes `hook <host> ...`, src/cli/hook-bin.ts).
+ * @example defaultCopilotCommand() // "node /…/agentsmd/dist/hook/hook.cjs"
  */
 export function defaultCopilotCommand(): string {
-  return shellQuote([process.execPath, fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url))]);
+  return userHookPrefix();
 }
 
 /**
@@ -106,23 +106,27 @@ function notOurs(file: string): ConfigError {
 }
 
 /**
- * Writes agentsmd's hooks file for `scope`. Idempotent.
+ * Writes agentsmd's hooks file for `scope` (through the install records, so uninstall also takes
+ * away the directories it created). Idempotent.
  * @example await installCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function installCopilot(options: CopilotInstallContext & { scope: CopilotScope; command?: string }): Promise<CopilotInstallResult> {
   const file = copilotHooksPath(options.scope, options);
-  const command = options.command ?? defaultCopilotCommand();
+  const command = options.command ?? (options.scope === "project" ? await projectHookPrefix(options.projectDir) : userHookPrefix());
   const text = `${JSON.stringify(copilotHooksDocument(command), null, 2)}\n`;
-  const current = await readTextFile(file, 1024 * 1024);
-  if (current === text) return { file, scope: options.scope, changed: false, command };
-  if (current !== null && !isAgentsmdHooksFile(current)) throw notOurs(file);
-  await ensureDir(parentOf(file));
-  await writeFileAtomic(file, text);
-  return { file, scope: options.scope, changed: true, command };
+  const result = await installEdit(
+    file,
+    (current) => {
+      if (current !== null && current !== text && !isAgentsmdHooksFile(current)) throw notOurs(file);
+      return text;
+    },
+    options,
+  );
+  return { file, scope: options.scope, changed: result.changed, command };
 }
 
 /**
- * Deletes agentsmd's hooks file of `scope` (nothing else).
+ * Deletes agentsmd's hooks file of `scope` (nothing else but the directories install created for it, when empty).
  * @example await uninstallCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function uninstallCopilot(options: CopilotInstallContext & { scope: CopilotScope }): Promise<CopilotInstallResult> {
@@ -130,6 +134,8 @@ export async function uninstallCopilot(options: CopilotInstallContext & { scope:
   const current = await readTextFile(file, 1024 * 1024);
   if (current === null) return { file, scope: options.scope, changed: false };
   if (!isAgentsmdHooksFile(current)) throw notOurs(file);
-  await removeFile(file);
-  return { file, scope: options.scope, changed: true };
+  const result = await uninstallEdit(file, () => "", { ...options, isEmpty: () => true });
+  // Without an install record (written by hand or an older agentsmd) that left an empty file.
+  if ((await readTextFile(file, 1024).catch(() => null)) === "") await removeFile(file);
+  return { file, scope: options.scope, changed: result.changed };
 }

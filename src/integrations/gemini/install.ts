@@ -11,7 +11,7 @@
  * Timeouts are milliseconds in Gemini CLI (`gemini hooks migrate --from-claude` copies Claude's
  * seconds unchanged, which times every hook out).
  */
-import { join, parentOf } from "../../core/paths.js";
+import { join } from "../../core/paths.js";
 import { VERSION } from "../../core/version.js";
 import { readTextFile, removeEmptyDir, removeFile } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
@@ -25,6 +25,7 @@ import {
   type SettingsInstallResult,
 } from "../host/install-hooks.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
+import { projectHookPrefix } from "../host/hook-command.js";
 import { GEMINI_AFTER_TOOL_MATCHER } from "./input.js";
 
 export type GeminiInstallScope = "user" | "project";
@@ -51,13 +52,13 @@ export interface GeminiInstallOptions {
   projectDir: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** The whole command the hooks run. @default this CLI by absolute path + `hook gemini` */
+  /** The whole command the hooks run. @default see host/hook-command.ts */
   command?: string;
 }
 
 /**
- * The command the hooks run: this very CLI by absolute path (works from any directory).
- * @example defaultGeminiCommand() // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs hook gemini"
+ * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
+ * @example defaultGeminiCommand() // "node /…/agentsmd/dist/hook/hook.cjs hook gemini"
  */
 export function defaultGeminiCommand(): string {
   return cliHookCommand("gemini");
@@ -89,7 +90,9 @@ export function geminiExtensionFiles(command: string): { manifest: string; hooks
  * @example await installGemini({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function installGemini(options: GeminiInstallOptions): Promise<SettingsInstallResult> {
-  const command = options.command ?? defaultGeminiCommand();
+  const command =
+    options.command ??
+    (options.scope === "project" ? `${await projectHookPrefix(options.projectDir, "GEMINI_PROJECT_DIR")} hook gemini` : defaultGeminiCommand());
   if (options.scope === "project") {
     const file = join(join(options.projectDir, ".gemini"), "settings.json");
     return installSettingsHooks({ file, specs: GEMINI_HOOK_SPECS, command, host: "gemini", env: options.env, home: options.home });
@@ -120,8 +123,7 @@ export async function uninstallGemini(options: Omit<GeminiInstallOptions, "comma
     // Without an install record (installed by hand, or the record was lost) that left an empty file.
     if ((await readTextFile(file, 1024).catch(() => null)) === "") await removeFile(file);
   }
-  // Folders left empty go too (Gemini CLI itself creates ~/.gemini on its first run).
-  const extensions = parentOf(dir);
-  for (const folder of [join(dir, "hooks"), dir, extensions, parentOf(extensions)]) if (!(await removeEmptyDir(folder))) break;
+  // The extension's own folder goes when empty; `extensions/` and `.gemini/` only when install created them (user-file.ts).
+  for (const folder of [join(dir, "hooks"), dir]) if (!(await removeEmptyDir(folder))) break;
   return { file: dir, changed };
 }

@@ -131,7 +131,7 @@ export function removeHookGroups(input: unknown, ours: (handler: unknown) => boo
 /**
  * A predicate for agentsmd's command handlers: `type: "command"` and a command that ends in
  * `hook <host>` (with `field` naming the key that holds the command).
- * @example commandHandlerOf("codex")({ type: "command", command: "npx agentsmd hook codex" }) // true
+ * @example commandHandlerOf("codex")({ type: "command", command: "agentsmd hook codex" }) // true
  */
 export function commandHandlerOf(host: string, field = "command"): (handler: unknown) => boolean {
   const pattern = new RegExp(`(^|\\s)hook\\s+${host.replace(/[^a-z0-9-]/gi, "")}\\s*$`);

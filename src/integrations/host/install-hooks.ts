@@ -3,7 +3,7 @@
  * settings, Qwen Code's settings): the block through host/hook-settings.ts, the file through
  * host/user-file.ts, so uninstall gives the exact earlier bytes back when nothing else changed.
  */
-import { fileURLToPath } from "node:url";
+import { userHookPrefix } from "./hook-command.js";
 import { addHookGroups, commandHandlerOf, parseSettingsText, removeHookGroups, settingsText, type HookGroup } from "./hook-settings.js";
 import { installEdit, uninstallEdit, type UserFileOptions } from "./user-file.js";
 
@@ -21,20 +21,15 @@ export interface SettingsInstallResult {
   command?: string;
 }
 
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * The command a host runs for `agentsmd hook <host>`: this package's lean hook executable
- * (dist/hook/hook.cjs, one pre-bundled file: src/cli/hook-bin.ts) by absolute path, run by this
- * very Node, so it works from any directory, whatever PATH the host gives its hooks, without the
- * CLI's start-up (docs/performance.md#the-hook-process: 1.5x a bare `node -e 0` instead of 2.3x through dist/cli/bin.js).
- * @example cliHookCommand("qwen") // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs hook qwen"
+ * The command a user-scope hook runs for `agentsmd hook <host>`: `node` from PATH and this
+ * package's lean hook executable (dist/hook/hook.cjs, one pre-bundled file: src/cli/hook-bin.ts)
+ * by absolute path, so it works from any directory and after a Node version switch, without the
+ * CLI's start-up (see host/hook-command.ts).
+ * @example cliHookCommand("qwen") // "node /…/agentsmd/dist/hook/hook.cjs hook qwen"
  */
 export function cliHookCommand(host: string): string {
-  const bin = fileURLToPath(new URL("../../hook/hook.cjs", import.meta.url));
-  return `${shellWord(process.execPath)} ${shellWord(bin)} hook ${host}`;
+  return `${userHookPrefix()} hook ${host}`;
 }
 
 /**

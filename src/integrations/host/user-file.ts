@@ -5,7 +5,7 @@
  * `installEdit` records, once per file, what was there before agentsmd first touched it (the
  * bytes, or that there was no file) and the bytes agentsmd wrote. `uninstallEdit` restores those
  * original bytes exactly when the file still holds what agentsmd wrote (or removes the file
- * agentsmd created); when the user changed the file since, only agentsmd's part is taken out and
+ * agentsmd created, and the directories it created for it that are empty now); when the user changed the file since, only agentsmd's part is taken out and
  * everything else is kept. A symlinked file (dotfiles) is edited through the link: the link stays.
  *
  * Records live in `$XDG_STATE_HOME/agentsmd/install/` (else `~/.local/state/agentsmd/install/`),
@@ -14,7 +14,7 @@
 import * as z from "zod";
 import { ConfigError } from "../../core/errors.js";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
-import { nodeFileSystem, readTextFile, type FileSystem } from "../../io/file-system.js";
+import { nodeFileSystem, readTextFile, removeEmptyDir, type FileSystem } from "../../io/file-system.js";
 
 /** Largest configuration file read (a settings file is a few KB). */
 export const MAX_USER_FILE_BYTES = 4 * 1024 * 1024;
@@ -28,6 +28,8 @@ const RecordSchema = z
     original: z.string().nullable(),
     /** What agentsmd last wrote. */
     written: z.string(),
+    /** Directories the install created for the file, deepest first: uninstall removes those left empty. */
+    dirs: z.array(z.string()).optional(),
   })
   .strict();
 type InstallRecord = z.infer<typeof RecordSchema>;
@@ -88,6 +90,15 @@ async function readUserFile(file: string, fs: FileSystem): Promise<string | null
   }
 }
 
+/** The directories `mkdir -p dir` would create, deepest first (what uninstall may take away again). */
+async function missingDirs(dir: string, fs: FileSystem): Promise<string[]> {
+  const missing: string[] = [];
+  for (let at = dir; ; at = parentOf(at)) {
+    if ((await fs.lstat(at).catch(() => null)) !== null || parentOf(at) === at) return missing;
+    missing.push(at);
+  }
+}
+
 /**
  * Applies `edit` to a host configuration file (null text: no file yet) and records the original
  * bytes the first time, so {@link uninstallEdit} can restore them exactly. `edit` returns the new
@@ -104,10 +115,12 @@ export async function installEdit(file: string, edit: (text: string | null) => s
   const where = recordPath(target, options);
   const known = await readRecord(where, target, fs);
   // A record whose written text is no longer there is from an older install the user undid by hand.
-  const original = known && known.written === current ? known.original : current;
+  const kept = known && known.written === current;
+  const original = kept ? known.original : current;
+  const dirs = [...(kept ? (known.dirs ?? []) : []), ...(await missingDirs(parentOf(target), fs))];
   // The records sit beside agentsmd's state: a directory of the user's alone.
   await fs.mkdir(parentOf(where), 0o700);
-  const record: InstallRecord = { kind: "agentsmd/install-record", version: 1, file: target, original, written: next };
+  const record: InstallRecord = { kind: "agentsmd/install-record", version: 1, file: target, original, written: next, ...(dirs.length > 0 ? { dirs } : {}) };
   await fs.writeAtomic(where, `${JSON.stringify(record)}\n`);
   await fs.mkdir(parentOf(target));
   await fs.writeAtomic(target, next);
@@ -145,6 +158,12 @@ export async function uninstallEdit(
     if (next === null) await fs.remove(target);
     else await fs.writeAtomic(target, next);
   }
-  if (record) await fs.remove(where);
+  // Directories install created go when they are empty now; any other directory stays.
+  if (next === null && record?.dirs) for (const dir of record.dirs) await removeEmptyDir(dir);
+  if (record) {
+    await fs.remove(where);
+    // The default record directory and the agentsmd/ holding it are agentsmd's own: gone when empty (a caller's recordDir stays).
+    if (options.recordDir === undefined && (await removeEmptyDir(parentOf(where)))) await removeEmptyDir(parentOf(parentOf(where)));
+  }
   return { file, target, changed };
 }

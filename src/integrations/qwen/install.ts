@@ -11,6 +11,7 @@ import { join } from "../../core/paths.js";
 import { qwenDir } from "../../presets/qwen.js";
 import { cliHookCommand, installSettingsHooks, uninstallSettingsHooks, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
+import { projectHookPrefix } from "../host/hook-command.js";
 import { QWEN_POST_TOOL_MATCHER } from "./input.js";
 
 export type QwenInstallScope = "user" | "project";
@@ -33,13 +34,13 @@ export interface QwenInstallOptions {
   projectDir: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** The whole command the hooks run. @default this CLI by absolute path + `hook qwen` */
+  /** The whole command the hooks run. @default see host/hook-command.ts */
   command?: string;
 }
 
 /**
- * The command the hooks run: this very CLI by absolute path.
- * @example defaultQwenCommand() // "/usr/bin/node /…/agentsmd/dist/hook/hook.cjs hook qwen"
+ * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
+ * @example defaultQwenCommand() // "node /…/agentsmd/dist/hook/hook.cjs hook qwen"
  */
 export function defaultQwenCommand(): string {
   return cliHookCommand("qwen");
@@ -57,11 +58,12 @@ export function qwenSettingsPath(options: Omit<QwenInstallOptions, "command">): 
  * Registers agentsmd's hooks with Qwen Code. Idempotent.
  * @example await installQwen({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
-export function installQwen(options: QwenInstallOptions): Promise<SettingsInstallResult> {
+export async function installQwen(options: QwenInstallOptions): Promise<SettingsInstallResult> {
   return installSettingsHooks({
     file: qwenSettingsPath(options),
     specs: QWEN_HOOK_SPECS,
-    command: options.command ?? defaultQwenCommand(),
+    command:
+      options.command ?? (options.scope === "project" ? `${await projectHookPrefix(options.projectDir, "QWEN_PROJECT_DIR")} hook qwen` : defaultQwenCommand()),
     host: "qwen",
     env: options.env,
     home: options.home,
