@@ -21,13 +21,24 @@ function expectNoSecret(text: string, where: string): void {
   for (const secret of SECRETS) expect(text.includes(secret), `${where} gave ${secret}:\n${text.slice(0, 3000)}`).toBe(false);
 }
 
-/** The entries of the attack: home by `~/`, by `{env:}`, by absolute path, `..` and a glob climbing out, one honest entry. */
-function entries(tree: Tree): string[] {
-  return ["~/.ssh/id_rsa", "{env:HOME}/.aws/credentials", `${tree.home}/.aws/credentials`, "../outside/x.md", "../../../**/secret.md", "docs/ok.md"];
+/**
+ * The entries of the attack: home by `~/`, by `{env:}`, by absolute path, `..` and a glob climbing
+ * out (`deep`: without a worktree OpenCode matches it from every directory up to `/`, a bounded
+ * walk of 2,000 directories per session, so row 2 leaves it out), one honest entry.
+ */
+function entries(tree: Tree, deep = true): string[] {
+  return [
+    "~/.ssh/id_rsa",
+    "{env:HOME}/.aws/credentials",
+    `${tree.home}/.aws/credentials`,
+    "../outside/x.md",
+    ...(deep ? ["../../../**/secret.md"] : []),
+    "docs/ok.md",
+  ];
 }
 
 /** A project at a/b/r (with or without .git) whose opencode.json, .opencode/opencode.json and kilo.json list `entries`. */
-async function attackTree(git: boolean): Promise<Tree> {
+async function attackTree(git: boolean, deep = true): Promise<Tree> {
   const tree = await createTree({
     ".test-home/.ssh/id_rsa": "HOME-SSH-KEY\n",
     ".test-home/.aws/credentials": "HOME-AWS-CRED\n",
@@ -39,12 +50,14 @@ async function attackTree(git: boolean): Promise<Tree> {
     "a/b/r/x.ts": "x\n",
   });
   if (git) await tree.add({ "a/b/r/.git/": null });
-  const config = JSON.stringify({ instructions: entries(tree) });
+  const config = JSON.stringify({ instructions: entries(tree, deep) });
   await tree.add({ "a/b/r/opencode.json": config, "a/b/r/.opencode/opencode.json": config, "a/b/r/kilo.json": config });
   return tree;
 }
 
-/** Everything the CLI prints for `preset` in `cwd`: show, list --json, explain, touch, doctor. */
+let stateCount = 0;
+
+/** Everything the CLI prints for `preset` in `cwd`: show, list --json, explain, touch (a new state each time), doctor. */
 async function cliText(tree: Tree, cwd: string, preset: string, env: Record<string, string> = {}): Promise<string> {
   const base = ["--home", tree.home, "--cwd", cwd, "--preset", preset];
   const runs = [
@@ -52,19 +65,20 @@ async function cliText(tree: Tree, cwd: string, preset: string, env: Record<stri
     await runCli([...base, "--json", "list"], { env }),
     await runCli([...base, "explain", `${cwd}/x.ts`], { env }),
     await runCli([...base, "--json", "explain", `${cwd}/x.ts`], { env }),
-    await runCli([...base, "touch", `${cwd}/sub/x.ts`, "--state", tree.path(`state-${preset}.json`)], { env }),
+    await runCli([...base, "touch", `${cwd}/sub/x.ts`, "--state", tree.path(`state-${preset}-${++stateCount}.json`)], { env }),
     await runCli([...base, "doctor", cwd], { env }),
   ];
   return runs.map((run) => run.stdout + run.stderr).join("\n");
 }
 
-/** Every host's answers (start, a read, compaction) with `AGENTSMD_PRESET=preset`. */
-async function hostText(tree: Tree, cwd: string, preset: string, env: Record<string, string> = {}): Promise<Record<string, string>> {
+/** Every host's answers (start, a read, compaction; a new conversation each time) with `AGENTSMD_PRESET=preset` (undefined: each host's own preset). */
+async function hostText(tree: Tree, cwd: string, preset: string | undefined, env: Record<string, string> = {}): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const host of hostCases()) {
+    const id = `c-${preset ?? "own"}-${++stateCount}`;
     const conversation = host.open(
-      { cwd, home: tree.home, env: { ...env, HOME: tree.home, AGENTSMD_PRESET: preset }, id: `c-${preset}` },
-      tree.path(`state-${preset}`),
+      { cwd, home: tree.home, env: { ...env, HOME: tree.home, ...(preset ? { AGENTSMD_PRESET: preset } : {}) }, id },
+      tree.path(`state-${id}`),
     );
     out[host.name] = [await conversation.start(), await conversation.read(`${cwd}/sub/x.ts`), await conversation.compact()].join("\n");
   }
@@ -112,7 +126,7 @@ describe("a repository's config names nothing outside the project", () => {
   }, 120_000);
 
   it("row 2: the same config above cwd in a tree without .git (a downloaded archive): the project is cwd, nothing outside it is read", async () => {
-    const tree = await attackTree(false);
+    const tree = await attackTree(false, false);
     const cwd = tree.path("a/b/r/sub");
     await tree.write("a/b/r/sub/AGENTS.md", "SUB-AGENTS\n");
     for (const preset of FAMILY) {
@@ -197,14 +211,47 @@ describe("a repository's config names nothing outside the project", () => {
       const tree = await createTree({ ".test-home/.ssh/id_rsa": "HOME-SSH-KEY\n", "a/r/sub/AGENTS.md": "SUB-OK\n", "a/r/sub/x.ts": "x\n", "a/r/x.ts": "x\n" });
       if (git) await tree.add({ "a/r/.git/": null });
       for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md"]) await makeSymlink(tree, `a/r/${name}`, tree.path(".test-home/.ssh/id_rsa"));
-      for (const preset of ["codelia", "codex", "claude", "gemini", "opencode", "kilo", "qwen", "copilot", "pi", "hygge"]) {
-        const cli = await cliText(tree, tree.path("a/r"), preset);
-        expectNoSecret(cli, `--preset ${preset} git=${git}`);
-        for (const [host, text] of Object.entries(await hostText(tree, tree.path("a/r"), preset))) expectNoSecret(text, `${host} ${preset} git=${git}`);
+      // From the project's root and from a subdirectory (without .git the project is cwd: the link is above it).
+      for (const cwd of [tree.path("a/r"), tree.path("a/r/sub")]) {
+        for (const preset of ["codelia", "codex", "claude", "gemini", "opencode", "kilo", "qwen", "copilot", "pi", "hygge"])
+          expectNoSecret(await cliText(tree, cwd, preset), `--preset ${preset} git=${git} in ${cwd}`);
+        for (const [host, text] of Object.entries(await hostText(tree, cwd, undefined))) expectNoSecret(text, `${host} git=${git} in ${cwd}`);
       }
-      const codelia = await cliText(tree, tree.path("a/r"), "codelia");
+      const codelia = await cliText(tree, tree.path("a/r"), "hygge");
       expect(codelia).toContain("symlink-outside-root");
       expect(codelia).toContain("SUB-OK");
     }
   }, 240_000);
+
+  it("an instruction file delivered (or loaded by the host) earlier and swapped for a symlink leading outside is not read again: compaction, the next prompt, every host", async () => {
+    const tree = await createTree({
+      ".test-home/.ssh/id_rsa": "HOME-SSH-KEY\n",
+      "r/.git/": null,
+      "r/AGENTS.md": "ROOT\n",
+      "r/CLAUDE.md": "ROOT\n",
+      "r/GEMINI.md": "ROOT\n",
+      "r/QWEN.md": "ROOT\n",
+      "r/sub/AGENTS.md": "SUB\n",
+      "r/sub/CLAUDE.md": "SUB\n",
+      "r/sub/GEMINI.md": "SUB\n",
+      "r/sub/QWEN.md": "SUB\n",
+      "r/sub/x.ts": "x\n",
+    });
+    const cwd = tree.path("r");
+    for (const host of hostCases()) {
+      await tree.add({ "r/AGENTS.md": "ROOT\n", "r/sub/AGENTS.md": "SUB\n" });
+      const conversation = host.open({ cwd, home: tree.home, env: { HOME: tree.home }, id: `swap-${host.name}` }, tree.path("state"));
+      const before = [await conversation.start(), await conversation.read(tree.path("r/sub/x.ts"))].join("\n");
+      for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md"]) {
+        for (const dir of ["r", "r/sub"]) {
+          await tree.remove(`${dir}/${name}`);
+          await makeSymlink(tree, `${dir}/${name}`, tree.path(".test-home/.ssh/id_rsa"));
+        }
+      }
+      const after = [await conversation.prompt(), await conversation.compact(), await conversation.read(tree.path("r/sub/x.ts"))].join("\n");
+      expectNoSecret(before + after, `${host.name} after the swap`);
+      for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md"])
+        for (const dir of ["r", "r/sub"]) await tree.write(`${dir}/${name}`, dir === "r" ? "ROOT\n" : "SUB\n");
+    }
+  }, 120_000);
 });
