@@ -238,20 +238,27 @@ describe("a repository's config names nothing outside the project", () => {
       "r/sub/x.ts": "x\n",
     });
     const cwd = tree.path("r");
+    const names = ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md"];
+    const plain = async () => {
+      for (const name of names)
+        for (const dir of ["r", "r/sub"]) {
+          await tree.remove(`${dir}/${name}`); // never written through a link (that would overwrite the secret)
+          await tree.write(`${dir}/${name}`, dir === "r" ? "ROOT\n" : "SUB\n");
+        }
+    };
     for (const host of hostCases()) {
-      await tree.add({ "r/AGENTS.md": "ROOT\n", "r/sub/AGENTS.md": "SUB\n" });
+      await plain();
       const conversation = host.open({ cwd, home: tree.home, env: { HOME: tree.home }, id: `swap-${host.name}` }, tree.path("state"));
       const before = [await conversation.start(), await conversation.read(tree.path("r/sub/x.ts"))].join("\n");
-      for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md"]) {
+      for (const name of names) {
         for (const dir of ["r", "r/sub"]) {
           await tree.remove(`${dir}/${name}`);
           await makeSymlink(tree, `${dir}/${name}`, tree.path(".test-home/.ssh/id_rsa"));
         }
       }
       const after = [await conversation.prompt(), await conversation.compact(), await conversation.read(tree.path("r/sub/x.ts"))].join("\n");
+      expect(before, host.name).toContain("SUB");
       expectNoSecret(before + after, `${host.name} after the swap`);
-      for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md"])
-        for (const dir of ["r", "r/sub"]) await tree.write(`${dir}/${name}`, dir === "r" ? "ROOT\n" : "SUB\n");
     }
   }, 120_000);
 });
