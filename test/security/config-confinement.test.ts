@@ -117,8 +117,16 @@ describe("a repository's config names nothing outside the project", () => {
       // The honest entry still counts, and explain names what OpenCode itself would read.
       expect(cli, preset).toContain("LISTED-OK");
       if (preset === "opencode") {
-        expect(cli).toContain("agent-config-outside-project");
-        expect(cli).toContain(`OpenCode itself will put ${tree.home}/.ssh/id_rsa into its prompt`);
+        // explain and doctor name what OpenCode itself would put in its prompt (never its text).
+        const finding = `OpenCode itself will put ${tree.home}/.ssh/id_rsa into its prompt`;
+        const base = ["--home", tree.home, "--cwd", cwd, "--preset", preset];
+        const explain = await runCli([...base, "explain", `${cwd}/x.ts`]);
+        expect(explain.stdout).toContain(`finding agent-config-outside-project: ${finding}`);
+        const doctor = await runCli([...base, "--json", "doctor", cwd]);
+        const findings = (JSON.parse(doctor.stdout) as { findings: Array<{ code: string; message: string }> }).findings;
+        expect(findings.filter((each) => each.code === "agent-config-outside-project").map((each) => each.message)).toEqual(
+          expect.arrayContaining([expect.stringContaining(finding)]),
+        );
       }
       for (const [host, text] of Object.entries(await hostText(tree, cwd, preset))) expectNoSecret(text, `${host} AGENTSMD_PRESET=${preset}`);
       expectNoSecret(await mcpText(tree, cwd, preset), `mcp --preset ${preset}`);
@@ -180,7 +188,9 @@ describe("a repository's config names nothing outside the project", () => {
     expectNoSecret(cli, "CLI --preset gemini");
     expect(cli).toContain("USER-GEMINI");
     expect(cli).toContain("PROJECT-GEMINI");
-    expect(cli).toContain(`Gemini CLI itself will put ${tree.home}/.gemini/oauth_creds.json into its prompt`);
+    const finding = `Gemini CLI itself will put ${tree.home}/.gemini/oauth_creds.json into its prompt`;
+    expect((await runCli(["--home", tree.home, "--cwd", cwd, "--preset", "gemini", "explain", `${cwd}/x.ts`])).stdout).toContain(finding);
+    expect((await runCli(["--home", tree.home, "--cwd", cwd, "--preset", "gemini", "doctor", cwd])).stdout).toContain(finding);
     for (const [host, text] of Object.entries(await hostText(tree, cwd, "gemini"))) expectNoSecret(text, `${host} AGENTSMD_PRESET=gemini`);
     expectNoSecret(await mcpText(tree, cwd, "gemini"), "mcp --preset gemini");
     // The user's own settings may name a home file.
