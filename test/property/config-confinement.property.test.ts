@@ -4,7 +4,8 @@
  * files with imports, rule files and symlinks makes a file outside the project (a marker in a
  * secret beside it and one in the home) or a value of the environment (a marker in a variable)
  * reach any output: show, list --json, explain, touch, for every preset that reads such configs.
- * `npm test` runs a few cases; `npm run fuzz` runs FUZZ_RUNS.
+ * The project sits two levels below the tree (p/r), so Qwen Code's root (the directory above the
+ * marker) holds neither the secret nor the home. `npm test` runs a few cases; `npm run fuzz` runs FUZZ_RUNS.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
@@ -26,7 +27,7 @@ const ENTRIES = [
   "{env:SECRET_ENV}",
   "{env:HOME}/secret.md",
   "@OUTSIDE@/secret.md",
-  "../outside/secret.md",
+  "../../outside/secret.md",
   "../../outside/*.md",
   "link/secret.md",
   "link/*",
@@ -39,22 +40,22 @@ const FILE_NAMES = ["secret.md", "settings.json", "AGENTS.md", "GEMINI.md", "doc
 /** Instruction-file bodies: imports and Kilo's variables reaching out, plain text. */
 const BODIES = [
   "plain rules",
-  "@../outside/secret.md",
+  "@../../outside/secret.md",
   "@~/secret.md",
   "@link/secret.md",
-  "{file:../outside/secret.md}",
+  "{file:../../outside/secret.md}",
   "{file:~/secret.md}",
   "{env:SECRET_ENV}",
   "@@OUTSIDE@/secret.md",
 ];
 /** Symlinks the repository may hold. */
 const LINKS = [
-  "r/link -> outside",
-  "r/AGENTS.md -> outside/secret.md",
-  "r/docs/x.md -> home/secret.md",
-  "r/sub/GEMINI.md -> home/secret.md",
-  "r/.cursor/rules/a.mdc -> outside/secret.md",
-  "r/.github/instructions/a.instructions.md -> home/secret.md",
+  "p/r/link -> outside",
+  "p/r/AGENTS.md -> outside/secret.md",
+  "p/r/docs/x.md -> home/secret.md",
+  "p/r/sub/GEMINI.md -> home/secret.md",
+  "p/r/.cursor/rules/a.mdc -> outside/secret.md",
+  "p/r/.github/instructions/a.instructions.md -> home/secret.md",
 ];
 
 const PRESETS = ["opencode", "kilo", "gemini", "claude", "codelia", "qwen", "pi"];
@@ -80,32 +81,32 @@ describe("property: a repository's configs, files and links never carry an outsi
           ".test-home/secret.md": `${HOME}\n`,
           ".test-home/.gemini/secret.md": `${HOME}\n`,
           ".test-home/.gemini/settings.json": `{"x":"${HOME}"}\n`,
-          "r/docs/ok.md": "DOCS\n",
-          "r/sub/x.ts": "x\n",
-          "r/x.ts": "x\n",
+          "p/r/docs/ok.md": "DOCS\n",
+          "p/r/sub/x.ts": "x\n",
+          "p/r/x.ts": "x\n",
         });
         try {
           const place = (text: string) => text.replaceAll("@OUTSIDE@", tree.path("outside"));
           const list = (entries: string[]) => JSON.stringify({ instructions: entries.map(place) });
-          if (shape.git) await tree.add({ "r/.git/": null });
+          if (shape.git) await tree.add({ "p/r/.git/": null });
           // Without .git a config above the project is the repository's too (a downloaded archive).
-          const at = shape.configAbove && !shape.git ? "" : "r/";
+          const at = shape.configAbove && !shape.git ? "p/" : "p/r/";
           await tree.add({
             [`${at}opencode.json`]: list(shape.opencode),
             [`${at}kilo.json`]: list(shape.kilo),
             [`${at}.opencode/opencode.json`]: list(shape.dotOpencode),
-            "r/.gemini/settings.json": JSON.stringify({ context: { fileName: shape.fileNames } }),
+            "p/r/.gemini/settings.json": JSON.stringify({ context: { fileName: shape.fileNames } }),
           });
           const body = place(shape.bodies.join("\n"));
           for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md", "docs.md"])
-            await tree.add({ [`r/${name}`]: `${body}\n`, [`r/sub/${name}`]: `${body}\n` });
-          await tree.add({ "r/.cursor/rules/b.mdc": `---\nalwaysApply: true\n---\n${body}\n`, ".test-home/.keep": "" });
+            await tree.add({ [`p/r/${name}`]: `${body}\n`, [`p/r/sub/${name}`]: `${body}\n` });
+          await tree.add({ "p/r/.cursor/rules/b.mdc": `---\nalwaysApply: true\n---\n${body}\n`, ".test-home/.keep": "" });
           for (const link of shape.links) {
             const [from, to] = link.split(" -> ") as [string, string];
             await rm(tree.path(from), { force: true, recursive: true });
             await makeSymlink(tree, from, tree.path(to.replace(/^home/, ".test-home")));
           }
-          const cwd = tree.path(shape.sub ? "r/sub" : "r");
+          const cwd = tree.path(shape.sub ? "p/r/sub" : "p/r");
           const env = { SECRET_ENV: ENV_VALUE, HOME: tree.home };
           for (const preset of PRESETS) {
             const base = ["--home", tree.home, "--cwd", cwd, "--preset", preset];
@@ -113,7 +114,7 @@ describe("property: a repository's configs, files and links never carry an outsi
               await runCli([...base, "show"], { env }),
               await runCli([...base, "--json", "list"], { env }),
               await runCli([...base, "explain", `${cwd}/x.ts`], { env }),
-              await runCli([...base, "touch", tree.path("r/sub/x.ts"), tree.path("r/docs/ok.md"), "--state", tree.path(`s-${preset}.json`)], { env }),
+              await runCli([...base, "touch", tree.path("p/r/sub/x.ts"), tree.path("p/r/docs/ok.md"), "--state", tree.path(`s-${preset}.json`)], { env }),
             ];
             const text = runs.map((run) => run.stdout + run.stderr).join("\n");
             for (const marker of MARKERS)
