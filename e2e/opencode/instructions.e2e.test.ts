@@ -24,20 +24,14 @@ describe(`preset opencode reads OpenCode ${OPENCODE_VERSION}'s instructions sett
     const options = { config: {} as Record<string, unknown>, homeFiles: {} as Record<string, string> };
     const fixture = await newFixture(options);
     const base = fixture.base;
-    const instructions = [
-      "CONTRIBUTING.md",
-      "docs/*.md",
-      "guides/**/*.md",
-      "~/notes/*.md",
-      `${base}/shared/*.md`,
-      "http://127.0.0.1:9/unreachable.md",
-      "AGENTS.md",
-      "{env:AGENTSMD_E2E_RULES}.md",
-      "missing/*.md",
-    ];
+    const instructions = ["CONTRIBUTING.md", "docs/*.md", "guides/**/*.md", "http://127.0.0.1:9/unreachable.md", "AGENTS.md", "missing/*.md"];
     options.config = { instructions };
+    // `~/`, absolute paths outside the project and `{env:}` in the user's own global config: agentsmd
+    // reads them as OpenCode does there (a repository's config may name nothing outside the project
+    // and gets no `{env:}` values: test/security/config-confinement.test.ts).
+    const own = ["global-rules.md", "~/notes/*.md", `${base}/shared/*.md`, "{env:AGENTSMD_E2E_RULES}.md"];
     const settings: State["files"] = {
-      "home/.config/opencode/opencode.json": JSON.stringify({ $schema: "https://opencode.ai/config.json", instructions: ["global-rules.md"] }),
+      "home/.config/opencode/opencode.json": JSON.stringify({ $schema: "https://opencode.ai/config.json", instructions: own }),
       "repo/.opencode/opencode.json": JSON.stringify({ $schema: "https://opencode.ai/config.json", instructions: ["dot-opencode.md", "CONTRIBUTING.md"] }),
     };
     const states: State[] = [

@@ -12,6 +12,7 @@
  * | `excluded-dir` | warning / info | an instruction file below an excluded directory: inline loading never delivers it |
  * | `symlink-outside-root` / `symlink-broken` | error / warning | a symlinked instruction file leaving the tree, or dangling |
  * | `import-*` | error (missing, cycle) / warning | `@path` imports that cannot be expanded |
+ * | `agent-config-outside-project` | error | a repository's agent config names a file outside the project that the agent itself loads (OpenCode's `instructions`, Gemini CLI's `context.fileName` in the home): agentsmd never reads it; the finding names it |
  * | `invalid-utf8` | error | bytes that are not UTF-8 (agents see U+FFFD) |
  * | `identical-copies` | warning | the same text in several files |
  * | `unreadable` | warning | a file that cannot be read |
@@ -51,7 +52,8 @@ import { quote, quoteControls } from "../core/quote.js";
 import { checkHookEntries } from "./hook-entries.js";
 import { findRules } from "../load/rules/find.js";
 import { relativeBelow } from "../load/rules/apply.js";
-import { RULE_FORMATS } from "../core/schema.js";
+import { RULE_FORMATS, type Diagnostic } from "../core/schema.js";
+import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
 import { globCoverage, ruleFindings } from "./rules.js";
 
 export type Severity = "error" | "warning" | "info";
@@ -188,6 +190,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const reach = data.length > 0 ? await presetReach(sessionBase, presets, options.root, [...byScope.keys()], tree) : new Map<string, PresetReach>();
   const reads = new Map(presets.map((name) => [name, new Set(presetGroups(name, configs.get(name)!).flatMap((groups) => groups.flat()))]));
 
+  checkAgentOutside(reach, add);
   const identities = new Map(data.map((file) => [file.scanned.path, file.identity]));
   const identityOf = (path: string) => identities.get(path) ?? path;
   const shadowSessions = await checkShadowing(byScope, presets, configs, reach, sessionBase, identityOf, add);
@@ -643,6 +646,28 @@ function checkExcluded(
       fix: `move it out of ${excludedBy}/, or drop "${excludedBy}" from lazy.exclude`,
     });
   }
+}
+
+/** Files outside the project a repository's config names and an agent loads itself (core/confine.ts): one finding per file, every agent concerned. */
+function checkAgentOutside(reach: ReadonlyMap<string, PresetReach>, add: (finding: Finding) => void): void {
+  const byPath = new Map<string, { diagnostic: Diagnostic; agents: string[] }>();
+  for (const [preset, each] of reach) {
+    for (const diagnostic of each.outside) {
+      const key = diagnostic.path ?? diagnostic.message;
+      const seen = byPath.get(key);
+      if (seen) seen.agents.push(preset);
+      else byPath.set(key, { diagnostic, agents: [preset] });
+    }
+  }
+  for (const { diagnostic, agents } of byPath.values())
+    add({
+      code: AGENT_OUTSIDE_CODE,
+      severity: "error",
+      path: diagnostic.path ?? "",
+      agents,
+      message: diagnostic.message,
+      fix: diagnostic.fix ?? "remove the entry from the repository's config",
+    });
 }
 
 async function checkImports(

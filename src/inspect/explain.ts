@@ -5,6 +5,7 @@
  * `touch`) plus the discovery layer's `chooseFiles`, so it reports what the loader does rather
  * than re-deriving it.
  */
+import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
 import { findRules } from "../load/rules/find.js";
 import { RULE_FORMAT_SPECS } from "../load/rules/formats.js";
 import { needsContent } from "../load/rules/apply.js";
@@ -509,6 +510,10 @@ export function formatExplanation(explanation: Explanation): string {
   ];
   // Settings the agent's own configuration decided (Codex config.toml, Gemini settings.json, OpenCode instructions, Claude Code claudeMdExcludes).
   for (const diagnostic of explanation.diagnostics) if (diagnostic.code === "agent-config") lines.push(`setting: ${quoteControls(diagnostic.message)}`);
+  // What the agent itself loads from outside the project because a repository's config names it (core/confine.ts).
+  for (const diagnostic of explanation.diagnostics)
+    if (diagnostic.code === AGENT_OUTSIDE_CODE)
+      lines.push(`finding ${AGENT_OUTSIDE_CODE}: ${quoteControls(diagnostic.message)}${diagnostic.fix ? `; fix: ${quoteControls(diagnostic.fix)}` : ""}`);
   const shown = explanation.files.filter((each) => each.order !== null);
   const other = explanation.files.filter((each) => each.order === null);
   if (shown.length === 0) lines.push("", "No instruction file reaches the model for this path.");

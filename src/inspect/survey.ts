@@ -10,7 +10,8 @@ import { DEFAULT_EXCLUDES } from "../presets/preset.js";
 import { createSession, type SessionOptions } from "../session/session.js";
 import { resolveConfig, type ResolvedConfig } from "../load/config.js";
 import type { InitialLoad } from "../load/initial.js";
-import type { AgentsConfig, InitialFile } from "../core/schema.js";
+import type { AgentsConfig, Diagnostic, InitialFile } from "../core/schema.js";
+import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
 import { join } from "../core/paths.js";
 import { scanTree, type ScanResult } from "./scan.js";
 
@@ -232,6 +233,8 @@ export interface PresetReach {
   touched: Set<string>;
   /** Both. */
   delivered: Set<string>;
+  /** Files outside the project a repository's config names that the agent itself loads (core/confine.ts: never read here). */
+  outside: Diagnostic[];
 }
 
 /**
@@ -259,7 +262,8 @@ export async function presetReach(
         { admit: false },
       );
       const touched = new Set(blocks.filter((block) => block.layer !== "user").map((block) => block.path));
-      out.set(preset, { startup, touched, delivered: new Set([...startup, ...touched]) });
+      const outside = session.diagnostics.filter((diagnostic) => diagnostic.code === AGENT_OUTSIDE_CODE);
+      out.set(preset, { startup, touched, delivered: new Set([...startup, ...touched]), outside });
     } finally {
       await session.close();
     }

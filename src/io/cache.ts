@@ -14,8 +14,9 @@
  */
 import { isAbsent, type FileInfo, type FileSystem } from "./file-system.js";
 import { FsError } from "../core/errors.js";
-import { isInside, join } from "../core/paths.js";
+import { isInside, join, parentOf } from "../core/paths.js";
 import { ChainRealPaths, PlainSightings, plantedFile } from "./real-path.js";
+import { mayReadNamed } from "../core/confine.js";
 import { unchangedSince } from "./unchanged.js";
 
 export interface Found {
@@ -286,6 +287,22 @@ export class StatCache {
     this.#changed();
   }
 
+  /**
+   * Where an instruction file the session delivered earlier leads now when that is outside what
+   * the session's probes allow (a later read of it: refresh, compaction): its real path outside the
+   * confinement root, or, above that root, outside its own directory; undefined when it may be
+   * read (or nothing is confined). A realpath (two above the root) per call.
+   */
+  async leadsOutside(path: string): Promise<string | undefined> {
+    const confine = this.#confine;
+    if (!confine) return undefined;
+    const real = await this.#fs.realpath(path).catch(() => null);
+    if (real === null) return undefined;
+    const dir = parentOf(path);
+    const scope = isInside(dir, confine.root) ? confine.real : await this.#fs.realpath(dir).catch(() => dir);
+    return mayReadNamed("repository", real, scope) ? undefined : real;
+  }
+
   #changed(): void {
     this.#generation++;
     this.#invalidations++;
@@ -343,13 +360,22 @@ export class StatCache {
     if (this.#exclude?.(path)) return null;
     try {
       const confined = this.#confine !== undefined && isInside(dir, this.#confine.root);
-      // Confined: an lstat first. For anything but a symlink it is the stat, and it tells the
-      // batch's real paths that this name is no symlink (no second call to ask it).
-      const seen = confined ? await this.#fs.lstat(path) : undefined;
+      // Confined (and above the confinement root): an lstat first. For anything but a symlink it
+      // is the stat, and it tells the batch's real paths that this name is no symlink (no second
+      // call to ask it).
+      const above = this.#confine !== undefined && !confined;
+      const seen = confined || above ? await this.#fs.lstat(path) : undefined;
       if (seen === null) return null;
       const info = seen === undefined || seen.symlink ? await this.#fs.stat(path) : infoOfLstat(seen);
       if (!info) return null;
       if (await plantedFile(this.#fs, path, info)) return { name, path, info, planted: true };
+      if (above && seen?.symlink) {
+        // Above the project (a tree without .git seen from a subdirectory, Claude Code's
+        // ancestors) a symlinked instruction file may lead only below its own directory: the
+        // repository named its target (core/confine.ts).
+        const [real, dirReal] = await Promise.all([this.#fs.realpath(path), this.#fs.realpath(dir)]);
+        if (!mayReadNamed("repository", real, dirReal)) return { name, path, info, outside: real };
+      }
       if (confined) {
         const real = await (reals ? reals.of(path, seen) : this.#fs.realpath(path)).catch((error: unknown) => {
           if (isAbsent(error)) return null; // deleted since the stat

@@ -7,6 +7,8 @@
 import type { FileInfo, FileSystem } from "./file-system.js";
 import { isInside, join, nameOf, parentOf, pathInputProblem } from "../core/paths.js";
 import { unchangedSince } from "./unchanged.js";
+import { mayReadNamed, type Namer } from "../core/confine.js";
+import { quote } from "../core/quote.js";
 
 /**
  * The real path `path` would have: symlinks of every existing component resolved. `path` must be
@@ -338,5 +340,36 @@ export async function plantedFile(fs: Pick<FileSystem, "stat">, path: string, in
 
 /** The sentence a diagnostic gives for a planted file. */
 export function plantedMessage(path: string, uid: number | undefined): string {
-  return `${path} belongs to another user (uid ${uid ?? "?"}) in ${parentOf(path)}, a directory anyone may write: ignored`;
+  return `${quote(path)} belongs to another user (uid ${uid ?? "?"}) in ${quote(parentOf(path))}, a directory anyone may write: ignored`;
+}
+
+/**
+ * Whether a path `namer` named may be read (core/confine.ts `mayReadNamed`), decided on its real
+ * path against `scopeReal`, the project's real path; `real` is what it resolved to.
+ * @example (await namedReadable(fs, "/repo/docs/x.md", "repository", "/repo")).readable // false when docs -> ~/.ssh
+ */
+export async function namedReadable(
+  fs: Pick<FileSystem, "realpath">,
+  path: string,
+  namer: Namer,
+  scopeReal: string,
+): Promise<{ readable: boolean; real: string }> {
+  if (namer === "user") return { readable: true, real: path };
+  const real = await realPathOf(fs, path);
+  return { readable: mayReadNamed(namer, real, scopeReal), real };
+}
+
+/**
+ * The first of `path` and its `levels` nearest ancestors that another user planted in a directory
+ * anyone may write (a config inside `/tmp/.opencode/` planted as a directory), or undefined. A stat
+ * per level, and of a parent only for an entry someone else owns.
+ * @example await plantedAlong(fs, "/tmp/.opencode/opencode.json", 1) // { path: "/tmp/.opencode", uid: 1001 }
+ */
+export async function plantedAlong(fs: Pick<FileSystem, "stat">, path: string, levels = 0): Promise<{ path: string; uid: number | undefined } | undefined> {
+  for (let at = path, level = 0; level <= levels; level++, at = parentOf(at)) {
+    const info = await fs.stat(at).catch(() => null);
+    if (info && (await plantedFile(fs, at, info))) return { path: at, uid: info.uid };
+    if (parentOf(at) === at) break;
+  }
+  return undefined;
 }

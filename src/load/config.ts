@@ -43,6 +43,8 @@ export interface ConfigResult {
   raw: AgentsConfig;
   /** Whether the agent's own configuration is read (false with `agentConfig: false`). */
   agentConfig: boolean;
+  /** File names only a repository's agent settings gave: never looked for in the home layer (presets/agent-config.ts). */
+  projectNames?: { names: string[]; file: string; product: string } | undefined;
   diagnostics: Diagnostic[];
 }
 
@@ -306,5 +308,5 @@ export async function resolveConfig(input: ConfigInput): Promise<ConfigResult> {
   const override = raw.root?.projectRootOverride;
   if (override !== undefined) config.root.projectRootOverride = isAbsolute(override) ? resolve(override) : resolve(input.cwd, override);
   preset.adapt?.(config, raw, diagnostics);
-  return { config: freeze(config), preset, raw, agentConfig: agentConfigOn, diagnostics };
+  return { config: freeze(config), preset, raw, agentConfig: agentConfigOn, projectNames: agent?.projectNames, diagnostics };
 }

@@ -3,10 +3,12 @@
  */
 import type { StatCache } from "../io/cache.js";
 import type { ResolvedConfig } from "./config.js";
-import { keepsBom, type Preset } from "../presets/preset.js";
+import { keepsBom, type Preset, type UserLayer } from "../presets/preset.js";
+import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
+import { quote } from "../core/quote.js";
 import type { Diagnostic, InitialFile } from "../core/schema.js";
 import type { RenderBlock } from "../core/render.js";
-import { chain, isInside } from "../core/paths.js";
+import { chain, isInside, nameOf } from "../core/paths.js";
 import { claimOrder, trimText } from "../core/budget.js";
 import {
   reportReadError,
@@ -54,6 +56,8 @@ export interface InitialContext {
   exclude?: ((path: string) => boolean) | undefined;
   /** Files the agent's configuration lists (`Preset.listed`), loaded after the chain, layer `config`. */
   listed?: readonly string[] | undefined;
+  /** File names only a repository's agent settings gave: the home layer never looks for them (core/confine.ts). */
+  projectNames?: { names: readonly string[]; file: string; product: string } | undefined;
   config: ResolvedConfig;
   preset: Preset;
   /** null: no project (a preset with `scope.noMarker: "none"` found no marker). */
@@ -85,7 +89,7 @@ export async function loadInitial(context: InitialContext): Promise<InitialLoad>
   const keepBom = keepsBom(preset);
   const blank = preset.text.blank;
   const identity = preset.dedupe === "identity";
-  const layers = preset.userLayers({ home: context.home, env: context.env, names: config.files.names });
+  const layers = await homeLayers(context);
   const exclude = context.exclude;
   const allowed = exclude ? layers.map((layer) => ({ ...layer, candidates: layer.candidates.filter((path) => !exclude(path)) })) : layers;
   let user = await loadUserLayers(fs, allowed, sink, keepBom, blank);
@@ -306,3 +310,29 @@ function prefetch(
 }
 
 export { reportReadError } from "./discover.js";
+
+/**
+ * The preset's home layers, named by the user's own configuration only: a name only a
+ * repository's agent settings gave is not looked for there. Where the agent itself does (Gemini
+ * CLI applies the workspace's `context.fileName` to `~/.gemini` too), a file it would find there
+ * is a finding naming it, never its text.
+ */
+async function homeLayers(context: InitialContext): Promise<UserLayer[]> {
+  const { preset, config } = context;
+  const where = { home: context.home, env: context.env };
+  const projectOnly = context.projectNames;
+  if (projectOnly === undefined) return preset.userLayers({ ...where, names: config.files.names });
+  const layers = preset.userLayers({ ...where, names: config.files.names.filter((name) => !projectOnly.names.includes(name)) });
+  const kept = new Set(layers.flatMap((layer) => layer.candidates));
+  for (const path of preset.userLayers({ ...where, names: config.files.names }).flatMap((layer) => layer.candidates)) {
+    if (kept.has(path) || !(await context.cache.fs.stat(path).catch(() => null))) continue;
+    context.sink.add({
+      level: "warning",
+      code: AGENT_OUTSIDE_CODE,
+      message: `${projectOnly.product} itself will put ${quote(path)} into its prompt: context.fileName of ${quote(projectOnly.file)}, a repository's settings, names it in your home; agentsmd does not read it`,
+      path,
+      fix: `remove ${quote(nameOf(path))} from context.fileName in ${quote(projectOnly.file)}`,
+    });
+  }
+  return layers;
+}

@@ -27,6 +27,12 @@ export interface AgentConfigLayer {
   config: AgentsConfig;
   /** One entry per file that contributed, with the keys it set (for `explain`). */
   sources: Array<{ file: string; keys: string[] }>;
+  /**
+   * File names only a repository's settings gave (core/confine.ts): looked for in the project,
+   * never in the home layer, which only the user's own settings name. `file` the settings file,
+   * `product` the agent (which itself looks for them in the home too: a finding).
+   */
+  projectNames?: { names: string[]; file: string; product: string };
   diagnostics: Diagnostic[];
 }
 
@@ -96,8 +102,11 @@ export async function readGeminiSettings(context: AgentConfigContext, geminiDir:
   const diagnostics: Diagnostic[] = [];
   let names: string[] | undefined;
   let source: string | undefined;
-  for (const file of [join(geminiDir, "settings.json"), join(context.cwd, ".gemini/settings.json")]) {
-    const text = await readConfigText(file, context.fs, diagnostics, NOT_APPLIED);
+  let userNames: string[] = [];
+  const workspace = join(context.cwd, ".gemini/settings.json");
+  for (const file of [join(geminiDir, "settings.json"), workspace]) {
+    // The workspace's directory too: a `.gemini` another user made in a directory anyone may write is not the project's.
+    const text = await readConfigText(file, context.fs, diagnostics, NOT_APPLIED, file === workspace ? 1 : 0);
     if (text === null) continue;
     const data = parseJsonObject(text, file, diagnostics, NOT_APPLIED);
     if (data === undefined) continue;
@@ -116,7 +125,14 @@ export async function readGeminiSettings(context: AgentConfigContext, geminiDir:
       continue;
     }
     source = file;
+    if (file !== workspace) userNames = names;
   }
   if (!names || !source) return { config: {}, sources: [], diagnostics };
-  return { config: { files: { names } }, sources: [{ file: source, keys: ["context.fileName"] }], diagnostics };
+  const projectOnly = source === workspace ? names.filter((name) => !userNames.includes(name)) : [];
+  return {
+    config: { files: { names } },
+    sources: [{ file: source, keys: ["context.fileName"] }],
+    ...(projectOnly.length > 0 ? { projectNames: { names: projectOnly, file: workspace, product: "Gemini CLI" } } : {}),
+    diagnostics,
+  };
 }

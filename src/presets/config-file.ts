@@ -10,6 +10,7 @@ import type { Diagnostic } from "../core/schema.js";
 import { quote } from "../core/quote.js";
 import { readTextFile, type FileSystem } from "../io/file-system.js";
 import { lazyRequire } from "../io/require.js";
+import { plantedAlong, plantedMessage } from "../io/real-path.js";
 
 const required = lazyRequire(() => import.meta.url);
 
@@ -26,12 +27,26 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * The text of `file`, or null when it does not exist; a file that cannot be read is a warning
- * saying what is lost (`consequence`, e.g. "its settings are not applied").
+ * saying what is lost (`consequence`, e.g. "its settings are not applied"). A file another user
+ * planted in a directory anyone may write (it, or one of its `levels` nearest directories: a
+ * config directory) is ignored with a warning, as a planted AGENTS.md is.
  * @example const text = await readConfigText("/home/me/.codex/config.toml", fs, diagnostics, "its settings are not applied");
  */
-export async function readConfigText(file: string, fs: FileSystem, diagnostics: Diagnostic[], consequence: string): Promise<string | null> {
+export async function readConfigText(file: string, fs: FileSystem, diagnostics: Diagnostic[], consequence: string, levels = 0): Promise<string | null> {
   try {
-    return await readTextFile(file, MAX_CONFIG_BYTES, fs);
+    const text = await readTextFile(file, MAX_CONFIG_BYTES, fs);
+    if (text === null) return null;
+    // Another user's config in a directory anyone may write is not the project's (as a planted AGENTS.md).
+    const planted = await plantedAlong(fs, file, levels);
+    if (planted === undefined) return text;
+    diagnostics.push({
+      level: "warning",
+      code: "planted-in-shared-dir",
+      message: `${plantedMessage(planted.path, planted.uid)}; ${consequence}`,
+      path: file,
+      fix: "move the file to a directory you own, or chown it",
+    });
+    return null;
   } catch (error) {
     diagnostics.push({
       level: "warning",

@@ -31,7 +31,8 @@ import type Picomatch from "picomatch";
 import type { Diagnostic } from "../core/schema.js";
 import { isAbsolute } from "node:path";
 import { absolute, isInside, join, nameOf, parentOf } from "../core/paths.js";
-import { realPathOf } from "../io/real-path.js";
+import { namedReadable, plantedAlong, plantedMessage, realPathOf } from "../io/real-path.js";
+import { AGENT_OUTSIDE_CODE, configDirNamer, envFor, envReferences, type Namer } from "../core/confine.js";
 import { quote } from "../core/quote.js";
 import type { FileSystem } from "../io/file-system.js";
 import { loadDependency as load, parseJsonObject, readConfigText } from "./config-file.js";
@@ -50,6 +51,11 @@ export interface OpenCodeContext {
   home: string;
   env: Env;
   fs: FileSystem;
+  /**
+   * The project (the session's import root: the worktree, else the git root above cwd, else
+   * cwd): what a repository's config may name. @default the worktree, else cwd
+   */
+  scope?: string;
 }
 
 /**
@@ -93,8 +99,15 @@ export interface FamilyConfigLayout {
 export interface InstructionSource {
   file: string;
   entries: string[];
-  /** A home-level config (see {@link FamilyConfigLayout.fileScope}); false for the project's. @default false */
+  /** A home-level config as the CLI sees it (see {@link FamilyConfigLayout.fileScope}); false for the project's. @default false */
   trusted?: boolean;
+  /**
+   * Who wrote it (core/confine.ts): "user" for the user's own configuration (the global config,
+   * the home's config directory, the environment's, the managed directory), "repository" for any
+   * config found walking from cwd up. What a repository's lists is read only inside the project.
+   * @default "user" (agentsmd's own config)
+   */
+  namer?: Namer;
 }
 
 export interface ListedInstructions {
@@ -108,6 +121,8 @@ export interface ListedInstructions {
   urls: string[];
   /** Files the CLI's file scope drops (untrusted, real path outside the project). */
   outOfScope: string[];
+  /** Files only a repository's config lists, outside the project, that the CLI itself reads: never read here (a finding). */
+  agentOutside: Array<{ path: string; entry: string; file: string }>;
   diagnostics: Diagnostic[];
 }
 
@@ -183,16 +198,28 @@ async function exists(fs: FileSystem, path: string): Promise<boolean> {
 
 type Parsed = { entries: string[] | undefined } | "invalid" | null;
 
-/** `{env:NAME}` as the CLI substitutes it (an unset or empty variable gives ""). */
-function substituteEnv(text: string, env: Env): string {
-  return text.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] || "");
+/**
+ * `{env:NAME}` as the CLI substitutes it (an unset or empty variable gives ""), in the user's own
+ * configuration only: in a repository's the reference stays as written (core/confine.ts `envFor`),
+ * so no value of the environment reaches a path, `explain` or the model.
+ */
+function substituteEnv(text: string, env: Env | undefined): string {
+  return env === undefined ? text : text.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] || "");
 }
 
 const NOT_APPLIED = "its instructions are not applied";
 
 /** The `instructions` of one config text; "invalid" when the CLI would refuse the text. */
-function parseText(layout: FamilyConfigLayout, text: string, file: string, env: Env, diagnostics: Diagnostic[]): Parsed {
-  const data = parseJsonObject(substituteEnv(text, env), file, diagnostics, `${layout.product} refuses it, and ${NOT_APPLIED}`);
+function parseText(layout: FamilyConfigLayout, text: string, file: string, env: Env, diagnostics: Diagnostic[], namer: Namer): Parsed {
+  const references = namer === "repository" ? envReferences(text) : [];
+  if (references.length > 0)
+    diagnostics.push({
+      level: "info",
+      code: "agent-config-env",
+      message: `${quote(file)} refers to ${references.map((reference) => quote(reference)).join(", ")}: ${layout.product} puts the variable's value there, agentsmd leaves a repository's config as written (its variables are yours)`,
+      path: file,
+    });
+  const data = parseJsonObject(substituteEnv(text, envFor(namer, env)), file, diagnostics, `${layout.product} refuses it, and ${NOT_APPLIED}`);
   if (data === undefined) return "invalid";
   const value = data.instructions;
   if (value === undefined) return { entries: undefined };
@@ -207,9 +234,17 @@ function parseText(layout: FamilyConfigLayout, text: string, file: string, env: 
   return "invalid";
 }
 
-async function readConfig(layout: FamilyConfigLayout, fs: FileSystem, file: string, env: Env, diagnostics: Diagnostic[]): Promise<Parsed> {
-  const text = await readConfigText(file, fs, diagnostics, NOT_APPLIED);
-  return text === null ? null : parseText(layout, text, file, env, diagnostics);
+async function readConfig(
+  layout: FamilyConfigLayout,
+  fs: FileSystem,
+  file: string,
+  env: Env,
+  diagnostics: Diagnostic[],
+  namer: Namer,
+  levels = 0,
+): Promise<Parsed> {
+  const text = await readConfigText(file, fs, diagnostics, NOT_APPLIED, levels);
+  return text === null ? null : parseText(layout, text, file, env, diagnostics, namer);
 }
 
 /**
@@ -225,13 +260,14 @@ export async function readFamilyInstructions(
   const diagnostics: Diagnostic[] = [];
   const sources: InstructionSource[] = [];
   const entries: string[] = [];
-  const add = (file: string, list: string[], trusted: boolean) => {
-    sources.push({ file, entries: list, trusted });
+  const add = (file: string, list: string[], trusted: boolean, namer: Namer) => {
+    sources.push({ file, entries: list, trusted, namer });
     for (const entry of list) if (!entries.includes(entry)) entries.push(entry);
   };
-  const layer = async (file: string, trusted: boolean) => {
-    const parsed = await readConfig(layout, fs, file, env, diagnostics);
-    if (parsed !== null && parsed !== "invalid" && parsed.entries !== undefined) add(file, parsed.entries, trusted);
+  // `levels`: directories above the file that must not be planted either (a config directory).
+  const layer = async (file: string, trusted: boolean, namer: Namer, levels = 0) => {
+    const parsed = await readConfig(layout, fs, file, env, diagnostics, namer, levels);
+    if (parsed !== null && parsed !== "invalid" && parsed.entries !== undefined) add(file, parsed.entries, trusted, namer);
   };
   const scope = scopeRoot(context);
   // Each directory of the walk listed once (what the survey's listings answer), not a stat per name.
@@ -250,27 +286,32 @@ export async function readFamilyInstructions(
   // 0. Legacy entries (Kilo's rule files).
   const legacy = await layout.legacy?.(context);
   if (legacy) {
-    const home = legacy.entries.filter((entry) => !isInside(entry, scope));
-    if (home.length > 0) add(legacy.file, home, true);
-    const project = legacy.entries.filter((entry) => isInside(entry, scope));
-    if (project.length > 0) add(legacy.file, project, false);
+    // Kilo trusts a rule file outside its project; only the home's are the user's.
+    const namer = (entry: string): Namer => (isInside(entry, home) && !isInside(entry, cwd) ? "user" : "repository");
+    for (const who of ["user", "repository"] as const) {
+      const mine = legacy.entries.filter((entry) => namer(entry) === who);
+      const outside = mine.filter((entry) => !isInside(entry, scope));
+      if (outside.length > 0) add(legacy.file, outside, true, who);
+      const inside = mine.filter((entry) => isInside(entry, scope));
+      if (inside.length > 0) add(legacy.file, inside, false, who);
+    }
   }
   // 1. Global: a later file's list replaces an earlier one's; one invalid file voids them all.
   const globalDir = layout.globalDir(home, env);
   let global: InstructionSource | undefined;
   for (const name of layout.globalFiles) {
     const file = join(globalDir, name);
-    const parsed = await readConfig(layout, fs, file, env, diagnostics);
+    const parsed = await readConfig(layout, fs, file, env, diagnostics, "user");
     if (parsed === "invalid") {
       global = undefined;
       break;
     }
     if (parsed !== null && parsed.entries !== undefined) global = { file, entries: parsed.entries };
   }
-  if (global) add(global.file, global.entries, true);
+  if (global) add(global.file, global.entries, true, "user");
   // 2. The extra config file.
   const custom = env[layout.vars.config];
-  if (custom) await layer(custom, true);
+  if (custom) await layer(custom, true, "user");
   const project = !projectSwitchOn(layout, env);
   // 3. Project files, worktree first; `<base>.json` before `<base>.jsonc` in a directory.
   if (project) {
@@ -278,7 +319,7 @@ export async function readFamilyInstructions(
       for (const dir of upward(cwd, worktree).reverse()) {
         for (const name of [`${base}.json`, `${base}.jsonc`]) {
           const file = join(dir, name);
-          if (await has(dir, name)) await layer(file, false);
+          if (await has(dir, name)) await layer(file, false, "repository");
         }
       }
     }
@@ -294,17 +335,19 @@ export async function readFamilyInstructions(
   if (configDir) dirs.push(configDir);
   for (const dir of [...new Set(dirs)]) {
     if (!layout.configDirs.some((name) => dir.endsWith(name)) && dir !== configDir) continue;
-    for (const name of layout.dirFiles) await layer(join(dir, name), dir === configDir || !isInside(dir, scope));
+    // Kilo trusts a config directory outside its project; only the home's (or the environment's) are the user's.
+    const namer = configDirNamer(dir, { home, own: [globalDir, configDir], names: layout.configDirs });
+    for (const name of layout.dirFiles) await layer(join(dir, name), dir === configDir || !isInside(dir, scope), namer, 1);
   }
   // 5. The config text in the environment.
   const content = env[layout.vars.content];
   if (content) {
-    const parsed = parseText(layout, content, layout.vars.content, env, diagnostics);
-    if (parsed !== "invalid" && parsed !== null && parsed.entries !== undefined) add(layout.vars.content, parsed.entries, true);
+    const parsed = parseText(layout, content, layout.vars.content, env, diagnostics, "user");
+    if (parsed !== "invalid" && parsed !== null && parsed.entries !== undefined) add(layout.vars.content, parsed.entries, true, "user");
   }
   // 6. Managed settings.
   const managed = layout.managedDir(env);
-  if (await exists(fs, managed)) for (const name of layout.dirFiles) await layer(join(managed, name), true);
+  if (await exists(fs, managed)) for (const name of layout.dirFiles) await layer(join(managed, name), true, "user");
   return { entries, sources, diagnostics };
 }
 
@@ -323,9 +366,11 @@ export async function listFamilyInstructions(
   observer?: WalkObserver,
 ): Promise<ListedInstructions> {
   const { fs, env, cwd, worktree, home } = context;
-  const out: ListedInstructions = { paths: [], origin: new Map(), sources, urls: [], outOfScope: [], diagnostics: [] };
+  const out: ListedInstructions = { paths: [], origin: new Map(), sources, urls: [], outOfScope: [], agentOutside: [], diagnostics: [] };
   const project = !projectSwitchOn(layout, env);
   const trusted = new Set<string>();
+  // Paths some config of the user's own lists (core/confine.ts); the rest a repository named.
+  const userNamed = new Set<string>();
   const configDir = layout.disabledProjectDir(home, env);
   const fileOf = (entry: string) => sources.find((source) => source.entries.includes(entry))?.file ?? "agentsmd config";
   // One budget for every entry together: a repository's config may list hundreds of globs, and the
@@ -359,19 +404,49 @@ export async function listFamilyInstructions(
       });
     }
     const trusts = (isAbsolute(pattern) || !project) && sources.some((source) => source.trusted && source.entries.includes(entry));
+    // agentsmd's own list (no sources given, or its `opencode.instructions`) is the user's too.
+    const listers = sources.filter((source) => source.entries.includes(entry));
+    const byUser = listers.length === 0 || listers.some((source) => (source.namer ?? "user") === "user");
     for (const path of matches) {
       if (trusts) trusted.add(path);
+      if (byUser) userNamed.add(path);
       if (out.origin.has(path)) continue;
       out.origin.set(path, { entry, file: fileOf(entry) });
       out.paths.push(path);
     }
   }
-  if (layout.fileScope) {
-    const root = await realPathOf(fs, scopeRoot(context));
-    const inScope = await Promise.all(out.paths.map(async (path) => trusted.has(path) || isInside(await realPathOf(fs, path), root)));
-    out.outOfScope = out.paths.filter((_, index) => !inScope[index]);
-    out.paths = out.paths.filter((_, index) => inScope[index]);
+  // What the CLI reads (Kilo's file scope: trusted, or inside its project), then what agentsmd
+  // reads of that: what the user's own config lists, or what lies inside the project, never a
+  // file another user planted in a directory anyone may write.
+  const agentRoot = layout.fileScope ? await realPathOf(fs, scopeRoot(context)) : undefined;
+  const projectReal = await realPathOf(fs, context.scope ?? scopeRoot(context));
+  const kept: string[] = [];
+  for (const path of out.paths) {
+    const namer: Namer = userNamed.has(path) ? "user" : "repository";
+    const named = await namedReadable(fs, path, namer, projectReal);
+    if (agentRoot !== undefined && !trusted.has(path) && !isInside(namer === "user" ? await realPathOf(fs, path) : named.real, agentRoot)) {
+      out.outOfScope.push(path);
+      continue;
+    }
+    if (!named.readable) {
+      const origin = out.origin.get(path)!;
+      out.agentOutside.push({ path, entry: origin.entry, file: origin.file });
+      continue;
+    }
+    const planted = await plantedAlong(fs, path);
+    if (planted !== undefined) {
+      out.diagnostics.push({
+        level: "warning",
+        code: "planted-in-shared-dir",
+        message: `${plantedMessage(planted.path, planted.uid)} (listed by instructions)`,
+        path,
+        fix: "move the file to a directory you own, or chown it",
+      });
+      continue;
+    }
+    kept.push(path);
   }
+  out.paths = kept;
   return out;
 }
 

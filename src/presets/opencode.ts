@@ -38,6 +38,7 @@ import { type RenderBlock, type Renderer } from "../core/render.js";
 import type { FileSystem } from "../io/file-system.js";
 import { chain, isInside, join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
+import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
 
 /** OpenCode's instruction file names, in priority order (1.18.33). */
 export const OPENCODE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
@@ -219,7 +220,14 @@ export function familyListed(
 ): NonNullable<Preset["listed"]> {
   const product = family.config.product;
   return async (context) => {
-    const where = { cwd: context.cwd, worktree: context.root, home: context.home, env: context.env, fs: context.fs };
+    const where = {
+      cwd: context.cwd,
+      worktree: context.root,
+      home: context.home,
+      env: context.env,
+      fs: context.fs,
+      ...(context.scope ? { scope: context.scope } : {}),
+    };
     const own = ownList?.list(context.raw);
     const agent = context.agentConfig && own === undefined ? await readFamilyInstructions(family.config, where) : { entries: [], sources: [], diagnostics: [] };
     const sources: InstructionSource[] = own !== undefined ? [{ file: `agentsmd's config (${ownList!.key})`, entries: [...own] }] : agent.sources;
@@ -244,6 +252,14 @@ export function familyListed(
         code: "agent-config",
         message: `${quote(path)} is listed by instructions but lies outside the project; ${product} reads it only when a home-level config lists it by an absolute path, so it is skipped`,
         path,
+      });
+    for (const { path, entry, file } of listed.agentOutside)
+      diagnostics.push({
+        level: "warning",
+        code: AGENT_OUTSIDE_CODE,
+        message: `${product} itself will put ${quote(path)} into its prompt: the instructions entry ${quote(entry)} of ${quote(file)}, a repository's config, names it outside the project; agentsmd does not read it`,
+        path,
+        fix: `remove this entry from ${quote(file)}`,
       });
     const reasons = new Map<string, string>();
     for (const [path, origin] of listed.origin)

@@ -204,6 +204,8 @@ export interface ListedContext extends PrepareContext {
   /** false with `--no-agent-config`: only agentsmd's own config counts. */
   agentConfig: boolean;
   raw: import("../core/schema.js").AgentsConfig;
+  /** The project a repository's config may name files in (the session's import root, core/confine.ts). @default the root */
+  scope?: string;
 }
 
 /** Files the agent's own settings keep from loading (see `Preset.excludes`). */

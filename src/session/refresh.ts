@@ -8,6 +8,7 @@ import { reportReadError, type DiagnosticSink } from "../load/discover.js";
 import { readInstruction } from "../load/read.js";
 import { isBlank } from "../core/budget.js";
 import { parentOf } from "../core/paths.js";
+import { quote } from "../core/quote.js";
 import type { InlineBlock, Layer } from "../core/schema.js";
 import type { AdmissionLedger, AdmitOptions } from "./ledger.js";
 import type { SessionRules } from "./rules.js";
@@ -88,6 +89,7 @@ export async function refreshAdmitted(parts: RefreshParts, options: RefreshOptio
         if (hit && hit.rule.mtimeMs === file.mtimeMs) result.blocks.push(rules.block(hit, file.layer));
         continue;
       }
+      if (await outside(parts, file)) continue;
       try {
         const text = await readInstruction(fs, file.path, parts.maxBytes, "utf8-with-note");
         if (text)
@@ -112,12 +114,32 @@ export async function refreshAdmitted(parts: RefreshParts, options: RefreshOptio
 }
 
 /**
+ * True (with a warning) when a project file delivered earlier, or one the host loaded itself, now
+ * leads outside what the session's probes allow (a symlink swapped in, one the host followed):
+ * not read again. The user's own files and what the agent's configuration lists were settled when
+ * they were named.
+ */
+async function outside(parts: Pick<RefreshParts, "cache" | "sink">, entry: { path: string; layer: Layer }): Promise<boolean> {
+  if (entry.layer === "user" || entry.layer === "config") return false;
+  const real = await parts.cache.leadsOutside(entry.path);
+  if (real === undefined) return false;
+  parts.sink.add({
+    level: "warning",
+    code: "symlink-outside-root",
+    message: `${quote(entry.path)} resolves to ${quote(real)}, outside the project root: not read again (files.symlinks is "inside-root")`,
+    path: entry.path,
+  });
+  return true;
+}
+
+/**
  * The admitted files read now for a compaction context (at most 1 MiB each; blank and unreadable
  * files left out, the latter reported).
  */
 export async function compactionFiles(parts: Pick<RefreshParts, "cache" | "sink" | "ledger">): Promise<CompactionFile[]> {
   const files: CompactionFile[] = [];
   for (const entry of parts.ledger.entries()) {
+    if (await outside(parts, entry)) continue;
     try {
       const read = await parts.cache.fs.read(entry.path, COMPACTION_READ_BYTES);
       const content = new TextDecoder("utf-8", { fatal: false }).decode(read.bytes);

@@ -400,6 +400,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Agent
     groups: parts.prepared?.groups,
     listed: parts.listed?.paths,
     exclude: parts.excludes?.matches,
+    projectNames: parts.projectNames,
     config: parts.config,
     preset: parts.preset,
     root: parts.project ? parts.root : null,

@@ -38,6 +38,8 @@ export interface Parts {
   excludes?: Excludes | undefined;
   /** The integration consuming the session (decides the default scoped-rule formats). */
   host?: string | undefined;
+  /** File names only a repository's agent settings gave: not for the home layer. */
+  projectNames?: { names: string[]; file: string; product: string } | undefined;
 }
 
 /** Resolves options into the parts of a session (no initial load yet). */
@@ -89,8 +91,12 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     resolved.raw.files?.names === undefined && resolved.preset.prepare
       ? await resolved.preset.prepare({ cwd, root: rootResult.root, home, env, fs, ...(excludes ? { exclude: excludes.matches } : {}) })
       : undefined;
+  // Imports stay here; so do instruction files under files.symlinks "inside-root" (the git root or
+  // cwd for a preset whose root is the file-system root, as Claude Code's; ancestors above it load
+  // as that agent loads them), and whatever a repository's config names (core/confine.ts).
+  const importRoot = await importRootOf({ root: rootResult.root, project, cwd, home, fs });
   const listed = resolved.preset.listed
-    ? await resolved.preset.listed({ cwd, root: rootResult.root, home, env, fs, agentConfig: resolved.agentConfig, raw: resolved.raw })
+    ? await resolved.preset.listed({ cwd, root: rootResult.root, home, env, fs, agentConfig: resolved.agentConfig, raw: resolved.raw, scope: importRoot })
     : undefined;
   if (listed) sink.addAll(listed.diagnostics);
   const names = [
@@ -101,13 +107,9 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
       ...(prepared?.lazyGroups ?? []).flat(),
     ]),
   ];
-  // Imports stay here; so do instruction files under files.symlinks "inside-root" (the git root or
-  // cwd for a preset whose root is the file-system root, as Claude Code's; ancestors above it load
-  // as that agent loads them).
-  const importRoot = await importRootOf({ root: rootResult.root, project, cwd, home, fs });
   // files.symlinks "inside-root": files are confined to the real path of that root (one realpath per session).
   const confine =
-    resolved.config.files.symlinks === "inside-root" && project ? { root: importRoot, real: await fs.realpath(importRoot).catch(() => importRoot) } : undefined;
+    resolved.config.files.symlinks === "inside-root" ? { root: importRoot, real: await fs.realpath(importRoot).catch(() => importRoot) } : undefined;
   const cache = new StatCache(fs, names, { revalidateMs: resolved.config.cache.revalidateMs, confine, exclude: excludes?.matches });
   return {
     options: { cwd, home, env, fs },
@@ -125,6 +127,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     listed,
     excludes,
     host: options.host,
+    projectNames: resolved.projectNames,
   };
 }
 
