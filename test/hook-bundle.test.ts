@@ -56,7 +56,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 115 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 122 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -73,7 +73,8 @@ describe("hook bundle", () => {
     // 115 with io/unchanged.ts (the one rule by which a directory's stat vouches for what was seen in it).
     // 119 with the hook server (cli/hook-server.ts, hook-wire.ts, hook-stdin.ts, io/descriptors.ts).
     // 120 with io/realpath-now.ts (realpath through /proc/self/fd).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(120);
+    // 122 with the lean `show` (cli/lean.ts, cli/diagnostics.ts): the session code is the hook's own.
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(122);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

@@ -79,6 +79,10 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
       const code = await runHookArgv(argv, given); // quotes stderr itself
       if (code !== null) return code;
     }
+    if (command === "show") {
+      const code = await (await import("./lean.js")).runLeanArgv(argv, given); // quotes stderr itself
+      if (code !== null) return code;
+    }
     const program = await buildProgram(io, command);
     await program.parseAsync([...argv], { from: "user" });
     return EXIT.ok;
