@@ -21,6 +21,7 @@ import { measure, summarize, type Timing } from "./lib/measure.js";
 import { zeroCounts, diffCounts, totalCalls, scaleCounts, copyCounts, type FsCounts } from "./lib/fs-count.js";
 import type { Implementation, Loader } from "./lib/loader.js";
 import { hookRows, replay, type HookRow, type ReplayResult } from "./hook.js";
+import { cliRows, type CliRow } from "./cli.js";
 import { cleanupProcessScratch } from "./lib/process-cpu.js";
 
 // ---------------------------------------------------------------- options
@@ -660,6 +661,7 @@ export async function main(argv: string[]): Promise<number> {
   verdicts(cases, args.quick);
   let hook: { rows: HookRow[]; missing: string[] } | null = null;
   if (want("hook")) hook = await hookRows(tree, { quick: args.quick, log });
+  const cli: CliRow[] | null = want("cli") ? cliRows({ quick: args.quick, log }) : null;
   let replayed: ReplayResult | null = null;
   if (want("replay")) {
     try {
@@ -700,8 +702,12 @@ export async function main(argv: string[]): Promise<number> {
               ? `${r.totalRatio.toFixed(2)}x node -e 0 with the server's CPU (target ${r.target}x); the client alone ${r.cpu!.ratio.toFixed(2)}x`
               : `${r.cpu!.ratio.toFixed(2)}x node -e 0 (target ${r.target}x)`,
         })),
+      ...(cli ?? [])
+        .filter((r) => r.cpu && r.target !== undefined)
+        .map((r) => ({ id: `cli agentsmd ${r.command}`, met: r.met, detail: `${r.cpu!.ratio.toFixed(2)}x node -e 0 (target ${r.target}x)` })),
     ],
     hook,
+    cli,
     replay: replayed,
     // seen-resolve-idle's baseline: a no-op awaited after the same pause, ms (see pauseFloor)
     idleFloorMs: idleFloor,
@@ -731,6 +737,11 @@ export async function main(argv: string[]): Promise<number> {
     else log(`INFO ${line}`);
   }
   for (const host of hook?.missing ?? []) log(`MISS hook ${host}: no bench events (bench/hook.ts HOST_EVENTS)`);
+  for (const r of cli ?? []) {
+    if (!r.cpu) continue;
+    const line = `cli agentsmd ${r.command}: ${r.cpu.ratio.toFixed(2)}x node -e 0 (${r.cpu.cpuMs.toFixed(0)} vs ${r.cpu.baseMs.toFixed(0)} ms CPU; ${r.trace?.modules ?? "?"} JS files, ${((r.trace?.bytes ?? 0) / 1024).toFixed(0)} KB)`;
+    log(r.target !== undefined ? `${r.met ? "MET " : "MISS"} ${line} (target ${r.target}x)` : `INFO ${line}`);
+  }
   if (replayed)
     log(
       `INFO replay of ${replayed.calls} tool calls: hook clients ${(replayed.hookCpuMs / 1000).toFixed(2)} s + server ${(replayed.serverCpuMs / 1000).toFixed(2)} s CPU vs no-op hook ${(replayed.floorCpuMs / 1000).toFixed(2)} s = ${replayed.ratio.toFixed(2)}x (clients alone ${replayed.clientRatio.toFixed(2)}x); server off ${replayed.processRatio.toFixed(2)}x; in-process ${replayed.inProcessCpuMs.toFixed(0)} ms`,

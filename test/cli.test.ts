@@ -268,6 +268,7 @@ describe("CLI", () => {
       const tree = await repo();
       await tree.setMtime("repo/lib/AGENTS.md", 1_738_970_000);
       await tree.setMtime("repo/lib/deep/AGENTS.md", 1_738_971_000);
+      await tree.add({ "state/": null });
       const state = tree.path("state/session.json");
       const first = await cli(tree, tree.path("repo"), ["resolve", tree.path("repo/lib/deep/x.ts"), "--state", state]);
       expect(first).toEqual({
@@ -334,6 +335,7 @@ Read and apply these files before editing files in this scope.
       const spec: Record<string, string> = {};
       for (let i = 0; i < 12; i++) spec[`repo/m${i}/AGENTS.md`] = `m${i}`;
       await tree.add(spec);
+      await tree.add({ "state/": null });
       const state = tree.path("state/s.json");
       await cli(tree, tree.path("repo"), ["resolve", tree.path("repo/pkg/x.ts"), "--state", state]);
 
@@ -399,8 +401,6 @@ Read and apply these files before editing files in this scope.
       expect(moved.stdout).toBe(`<system-reminder type="session.resume.diff">
 Session resumed with context changes:
 - cwd: ${tree.path("repo")} -> ${tree.path("repo/lib")}
-- root: ${tree.path("repo")} -> ${tree.path("repo")}
-- markers: [".codelia",".git",".jj"] -> [".codelia",".git",".jj"]
 Re-check AGENTS.md for current scope:
 - ${tree.path("repo/lib/AGENTS.md")} (mtime: ${Math.floor((await openSession(tree, { cwd: tree.path("repo/lib") })).initialFiles[1]!.mtimeMs)})
 </system-reminder>

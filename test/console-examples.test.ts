@@ -34,10 +34,11 @@ describe("console examples in markdown", () => {
     expect(() => consoleExamples("f.md", [`${fence}console`, "$ agentsmd show"].join("\n"))).toThrow(/f\.md:1: .*never closed/);
   });
 
-  it("maps /tmp/ arguments into the example's scratch directory and prints the repository as /…", () => {
+  it("maps ~/ arguments into the example's scratch directory and prints the repository as /…", () => {
     const normalise = { repo: "/r/repo", scratch: "/var/s1" };
-    expect(mapArgument("/tmp/s.json", normalise)).toBe("/var/s1/s.json");
+    expect(mapArgument("~/s.json", normalise)).toBe("/var/s1/s.json");
+    expect(mapArgument("/tmp/s.json", normalise)).toBe("/tmp/s.json");
     expect(mapArgument("examples/monorepo", normalise)).toBe("examples/monorepo");
-    expect(normaliseOutput("- /r/repo/AGENTS.md (mtime: 1795315888108)\n/var/s1/s.json\n", normalise)).toBe("- /…/AGENTS.md (mtime: <mtime>)\n/tmp/s.json");
+    expect(normaliseOutput("- /r/repo/AGENTS.md (mtime: 1795315888108)\n/var/s1/s.json\n", normalise)).toBe("- /…/AGENTS.md (mtime: <mtime>)\n~/s.json");
   });
 });

@@ -239,6 +239,28 @@ describe("agentsmd doctor", () => {
     expect(report.counts.error).toBe(0);
   });
 
+  it("--json: every finding carries its own fix, and the exit-1 line points into the JSON, not at fix lines it never printed", async () => {
+    const bad = await createTree({
+      ".git/": null,
+      "AGENTS.override.md": "",
+      "AGENTS.md": "text",
+      ".cursor/rules/bad.mdc": "---\ndescription: x\nalwaysApply: [\nglobs: a/**\n---\nBODY\n",
+    });
+    const failed = await runCli(["--home", bad.home, "--json", "doctor", bad.root]);
+    expect(failed.code).toBe(1);
+    const report = JSON.parse(failed.stdout) as DoctorReport;
+    expect(report.findings.map((finding) => finding.code)).toEqual(expect.arrayContaining(["empty-override", "rule-frontmatter"]));
+    for (const finding of report.findings) {
+      expect(finding.fix.length).toBeGreaterThan(0);
+      expect(finding.fix).not.toMatch(/\b(above|see the message)\b/);
+    }
+    expect(failed.stderr).toContain("doctor found 2 errors");
+    expect(failed.stderr).not.toContain("above");
+    expect(failed.stderr).toContain('apply the "fix" of each finding with "severity": "error" in the JSON report');
+    // as text, the fix lines are printed above the summary
+    expect((await runCli(["--home", bad.home, "doctor", bad.root])).stderr).toContain("see the fix line of each error above");
+  });
+
   it("enters gitignored directories with --no-gitignore", async () => {
     const tree = await createTree({ ".gitignore": "vendored/\n", "vendored/AGENTS.md": new Uint8Array([0xff]) });
     const run1 = await runCli(["--home", tree.home, "doctor", "--no-gitignore", tree.root]);

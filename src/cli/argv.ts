@@ -18,3 +18,12 @@ export function commandOf(argv: readonly string[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A call that only asks for the version (`--version` or `-V`, as commander takes them), answered
+ * before anything else loads.
+ * @example isVersionCall(["--version"]) // true
+ */
+export function isVersionCall(argv: readonly string[]): boolean {
+  return argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");
+}

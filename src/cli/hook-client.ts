@@ -13,6 +13,7 @@ import type { Socket } from "node:net";
 import { join } from "node:path";
 import { writeDescriptorSync } from "../io/descriptors.js";
 import { ownDirectoryProblem } from "../io/own-directory.js";
+import { commandOf } from "./argv.js";
 import {
   LineReader,
   MAX_FRAME_BYTES,
@@ -76,9 +77,9 @@ export function hookServerSocket(env: Env, hookDir: string): string | undefined 
   }
 }
 
-/** argv a server may answer: a hook call that is no request for help (which never reads stdin). */
+/** argv a server may answer: a hook call (its command word, so a `show --cwd hook` is none) that is no request for help (which never reads stdin). */
 export function serverMayAnswer(argv: readonly string[]): boolean {
-  return argv.includes("hook") && !argv.some((arg) => arg === "-h" || arg === "--help" || arg === "help");
+  return commandOf(argv) === "hook" && !argv.some((arg) => arg === "-h" || arg === "--help" || arg === "help");
 }
 
 /** What a call to the server came to: an exit code, or why the call must run in process. */

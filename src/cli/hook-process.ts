@@ -7,6 +7,7 @@ import "./hook-zod.js";
 import { writeDescriptorSync } from "../io/descriptors.js";
 import { currentDir, readAll, type CliIo } from "./io.js";
 import { runHookArgv } from "./hook.js";
+import { runLeanArgv } from "./lean.js";
 import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
 
 export { serveHooks } from "./hook-server.js";
@@ -49,6 +50,10 @@ export function hookProcessIo(input?: StdinRead): HookProcessIo {
     get cwd() {
       return (cwd ??= currentDir(env));
     },
+    // Asked by `show` only (a hook never is): the stream is made on first use.
+    get isTTY() {
+      return process.stdout.isTTY === true;
+    },
   };
 }
 
@@ -56,10 +61,10 @@ export function hookProcessIo(input?: StdinRead): HookProcessIo {
 export type FullCli = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 /**
- * Runs `[globals] hook <host> [options]` and returns the exit code.
+ * Runs `[globals] hook <host> [options]` or a lean `show` (lean.ts) and returns the exit code.
  * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("./main.js").then((m) => m.main(argv, io)))
  */
 export async function runHookProcess(argv: readonly string[], io: CliIo, fullCli: FullCli): Promise<number> {
-  const code = await runHookArgv(argv, io);
+  const code = (await runHookArgv(argv, io)) ?? (await runLeanArgv(argv, io));
   return code ?? fullCli(argv, io);
 }

@@ -201,7 +201,7 @@ async function viaServer(argv: readonly string[], env: Env, place: LaunchPlace):
 }
 
 /**
- * Runs `agentsmd hook ...` through the user's hook server, else from the bundle (or, in a build
+ * Runs `agentsmd hook ...` (or a plain `show`, which the server never takes) through the user's hook server, else from the bundle (or, in a build
  * without it, from the compiled modules), and ends the process with its exit code; returns the
  * code only when output is still draining.
  * @example process.exitCode = await launchHook(process.argv.slice(2), process.env, { hookDir: __dirname, require })

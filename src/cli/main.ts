@@ -50,7 +50,7 @@ async function buildProgram(io: CliIo, command: string | undefined): Promise<Com
     .option("--json", "machine-readable output")
     .option(
       "--no-agent-config",
-      "ignore the agents' own configuration (Codex config.toml, Gemini settings.json, OpenCode opencode.json, Claude Code settings.json)",
+      "ignore the agents' own configuration (presets codex: Codex config.toml; gemini: Gemini CLI settings.json; claude: Claude Code settings.json claudeMdExcludes; opencode: OpenCode opencode.json instructions; kilo: Kilo Code kilo.json and opencode.json instructions)",
     )
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
@@ -80,6 +80,10 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
       const code = await runHookArgv(argv, given); // quotes stderr itself
       if (code !== null) return code;
     }
+    if (command === "show") {
+      const code = await (await import("./lean.js")).runLeanArgv(argv, given); // quotes stderr itself
+      if (code !== null) return code;
+    }
     const program = await buildProgram(io, command);
     await program.parseAsync([...argv], { from: "user" });
     return EXIT.ok;
@@ -87,7 +91,9 @@ export async function main(argv: readonly string[], given: CliIo): Promise<numbe
     // commander is loaded whenever it threw (it loads lazily, so ask it only now).
     const { CommanderError } = await import("commander");
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      // Help asked for (--help, `help`) is exit 0; help printed because no command was named (a bare `agentsmd`) is a usage error.
+      if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof AgentsMdError) {

@@ -33,7 +33,8 @@ export interface ResumeDiffInput {
 }
 
 /**
- * `session.resume.diff` (docs/loading-rules.md#resume); "" when nothing changed.
+ * `session.resume.diff` (docs/loading-rules.md#resume): a line for each of cwd, root and markers that
+ * changed, then the AGENTS.md to re-check; "" when nothing changed.
  * @example sessionResumeDiff({ cwd: { before: "/r", after: "/r/a" }, root: { before: "/r", after: "/r" }, markers: { before: [".git"], after: [".git"] }, recheck: [] })
  */
 export function sessionResumeDiff(input: ResumeDiffInput): string {
@@ -41,12 +42,11 @@ export function sessionResumeDiff(input: ResumeDiffInput): string {
   const markersAfter = JSON.stringify(input.markers.after);
   const changed = input.cwd.before !== input.cwd.after || input.root.before !== input.root.after || markersBefore !== markersAfter || input.recheck.length > 0;
   if (!changed) return "";
-  const lines = [
-    "Session resumed with context changes:",
-    `- cwd: ${quote(input.cwd.before)} -> ${quote(input.cwd.after)}`,
-    `- root: ${quote(input.root.before)} -> ${quote(input.root.after)}`,
-    `- markers: ${markersBefore} -> ${markersAfter}`,
-  ];
+  // Only what changed: a line `X -> X` reads as a change to the model.
+  const lines = ["Session resumed with context changes:"];
+  if (input.cwd.before !== input.cwd.after) lines.push(`- cwd: ${quote(input.cwd.before)} -> ${quote(input.cwd.after)}`);
+  if (input.root.before !== input.root.after) lines.push(`- root: ${quote(input.root.before)} -> ${quote(input.root.after)}`);
+  if (markersBefore !== markersAfter) lines.push(`- markers: ${markersBefore} -> ${markersAfter}`);
   if (input.recheck.length > 0) {
     lines.push("Re-check AGENTS.md for current scope:");
     for (const file of input.recheck) lines.push(`- ${quote(file.path)} (mtime: ${formatMtime(file.mtimeMs)})`);

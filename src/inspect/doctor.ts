@@ -164,7 +164,9 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       severity: header ? "error" : "warning",
       path: diagnostic.path ?? options.root,
       message: diagnostic.message,
-      fix: header ? "fix the YAML at that line (quote globs that start with * or hold a comma-list)" : (diagnostic.fix ?? "see the message"),
+      fix: header
+        ? "fix the YAML at that line (quote globs that start with * or hold a comma-list)"
+        : (diagnostic.fix ?? `correct ${quote(diagnostic.path ?? options.root)}`),
     });
   }
   for (const finding of ruleFindings(rules.rules, coverage.unmatched(), raw?.rules?.formats)) add(finding);

@@ -91,13 +91,13 @@ function argvOf(file: string, line: number, command: string): string[] {
 export interface Normalise {
   /** The repository's absolute path, printed as `/…`. */
   repo: string;
-  /** The example's scratch directory, printed as `/tmp` (arguments under `/tmp/` are mapped into it). */
+  /** The example's scratch directory, printed as `~` (arguments under `~/` are mapped into it: a state file lives in a directory only its user may write). */
   scratch: string;
 }
 
-/** The argument as run: `/tmp/x` becomes `<scratch>/x`, so each example starts from nothing. */
+/** The argument as run: `~/x` becomes `<scratch>/x`, so each example starts from nothing. */
 export function mapArgument(arg: string, normalise: Normalise): string {
-  return arg.startsWith("/tmp/") ? `${normalise.scratch}/${arg.slice("/tmp/".length)}` : arg;
+  return arg.startsWith("~/") ? `${normalise.scratch}/${arg.slice("~/".length)}` : arg;
 }
 
 /** mtimes differ on every checkout: both sides print them as `<mtime>`. */
@@ -105,8 +105,8 @@ export function normaliseMtimes(text: string): string {
   return text.replace(/mtime: \d+(\.\d+)?/g, "mtime: <mtime>").replace(/"mtimeMs": \d+(\.\d+)?/g, '"mtimeMs": "<mtime>"');
 }
 
-/** What a command printed, as the docs show it: repository path `/…`, scratch `/tmp`, one final newline dropped, mtimes normalised. */
+/** What a command printed, as the docs show it: repository path `/…`, scratch `~`, one final newline dropped, mtimes normalised. */
 export function normaliseOutput(stdout: string, normalise: Normalise): string {
   const text = stdout.endsWith("\n") ? stdout.slice(0, -1) : stdout;
-  return normaliseMtimes(text.split(normalise.scratch).join("/tmp").split(normalise.repo).join("/…"));
+  return normaliseMtimes(text.split(normalise.scratch).join("~").split(normalise.repo).join("/…"));
 }

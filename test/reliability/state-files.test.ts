@@ -180,6 +180,7 @@ describe("processes on one state file (the built CLI)", () => {
 
   it("eight concurrent resolve processes lose no update and present no file twice", { timeout: 60_000 }, async () => {
     const tree = await sixteen();
+    await tree.add({ "state/": null });
     const state = tree.path("state/s.json");
     let reading = true;
     let reads = 0;
@@ -202,6 +203,7 @@ describe("processes on one state file (the built CLI)", () => {
 
   it("the same, starting from a lock left by a killed process", { timeout: 60_000 }, async () => {
     const tree = await sixteen();
+    await tree.add({ "state/": null });
     const state = tree.path("state/s.json");
     await writeFile(`${state}.lock`, `${await deadPid()}\n`);
     const { dirs, presented } = await eightProcesses(tree, state);

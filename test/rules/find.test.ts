@@ -48,7 +48,7 @@ describe("findRules", () => {
     expect(rules).toHaveLength(1);
     expect(rules[0]!.activation).toBe("manual");
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ code: "rule-frontmatter", path: tree.path(".cursor/rules/bad.mdc") });
+    expect(diagnostics[0]).toMatchObject({ code: "rule-frontmatter", path: tree.path(".cursor/rules/bad.mdc"), fix: "fix the YAML header at that line" });
     expect(diagnostics[0]!.message).toMatch(new RegExp(`^${tree.path(".cursor/rules/bad.mdc").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:[345]: `));
   });
 
@@ -58,6 +58,8 @@ describe("findRules", () => {
     expect(rules[0]!.truncated).toBe(true);
     expect(rules[0]!.body.length).toBeLessThan(1000);
     expect(diagnostics.map((d) => d.code)).toEqual(["rule-truncated"]);
+    // its own fix, which doctor's JSON findings carry as they are
+    expect(diagnostics[0]!.fix).toBe("shorten it to at most 1000 bytes or split it");
   });
 
   it("bounds the number of files and the depth walked", async () => {

@@ -31,12 +31,14 @@ export function registerDoctor(program: Command, context: CommandContext): void 
         report.findings.push(finding);
         report.counts[finding.severity]++;
       }
-      if (context.globals(command).json) context.json(report);
+      const json = context.globals(command).json === true;
+      if (json) context.json(report);
       else context.out(formatReport(report));
       if (report.counts.error > 0) {
         throw new AgentsMdError(`doctor found ${countOf(report.counts.error, "error")} in ${root}`, {
           path: root,
-          fix: "see the fix line of each error above",
+          // --json prints no fix lines: each finding of the document carries its own `fix`.
+          fix: json ? 'apply the "fix" of each finding with "severity": "error" in the JSON report' : "see the fix line of each error above",
         });
       }
     });

@@ -5,7 +5,8 @@ import type { Command } from "commander";
 import { createSession } from "../../session/session.js";
 import { configJsonSchema } from "../../core/schema.js";
 import type { CommandContext } from "../context.js";
-import { quote, quoteControls } from "../../core/quote.js";
+import { quote } from "../../core/quote.js";
+import { printDiagnostics } from "../diagnostics.js";
 import { countOf } from "../../core/words.js";
 
 export function registerInspect(program: Command, context: CommandContext): void {
@@ -72,8 +73,5 @@ export function registerInspect(program: Command, context: CommandContext): void
 
 /** Warnings go to stderr so stdout stays exactly the requested output. */
 export function reportDiagnostics(context: CommandContext, diagnostics: ReadonlyArray<{ level: string; message: string; fix?: string | undefined }>): void {
-  for (const diagnostic of diagnostics) {
-    const fix = diagnostic.fix ? ` (${diagnostic.fix})` : "";
-    if (diagnostic.level !== "info") context.io.stderr(`agentsmd: ${diagnostic.level}: ${quoteControls(`${diagnostic.message}${fix}`)}\n`);
-  }
+  printDiagnostics(context.io.stderr, diagnostics);
 }

@@ -6,15 +6,48 @@ import type { Command } from "commander";
 import { createSession, restoreSession, type AgentsSession } from "../../session/session.js";
 import { readStateFile, withLock, writeStateFile } from "../../io/state-store.js";
 import { StateError } from "../../core/errors.js";
-import type { ResolvedAgents } from "../../core/schema.js";
+import type { ResolvedAgents, SessionState } from "../../core/schema.js";
+import { dirname } from "node:path";
+import { nodeFileSystem } from "../../io/file-system.js";
+import { quote } from "../../core/quote.js";
 import type { CommandContext } from "../context.js";
 import { reportDiagnostics } from "./inspect.js";
 
+/**
+ * The path of a `--state` file whose directory exists: a typo'd directory is refused, never created
+ * (with its whole chain) to hold a state nobody will find again.
+ */
+async function stateFilePath(context: CommandContext, stateFile: string): Promise<string> {
+  const path = context.path(stateFile);
+  const dir = dirname(path);
+  const info = await nodeFileSystem.stat(dir).catch(() => null);
+  if (info?.kind !== "directory")
+    throw new StateError(`the directory of --state ${path} does not exist: ${dir}`, {
+      path: dir,
+      fix: `create it first (mkdir -p ${quote(dir)}) or pass a --state file in an existing directory`,
+    });
+  return path;
+}
+
+/**
+ * A state keeps the preset it was created with: a different `--preset` is refused rather than
+ * silently ignored.
+ */
+function checkPreset(command: Command, context: CommandContext, path: string, state: SessionState): void {
+  const asked = context.globals(command).preset;
+  if (asked === undefined || asked === state.preset) return;
+  throw new StateError(`state file ${path} holds a session of preset ${quote(state.preset)}, not ${quote(asked)}`, {
+    path,
+    fix: `drop --preset (or pass --preset ${quote(state.preset)}) to go on with this session, or pass a new --state file (or delete this one) to start fresh with preset ${quote(asked)}`,
+  });
+}
+
 /** Opens the session of a state file (created on first use), runs `fn`, saves. */
 async function withStateSession<T>(context: CommandContext, command: Command, stateFile: string, fn: (session: AgentsSession) => Promise<T>): Promise<T> {
-  const path = context.path(stateFile);
+  const path = await stateFilePath(context, stateFile);
   return withLock(path, async () => {
     const state = await readStateFile(path);
+    if (state) checkPreset(command, context, path, state);
     const options = context.sessionOptions(command);
     const explicitCwd = context.globals(command).cwd !== undefined;
     const session = state
@@ -66,10 +99,11 @@ export function registerState(program: Command, context: CommandContext): void {
     .description("the session.resume.diff reminder for the current cwd/root/markers (empty when nothing changed)")
     .requiredOption("--state <file>", "session state file")
     .action(async (options: { state: string }, command: Command) => {
-      const path = context.path(options.state);
+      const path = await stateFilePath(context, options.state);
       const diff = await withLock(path, async () => {
         const state = await readStateFile(path);
         if (!state) throw new StateError(`state file ${path} does not exist`, { path, fix: "run `agentsmd resolve --state FILE` first to create a session" });
+        checkPreset(command, context, path, state);
         const { session, diff } = await restoreSession(state, context.sessionOptions(command));
         await writeStateFile(path, session.snapshot());
         reportDiagnostics(context, session.diagnostics);

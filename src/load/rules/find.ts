@@ -60,13 +60,15 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
     }
   };
 
-  const problem = (code: string, path: string, message: string, level: Diagnostic["level"] = "warning") => diagnostics.push({ level, code, message, path });
+  // Every problem carries its own fix: doctor's JSON findings hand it on as they are.
+  const problem = (code: string, path: string, message: string, fix: string, level: Diagnostic["level"] = "warning") =>
+    diagnostics.push({ level, code, message, path, fix });
 
   for (const format of options.formats ?? RULE_FORMATS) {
     const spec = RULE_FORMAT_SPECS[format];
     const dir = `${root}/${spec.dir}`;
     const info = await fs.stat(dir).catch((error: unknown) => {
-      problem("rules-unreadable", dir, `cannot read ${quote(dir)}: ${(error as Error).message}; its rules are skipped`);
+      problem("rules-unreadable", dir, `cannot read ${quote(dir)}: ${(error as Error).message}; its rules are skipped`, "check the directory's permissions");
       return null;
     });
     if (!info || info.kind !== "directory" || !(await inside(dir))) continue;
@@ -76,7 +78,12 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
       try {
         entries = await fs.readdir(path);
       } catch (error) {
-        problem("rules-unreadable", path, `cannot list ${quote(path)}: ${(error as Error).message}; its rules are skipped`);
+        problem(
+          "rules-unreadable",
+          path,
+          `cannot list ${quote(path)}: ${(error as Error).message}; its rules are skipped`,
+          "check the directory's permissions",
+        );
         return;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -92,14 +99,26 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
         }
         if (kind === "directory") {
           if (depth < maxDepth) await walk(child, depth + 1);
-          else problem("rules-too-deep", child, `${quote(child)} is deeper than ${maxDepth} levels below ${quote(dir)}; not read`, "info");
+          else
+            problem(
+              "rules-too-deep",
+              child,
+              `${quote(child)} is deeper than ${maxDepth} levels below ${quote(dir)}; not read`,
+              `move its rule files to at most ${maxDepth} levels below ${quote(dir)}`,
+              "info",
+            );
         } else if (kind === "file" && spec.fileSuffixes.some((suffix) => entry.name.endsWith(suffix))) files.push(child);
       }
     };
     await walk(dir, 0);
     for (const path of files) {
       if (budget <= 0) {
-        problem("rules-too-many", path, `more than ${maxFiles} rule files under ${quote(root)}; ${quote(path)} and later ones are not read`);
+        problem(
+          "rules-too-many",
+          path,
+          `more than ${maxFiles} rule files under ${quote(root)}; ${quote(path)} and later ones are not read`,
+          `merge rule files until at most ${maxFiles} remain`,
+        );
         return { rules, diagnostics };
       }
       budget--;
@@ -116,11 +135,17 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
         read = await fs.read(path, maxBytes);
       } catch (error) {
         if (!(error instanceof FsError && (error.code === "ENOENT" || error.code === "ENOTDIR"))) {
-          problem("rules-unreadable", path, `cannot read ${quote(path)}: ${(error as Error).message}; skipped`);
+          problem("rules-unreadable", path, `cannot read ${quote(path)}: ${(error as Error).message}; skipped`, "check the file's permissions");
         }
         continue;
       }
-      if (read.truncated) problem("rule-truncated", path, `${quote(path)} is ${read.size} bytes; only the first ${maxBytes} are delivered`);
+      if (read.truncated)
+        problem(
+          "rule-truncated",
+          path,
+          `${quote(path)} is ${read.size} bytes; only the first ${maxBytes} are delivered`,
+          `shorten it to at most ${maxBytes} bytes or split it`,
+        );
       const text = decodeLossy(read.bytes, false);
       const frontmatter = parseFrontmatter(text, spec.globKeys);
       const { rule, problems } = normaliseRule({
@@ -137,6 +162,7 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
           frontmatter.error ? "rule-frontmatter" : "rule-invalid",
           path,
           `${quote(path)}:${item.line}: ${item.message}${frontmatter.error ? "; the rule is not delivered until the header is fixed" : ""}`,
+          frontmatter.error ? "fix the YAML header at that line" : `correct the header field at line ${item.line}`,
         );
       }
       rules.push(rule);
