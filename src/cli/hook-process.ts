@@ -7,6 +7,7 @@ import "./hook-zod.js";
 import { writeDescriptorSync } from "../io/descriptors.js";
 import { currentDir, readAll, type CliIo } from "./io.js";
 import { runHookArgv } from "./hook.js";
+import { DEADLINE_ENV, STALL_GRACE_MS, deadlineMsOf } from "../core/deadline.js";
 import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
 
 export { serveHooks } from "./hook-server.js";
@@ -60,6 +61,23 @@ export type FullCli = (argv: readonly string[], io: CliIo) => Promise<number>;
  * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("./main.js").then((m) => m.main(argv, io)))
  */
 export async function runHookProcess(argv: readonly string[], io: CliIo, fullCli: FullCli): Promise<number> {
-  const code = await runHookArgv(argv, io);
-  return code ?? fullCli(argv, io);
+  // The deadline is cooperative (checked by the loops that grow); a call stalled on I/O past it,
+  // with some grace, ends here: no answer, so nothing was marked delivered.
+  const limitMs = deadlineMsOf(io.env);
+  const stalled =
+    limitMs === Infinity
+      ? undefined
+      : setTimeout(() => {
+          io.stderr(
+            `agentsmd hook: no answer within the ${limitMs} ms deadline (${DEADLINE_ENV}) and ${STALL_GRACE_MS} ms more: stopped; nothing was marked delivered\n`,
+          );
+          process.exit(0);
+        }, limitMs + STALL_GRACE_MS);
+  stalled?.unref();
+  try {
+    const code = await runHookArgv(argv, io);
+    return code ?? (await fullCli(argv, io));
+  } finally {
+    clearTimeout(stalled);
+  }
 }

@@ -7,6 +7,7 @@ import { posix } from "node:path";
 import { pathInputProblem } from "../../core/paths.js";
 import { compileSegmentGlob } from "../../core/glob.js";
 import type { FileSystem } from "../../io/file-system.js";
+import { deadlineCheckOf } from "../../io/deadline-fs.js";
 
 import type { ShellPath } from "./shell-paths.js";
 
@@ -39,6 +40,7 @@ export async function expandGlob(pattern: string, fs: FileSystem, budget = { rea
   // Nothing longer or deeper than a path can be matches no file: no file-system call (issue 18).
   if (pathInputProblem(pattern) !== null) return [];
   const segments = pattern.split("/").filter((s) => s !== "");
+  const check = deadlineCheckOf(fs);
   let bases = ["/"];
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as string;
@@ -63,6 +65,7 @@ export async function expandGlob(pattern: string, fs: FileSystem, budget = { rea
           continue;
         }
         for (const entry of entries.map((e) => e.name).sort()) {
+          check();
           if (!match(entry)) continue;
           if (!last && entry !== "." && entry !== "..") {
             const info = await fs.stat(posix.join(base, entry)).catch(() => null);
