@@ -465,12 +465,13 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
   }
   const home = options.home ?? homeFromEnv(env, homedir);
   // Every read until the answer is handed over checks the deadline; the save after it does not.
-  const guard = guardOf(options.session?.fs ?? nodeFileSystem);
+  const baseFs = options.session?.fs ?? nodeFileSystem;
+  const guard = guardOf(baseFs);
   if (options.deadline) guard.arm(options.deadline);
   const deliver = async (output: O | null) => {
     // A check swallowed on the way (a read's error taken for an absent file) is seen here: past
-    // the deadline no answer is handed over, so nothing is admitted.
-    if (output !== null) guard.check();
+    // the deadline no answer is handed over and no state saved, so nothing is admitted or lost.
+    guard.check();
     guard.disarm();
     await options.deliver?.(output);
   };
@@ -530,7 +531,8 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
         await settle(run, result, run.keyOf(saved ?? current.text));
         return output;
       },
-      run.fs,
+      // The lock is taken and released without the deadline: a check there would leave it behind.
+      baseFs,
     );
   } finally {
     guard.disarm();
