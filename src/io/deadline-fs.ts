@@ -10,6 +10,8 @@ import { NO_DEADLINE, type Deadline } from "../core/deadline.js";
 import type { FileSystem } from "./file-system.js";
 
 export class DeadlineGuard {
+  /** The deadlines of the calls under way, in the order they were armed. */
+  readonly #armed = new Set<{ deadline: Deadline }>();
   #deadline: Deadline = NO_DEADLINE;
   /** The inner file system, its reads checking the armed deadline. */
   readonly fs: FileSystem;
@@ -32,14 +34,19 @@ export class DeadlineGuard {
     guards.set(this.fs, this);
   }
 
-  /** Checks from now on against `deadline`. */
-  arm(deadline: Deadline): void {
+  /**
+   * Checks against `deadline` until the returned release is called (once is enough; more are
+   * no-ops): what follows a handed-over answer (the state save) finishes whatever the time.
+   * Overlapping calls (a plugin's) are checked against the newest deadline still armed.
+   */
+  arm(deadline: Deadline): () => void {
+    const token = { deadline };
+    this.#armed.add(token);
     this.#deadline = deadline;
-  }
-
-  /** No more checks: what follows a handed-over answer (the state save) finishes whatever the time. */
-  disarm(): void {
-    this.#deadline = NO_DEADLINE;
+    return () => {
+      this.#armed.delete(token);
+      this.#deadline = [...this.#armed].at(-1)?.deadline ?? NO_DEADLINE;
+    };
   }
 
   /** Throws DeadlineExceeded when the armed deadline has passed. */

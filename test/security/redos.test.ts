@@ -21,7 +21,7 @@ import { Deadline, DeadlineExceeded, deadlineMsOf, DEFAULT_DEADLINE_MS } from ".
 import { handleClaudeCodeHook } from "../../src/integrations/claude-code/index.js";
 
 /** CPU time one whole hook process (Node's start included) may take on the worst input. */
-const CPU_BUDGET_US = 3_000_000;
+const CPU_BUDGET_US = 1_500_000;
 /** Only if the budget is blown by far: the child is killed and the test fails. */
 const SAFETY_MS = 60_000;
 

@@ -30,13 +30,12 @@ export const runCodexHook: HookRunner = async (text, options) => {
   // `~` in a command is the home every other step uses (an empty or relative $HOME is not one).
   // The globs are settled under the event's deadline too (per directory read and per candidate).
   const guard = guardOf(options.session?.fs ?? nodeFileSystem);
-  if (options.deadline) guard.arm(options.deadline);
+  const release = options.deadline ? guard.arm(options.deadline) : () => {};
   let found: Awaited<ReturnType<typeof codexEventTargets>>;
   try {
     found = await codexEventTargets(input, guard.fs, options.home ?? homeFromEnv(env, homedir));
-  } catch (error) {
-    guard.disarm();
-    throw error;
+  } finally {
+    release(); // the shared algorithm arms it again
   }
   // validated once, above (the profile has no `foreign` check to run)
   await handleHostInput(codexProfile(found), input, options);

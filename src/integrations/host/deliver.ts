@@ -467,12 +467,12 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
   // Every read until the answer is handed over checks the deadline; the save after it does not.
   const baseFs = options.session?.fs ?? nodeFileSystem;
   const guard = guardOf(baseFs);
-  if (options.deadline) guard.arm(options.deadline);
+  const release = options.deadline ? guard.arm(options.deadline) : () => {};
   const deliver = async (output: O | null) => {
     // A check swallowed on the way (a read's error taken for an absent file) is seen here: past
     // the deadline no answer is handed over and no state saved, so nothing is admitted or lost.
     guard.check();
-    guard.disarm();
+    release();
     await options.deliver?.(output);
   };
   const run: Run<I, H, O> = {
@@ -535,7 +535,7 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
       baseFs,
     );
   } finally {
-    guard.disarm();
+    release();
     // A step that failed, or whose answer was not handed over: its session is not the file's.
     await settle(run, result, undefined);
     await settle(run, early, undefined);
