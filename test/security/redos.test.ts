@@ -223,3 +223,20 @@ describe("a deadline per hook event", () => {
     expect(contextOf(next.stdout)).toContain("NESTED-7");
   }, 120_000);
 });
+
+describe("a deadline per plugin call", () => {
+  for (const name of ["pi", "kilo", "opencode"]) {
+    it(`${name}: a call past AGENTSMD_DEADLINE_MS gives nothing and admits nothing; the next call with time delivers`, async () => {
+      const files: Record<string, string | null> = { "r/.git/": null, "r/AGENTS.md": "ROOT\n" };
+      for (let i = 0; i < 20; i++) Object.assign(files, { [`r/d${i}/e/AGENTS.md`]: `NESTED-${i}\n`, [`r/d${i}/e/x.ts`]: "x\n" });
+      const tree = await createTree(files);
+      const host = hostCases().find((each) => each.name === name)!;
+      const setup = { cwd: tree.path("r"), home: tree.home, id: "dl" };
+      // 1 ms: the call's first reads are past it.
+      const late = host.open({ ...setup, env: { ...envOf(tree), AGENTSMD_DEADLINE_MS: "1" } }, tree.path("state"));
+      expect(await late.read(tree.path("r/d7/e/x.ts"))).not.toContain("NESTED-7");
+      const next = host.open({ ...setup, env: envOf(tree) }, tree.path("state"));
+      expect(await next.read(tree.path("r/d7/e/x.ts"))).toContain("NESTED-7");
+    }, 60_000);
+  }
+});
