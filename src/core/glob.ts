@@ -33,7 +33,7 @@ type Segment = Unit[] | "**";
 export interface GlobMatchOptions {
   /** `*`, `?` and classes match a leading `.` of a name (picomatch's `dot`). @default true */
   dot?: boolean;
-  /** Braces and groups are expanded; false for a shell's glob, whose braces the shell expanded before. @default true */
+  /** Braces and groups are expanded; false for a shell's glob (the shell expanded its braces) and git's (none). @default true */
   expand?: boolean;
 }
 
@@ -343,7 +343,7 @@ export function compileGlob(glob: string, options: GlobMatchOptions = {}): (path
   const dot = options.dot !== false;
   let body = glob;
   while (body.startsWith("./")) body = body.slice(2); // as picomatch
-  const alternatives = expand(parse(body)).map(compileAlternative);
+  const alternatives = (options.expand === false ? [body] : expand(parse(body))).map(compileAlternative);
   return (path) => {
     if (path.length === 0) return false;
     // picomatch's own first test: the path is the glob's text (a name with glob characters in it).
