@@ -8,6 +8,7 @@
  *
  * A hook must never break the user's session: every problem is one line on stderr, exit 0, no stdout.
  */
+import { monotonicMs } from "../io/cache.js";
 import { AgentsMdError, ConfigError } from "../core/errors.js";
 import { absolute } from "../core/paths.js";
 import { Deadline, deadlineMsOf } from "../core/deadline.js";
@@ -94,7 +95,7 @@ export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: Se
   }
   const say = (message: string) => io.stderr(`agentsmd hook ${host}: ${oneLine(message)}\n`);
   // From the call's start: whatever the input, the answer (or nothing, and this line) comes within it.
-  const deadline = new Deadline(deadlineMsOf(io.env), () => performance.now());
+  const deadline = new Deadline(deadlineMsOf(io.env), monotonicMs);
   try {
     if (globals.cwd !== undefined) {
       const path = absolute(globals.cwd, io.cwd);

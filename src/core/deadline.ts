@@ -34,7 +34,7 @@ export class Deadline {
   /**
    * @param limitMs milliseconds from now (Infinity: never)
    * @param now a monotonic clock in milliseconds
-   * @example const deadline = new Deadline(5000, () => performance.now())
+   * @example const deadline = new Deadline(5000, monotonicMs)
    */
   constructor(limitMs: number, now: () => number) {
     this.limitMs = limitMs;

@@ -369,3 +369,17 @@ function run(program: readonly Instruction[], text: string, check?: () => void):
   }
   return false;
 }
+
+/**
+ * Why a pattern never matches here (invalid, or needs backtracking), or null when it runs.
+ * @example regexProblem("(a)\\1") // "a backreference (\\1 ...) needs backtracking"
+ */
+export function regexProblem(pattern: string): string | null {
+  try {
+    compileLinearRegex(pattern);
+    return null;
+  } catch (error) {
+    if (error instanceof RegexRefused || error instanceof SyntaxError) return error.message;
+    throw error;
+  }
+}

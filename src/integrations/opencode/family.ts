@@ -26,6 +26,7 @@
  * the host layer's proposal (`proposePieces`): skip what the host gave the model, propose, render,
  * append, then admit.
  */
+import { monotonicMs } from "../../io/cache.js";
 import type { Hooks, Plugin, PluginModule, PluginOptions } from "@opencode-ai/plugin";
 import * as z from "zod";
 import { homedir } from "node:os";
@@ -521,7 +522,7 @@ export class FamilyAgents {
     const deadlines = guardOf(this.fs);
     const guard = async (run: () => Promise<void>): Promise<void> => {
       // A deadline per plugin call: past it the call gives up (nothing admitted) and the host goes on.
-      const release = deadlines.arm(new Deadline(deadlineMsOf(this.env), () => performance.now()));
+      const release = deadlines.arm(new Deadline(deadlineMsOf(this.env), monotonicMs));
       try {
         await run();
       } catch {

@@ -25,6 +25,7 @@
  * pi install npm:agentsmd        # the package's `pi` manifest names this module
  * pi -e npm:agentsmd             # one run only
  */
+import { monotonicMs } from "../../io/cache.js";
 import { homedir } from "node:os";
 import * as z from "zod";
 import { nodeFileSystem } from "../../io/file-system.js";
@@ -248,7 +249,7 @@ export class PiAgents {
       env: this.env,
       home: this.home,
       // A deadline per extension call: past it the call answers nothing and admits nothing.
-      deadline: new Deadline(deadlineMsOf(this.env), () => performance.now()),
+      deadline: new Deadline(deadlineMsOf(this.env), monotonicMs),
       stateDir: this.stateDir,
       ...(config !== undefined ? { session: { config } } : {}),
     });

@@ -1,7 +1,7 @@
 /**
  * Which rules apply to a path, and why. Pure: rules and paths in, matches out.
  */
-import { compileLinearRegex, RegexRefused, type LinearRegex } from "../../core/linear-regex.js";
+import { compileLinearRegex, type LinearRegex } from "../../core/linear-regex.js";
 import { compileGlobs, type GlobMatcher } from "./match.js";
 import type { ScopedRule } from "./rule.js";
 
@@ -71,20 +71,6 @@ function regexOf(pattern: string): LinearRegex | null {
     compiled.set(pattern, regex);
   }
   return regex;
-}
-
-/**
- * Why a `regex` pattern never matches (invalid, or needs backtracking), or null when it runs.
- * @example regexProblem("(a)\\1") // "a backreference (\\1 ...) needs backtracking"
- */
-export function regexProblem(pattern: string): string | null {
-  try {
-    compileLinearRegex(pattern);
-    return null;
-  } catch (error) {
-    if (error instanceof RegexRefused || error instanceof SyntaxError) return error.message;
-    throw error;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import { RULE_FORMAT_SPECS, type RuleFormat } from "./formats.js";
 import { cleanGlob, globProblem, splitGlobList } from "./match.js";
-import { regexProblem } from "./apply.js";
+import { regexProblem } from "../../core/linear-regex.js";
 import type { Frontmatter } from "./frontmatter.js";
 
 /**
