@@ -8,6 +8,8 @@ import { writeDescriptorSync } from "../io/descriptors.js";
 import { currentDir, readAll, type CliIo } from "./io.js";
 import { runHookArgv } from "./hook.js";
 import { runLeanArgv } from "./lean.js";
+import { DEADLINE_ENV, STALL_GRACE_MS, deadlineMsOf } from "../core/deadline.js";
+import { commandOf } from "./argv.js";
 import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
 
 export { serveHooks } from "./hook-server.js";
@@ -65,6 +67,23 @@ export type FullCli = (argv: readonly string[], io: CliIo) => Promise<number>;
  * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("./main.js").then((m) => m.main(argv, io)))
  */
 export async function runHookProcess(argv: readonly string[], io: CliIo, fullCli: FullCli): Promise<number> {
-  const code = (await runHookArgv(argv, io)) ?? (await runLeanArgv(argv, io));
-  return code ?? fullCli(argv, io);
+  // The deadline is cooperative (checked by the loops that grow); a hook call stalled on I/O past
+  // it, with some grace, ends here: no answer, so nothing was marked delivered.
+  const limitMs = commandOf(argv) === "hook" ? deadlineMsOf(io.env) : Infinity;
+  const stalled =
+    limitMs === Infinity
+      ? undefined
+      : setTimeout(() => {
+          io.stderr(
+            `agentsmd hook: no answer within the ${limitMs} ms deadline (${DEADLINE_ENV}) and ${STALL_GRACE_MS} ms more: stopped; nothing was marked delivered\n`,
+          );
+          process.exit(0);
+        }, limitMs + STALL_GRACE_MS);
+  stalled?.unref();
+  try {
+    const code = (await runHookArgv(argv, io)) ?? (await runLeanArgv(argv, io));
+    return code ?? (await fullCli(argv, io));
+  } finally {
+    clearTimeout(stalled);
+  }
 }

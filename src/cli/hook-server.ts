@@ -18,6 +18,7 @@
  */
 import type { Server, Socket } from "node:net";
 import { quoteControls } from "../core/quote.js";
+import { DEADLINE_ENV, STALL_GRACE_MS, deadlineMsOf } from "../core/deadline.js";
 import { currentDir, type CliIo } from "./io.js";
 import { runHookArgv } from "./hook.js";
 import type { SessionKeeper } from "../integrations/host/deliver.js";
@@ -179,6 +180,12 @@ class Call {
   end(): void {
     if (!this.#closed) this.#socket.end();
   }
+
+  /** Ends the call for good: a stalled answer's later frames go nowhere, its hand-over is refused. */
+  abandon(): void {
+    this.end();
+    this.#close();
+  }
 }
 
 /**
@@ -213,6 +220,32 @@ async function answer(call: Call, request: HookRequest | null, kept: KeptSession
   }
   call.send(code === null ? { fallback: true } : { end: code });
   call.end();
+}
+
+/**
+ * `answer`, but a call still running past its deadline and the grace (stalled where no check runs)
+ * is ended with a line on stderr, so the queue moves on: one stuck call never holds the server.
+ * What the stalled call does later reaches nobody (the connection is closed: nothing is admitted).
+ */
+async function answerInTime(call: Call, request: HookRequest | null, kept: KeptSessions): Promise<void> {
+  const limitMs = request ? deadlineMsOf(request.env) : Infinity;
+  if (limitMs === Infinity) return answer(call, request, kept);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      call.send({
+        err: `agentsmd hook server: no answer within the ${limitMs} ms deadline (${DEADLINE_ENV}) and ${STALL_GRACE_MS} ms more: stopped; nothing was marked delivered\n`,
+      });
+      call.send({ end: 0 });
+      call.abandon();
+      resolve();
+    }, limitMs + STALL_GRACE_MS);
+  });
+  try {
+    await Promise.race([answer(call, request, kept), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface ServeOptions {
@@ -292,7 +325,7 @@ export async function serveHooks(options: ServeOptions): Promise<void> {
     void call.request.then((request) => {
       clearTimeout(late);
       queue = queue
-        .then(() => answer(call, request, kept))
+        .then(() => answerInTime(call, request, kept))
         .catch(() => call.end())
         .then(() => {
           busy--;

@@ -8,8 +8,10 @@
  *
  * A hook must never break the user's session: every problem is one line on stderr, exit 0, no stdout.
  */
+import { monotonicMs } from "../io/cache.js";
 import { AgentsMdError, ConfigError } from "../core/errors.js";
 import { absolute } from "../core/paths.js";
+import { Deadline, deadlineMsOf } from "../core/deadline.js";
 import { nodeFileSystem, syncFileSystem, type FileSystem } from "../io/file-system.js";
 import type { AgentsConfig } from "../core/schema.js";
 import { sessionOptionsOf, type GlobalOptions } from "./context.js";
@@ -92,6 +94,8 @@ export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: Se
     return EXIT.usage;
   }
   const say = (message: string) => io.stderr(`agentsmd hook ${host}: ${oneLine(message)}\n`);
+  // From the call's start: whatever the input, the answer (or nothing, and this line) comes within it.
+  const deadline = new Deadline(deadlineMsOf(io.env), monotonicMs);
   try {
     if (globals.cwd !== undefined) {
       const path = absolute(globals.cwd, io.cwd);
@@ -123,6 +127,7 @@ export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: Se
     };
     await run(await io.readStdin(), {
       env: io.env,
+      deadline,
       ...(globals.home !== undefined ? { home: absolute(globals.home, io.cwd) } : {}),
       session,
       ...(invocation.stateDir !== undefined ? { stateDir: absolute(invocation.stateDir, io.cwd) } : {}),

@@ -1,14 +1,14 @@
 /**
  * A small `.gitignore` reader for tree scans (`doctor`, `tree`): parse a file's patterns, then ask
  * whether a path is ignored under the stack of `.gitignore` files above it. Pure; matching uses
- * picomatch. Git semantics kept: blank lines and `#` comments skipped, `\#` / `\!` escapes,
+ * the linear matcher of core/glob.ts (the patterns are the repository's). Git semantics kept: blank lines and `#` comments skipped, `\#` / `\!` escapes,
  * trailing spaces dropped unless escaped, `!` re-includes, a trailing `/` matches directories only,
  * a pattern with a slash (other than a trailing one) is anchored to its file's directory, one
  * without matches the name at any depth; the last matching pattern of the deepest file that has
  * one decides. Not modelled: re-including a path below an ignored directory (git cannot either,
  * since it never descends there), `core.excludesFile`.
  */
-import picomatch from "picomatch";
+import { compileGlob } from "../core/glob.js";
 
 export interface IgnoreRule {
   /** The pattern as written (after unescaping and trimming). */
@@ -25,7 +25,8 @@ export interface IgnoreFrame {
   rules: readonly IgnoreRule[];
 }
 
-const MATCH_OPTIONS = { dot: true, nobrace: true, noextglob: true } as const;
+/** Git has no braces or extglobs: `{`, `(` are characters. */
+const MATCH_OPTIONS = { dot: true, expand: false } as const;
 
 /**
  * Parses the text of a `.gitignore`.
@@ -54,7 +55,7 @@ export function parseGitignore(text: string): IgnoreRule[] {
     const anchored = line.includes("/");
     const body = line.startsWith("/") ? line.slice(1) : line;
     const glob = body.replace(/\[!/g, "[^");
-    const matcher = picomatch(glob, MATCH_OPTIONS);
+    const matcher = compileGlob(glob, MATCH_OPTIONS);
     rules.push({
       pattern: line,
       negate,

@@ -7,7 +7,7 @@ import type { RuleFormat } from "../core/schema.js";
 import { quote } from "../core/quote.js";
 import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/formats.js";
 import { isDeliverable, rulesForPath, needsContent, relativeBelow } from "../load/rules/apply.js";
-import { compileGlobs, isValidGlob } from "../load/rules/match.js";
+import { compileGlobs, globProblem } from "../load/rules/match.js";
 import type { ScopedRule } from "../load/rules/rule.js";
 
 /** Hosts agentsmd delivers to (its integrations); a rule none of them sees is reported. */
@@ -92,7 +92,7 @@ function normalisedBody(rule: ScopedRule): string {
 
 /**
  * Findings over a project's rules: globs that match no file (`unmatched`, from {@link globCoverage}),
- * rules no agentsmd host will ever see, the same rule kept in two files, globs picomatch rejects.
+ * rules no agentsmd host will ever see, the same rule kept in two files, globs the matcher refuses.
  * @example ruleFindings(rules, coverage.unmatched(), config.rules?.formats)
  */
 export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly ScopedRule[], formats?: readonly RuleFormat[]): RuleFinding[] {
@@ -108,13 +108,14 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
   }
   for (const rule of rules) {
     for (const glob of rule.globs) {
-      if (!isValidGlob(glob)) {
+      const problem = globProblem(glob);
+      if (problem !== null) {
         findings.push({
           code: "rule-bad-glob",
           severity: "error",
           path: rule.path,
-          message: `${quote(rule.path)}: ${JSON.stringify(glob)} is not a valid glob`,
-          fix: "fix the glob syntax (picomatch)",
+          message: `${quote(rule.path)}: ${JSON.stringify(glob)} is not a glob agentsmd takes (${problem}): it matches nothing`,
+          fix: "write it with *, **, ?, [...], {a,b} or (a|b) (picomatch syntax without the *(...), +(...) and !(...) extglobs)",
         });
       }
     }

@@ -19,8 +19,7 @@
  *
  * Not modelled: `.claude/rules/`, auto memory, the 4 MiB skip, managed-only mode.
  */
-import type Picomatch from "picomatch";
-import { lazyRequire } from "../io/require.js";
+import { compileGlob } from "../core/glob.js";
 import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Excludes, type ListedContext, type PrepareContext, type PreparedGroups, type Preset } from "./preset.js";
 import { type RenderBlock, type Renderer } from "../core/render.js";
 import { ancestors, join, nameOf, parentOf } from "../core/paths.js";
@@ -290,13 +289,15 @@ export async function claudeExcludes(context: ListedContext): Promise<Excludes |
     const variant = await realVariant(context.fs, pattern);
     if (variant !== undefined) patterns.push(variant);
   }
-  const picomatch = lazyRequire(() => import.meta.url)("picomatch") as typeof Picomatch;
-  let test: (path: string) => boolean;
-  try {
-    test = picomatch(patterns, { dot: true });
-  } catch {
-    test = () => false;
-  }
+  // A project's settings name these: matched in linear time (core/glob.ts), a refused one matches nothing.
+  const matchers = patterns.flatMap((pattern) => {
+    try {
+      return [compileGlob(pattern, { dot: true })];
+    } catch {
+      return [];
+    }
+  });
+  const test = (path: string) => matchers.some((match) => match(path));
   const managed = join(managedDir(), "CLAUDE.md");
   return { matches: (path) => path !== managed && test(path.replaceAll("\\", "/")), diagnostics };
 }

@@ -27,7 +27,7 @@
  * matches as its asynchronous directory reads complete, an order that is not fixed; agentsmd goes
  * breadth first (the same files; e2e/opencode/corpus).
  */
-import type Picomatch from "picomatch";
+import { compileSegmentGlob } from "../core/glob.js";
 import type { Diagnostic } from "../core/schema.js";
 import { isAbsolute } from "node:path";
 import { absolute, isInside, join, nameOf, parentOf } from "../core/paths.js";
@@ -35,7 +35,7 @@ import { namedReadable, plantedAlong, plantedMessage, realPathOf } from "../io/r
 import { AGENT_OUTSIDE_CODE, configDirNamer, envFor, envReferences, type Namer } from "../core/confine.js";
 import { quote } from "../core/quote.js";
 import type { FileSystem } from "../io/file-system.js";
-import { loadDependency as load, parseJsonObject, readConfigText } from "./config-file.js";
+import { parseJsonObject, readConfigText } from "./config-file.js";
 
 /** Bounds of one entry's glob: directories listed, files matched, brace alternatives. */
 const MAX_GLOB_DIRS = 2000;
@@ -450,11 +450,10 @@ export async function listFamilyInstructions(
   return out;
 }
 
-let picomatchModule: typeof Picomatch | undefined;
+/** One segment of a config glob (the repository's): the linear matcher, not a backtracking RegExp. */
 function matcher(segment: string, dot: boolean): (name: string) => boolean {
-  picomatchModule ??= load("picomatch") as typeof Picomatch;
   try {
-    return picomatchModule(segment, { dot });
+    return compileSegmentGlob(segment, { dot });
   } catch {
     return () => false;
   }

@@ -6,6 +6,7 @@
  */
 import type { FileSystem } from "../io/file-system.js";
 import { monotonicMs } from "../io/cache.js";
+import { deadlineCheckOf } from "../io/deadline-fs.js";
 import type { DiagnosticSink } from "../load/discover.js";
 import type { InlineBlock, RuleFormat } from "../core/schema.js";
 import { decodeLossy } from "../core/budget.js";
@@ -92,13 +93,15 @@ export class SessionRules {
     const rules = await this.list();
     if (rules.length === 0) return [];
     const hits = new Map<ScopedRule, RuleHit>();
+    const check = deadlineCheckOf(this.#options.fs);
     for (const target of paths) {
+      check();
       const own = this.#byPath.get(target);
       if (own && isDeliverable(own) && !hits.has(own)) hits.set(own, { rule: own, reason: own.globs.join(", ") });
       const content = rules.some((rule) => needsContent(rule) && !hits.has(rule) && relativeBelow(target, rule.base) !== null)
         ? await this.#content(target)
         : undefined;
-      for (const match of rulesForPath(rules, target, content))
+      for (const match of rulesForPath(rules, target, content, check))
         if (!hits.has(match.rule)) hits.set(match.rule, { rule: match.rule, reason: match.reason, target });
       for (const rule of rules) {
         if (rule.activation === "always" && isDeliverable(rule) && !hits.has(rule) && relativeBelow(target, rule.base) !== null)

@@ -6,6 +6,7 @@
 import { homedir } from "../../io/require.js";
 import { homeFromEnv } from "../../core/paths.js";
 import { nodeFileSystem } from "../../io/file-system.js";
+import { guardOf } from "../../io/deadline-fs.js";
 import { handleHostInput, hookRunner, parseHostInput, type HookRunner } from "../host/deliver.js";
 import { codexEventTargets, codexProfile } from "./profile.js";
 
@@ -27,7 +28,15 @@ export const runCodexHook: HookRunner = async (text, options) => {
   const input = parseHostInput(codexProfile(), data);
   const env = options.env ?? process.env;
   // `~` in a command is the home every other step uses (an empty or relative $HOME is not one).
-  const found = await codexEventTargets(input, options.session?.fs ?? nodeFileSystem, options.home ?? homeFromEnv(env, homedir));
+  // The globs are settled under the event's deadline too (per directory read and per candidate).
+  const guard = guardOf(options.session?.fs ?? nodeFileSystem);
+  const release = options.deadline ? guard.arm(options.deadline) : () => {};
+  let found: Awaited<ReturnType<typeof codexEventTargets>>;
+  try {
+    found = await codexEventTargets(input, guard.fs, options.home ?? homeFromEnv(env, homedir));
+  } finally {
+    release(); // the shared algorithm arms it again
+  }
   // validated once, above (the profile has no `foreign` check to run)
   await handleHostInput(codexProfile(found), input, options);
 };

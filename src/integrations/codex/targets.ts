@@ -5,7 +5,9 @@
  */
 import { posix } from "node:path";
 import { pathInputProblem } from "../../core/paths.js";
+import { compileSegmentGlob } from "../../core/glob.js";
 import type { FileSystem } from "../../io/file-system.js";
+import { deadlineCheckOf } from "../../io/deadline-fs.js";
 
 import type { ShellPath } from "./shell-paths.js";
 
@@ -21,32 +23,12 @@ const GLOB_CHARS = /[*?[]/;
 /**
  * A matcher for one path segment of a bash glob (no `globstar`, so `**` is `*`): `*`, `?`,
  * `[abc]`, `[a-z]`, `[!x]` / `[^x]`; a name starting with `.` matches only a pattern starting with
- * `.`. (Not picomatch: the hook bundle stays small.)
+ * `.`. Linear in pattern × name (core/glob.ts): the command is the model's, the names the
+ * repository's, and a RegExp of `*a*a*a…` backtracks polynomially.
  * @example segmentMatcher("*.ts")("a.ts") // true
  */
 export function segmentMatcher(pattern: string): (name: string) => boolean {
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
-    if (c === "*") {
-      if (!source.endsWith(".*")) source += ".*";
-    } else if (c === "?") source += ".";
-    else if (c === "[") {
-      const end = pattern.indexOf("]", i + 2);
-      if (end < 0) {
-        source += "\\[";
-        continue;
-      }
-      let body = pattern.slice(i + 1, end);
-      const negate = body.startsWith("!") || body.startsWith("^");
-      if (negate) body = body.slice(1);
-      source += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
-      i = end;
-    } else source += c.replace(/[.+^${}()|\\\]]/g, "\\$&");
-  }
-  const re = new RegExp(`^${source}$`, "s");
-  const dot = pattern.startsWith(".");
-  return (name) => (dot || !name.startsWith(".")) && re.test(name);
+  return compileSegmentGlob(pattern, { dot: false, expand: false });
 }
 
 /**
@@ -58,6 +40,7 @@ export async function expandGlob(pattern: string, fs: FileSystem, budget = { rea
   // Nothing longer or deeper than a path can be matches no file: no file-system call (docs/security.md).
   if (pathInputProblem(pattern) !== null) return [];
   const segments = pattern.split("/").filter((s) => s !== "");
+  const check = deadlineCheckOf(fs);
   let bases = ["/"];
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as string;
@@ -82,6 +65,7 @@ export async function expandGlob(pattern: string, fs: FileSystem, budget = { rea
           continue;
         }
         for (const entry of entries.map((e) => e.name).sort()) {
+          check();
           if (!match(entry)) continue;
           if (!last && entry !== "." && entry !== "..") {
             const info = await fs.stat(posix.join(base, entry)).catch(() => null);

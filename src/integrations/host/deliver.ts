@@ -13,6 +13,8 @@ import { AgentsMdError } from "../../core/errors.js";
 import { nodeFileSystem, readTextRange, type FileSystem } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { privateStateDir } from "../../io/state-store.js";
+import { guardOf } from "../../io/deadline-fs.js";
+import type { Deadline } from "../../core/deadline.js";
 import { createSession, reopenSession, resumeDiff, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import { builtInConfig } from "../../load/config.js";
 import type { HostEvent, HostProfile, NativeContext, NativeOrigin } from "./profile.js";
@@ -55,6 +57,12 @@ export interface HostHookOptions<O> {
   deliver?(output: O | null): void | Promise<void>;
   /** Non-fatal problems (an unreadable or corrupt state file that was replaced). */
   onDiagnostic?(message: string): void;
+  /**
+   * The event's deadline (core/deadline.ts): checked at every file read and rule match until the
+   * answer is handed over; past it the event throws DeadlineExceeded and nothing is admitted.
+   * @default none
+   */
+  deadline?: Deadline;
   /**
    * Sessions a long-lived caller (the hook server) keeps between calls: a tool call of a
    * conversation whose state file still holds the text a kept session was saved as takes that
@@ -149,6 +157,7 @@ function sessionOptions<I, H, O>(run: Run<I, H, O>, cwd: string): SessionOptions
   return {
     host: run.profile.host,
     ...own,
+    fs: run.fs,
     ...(preset !== undefined ? { preset } : {}),
     ...(config !== undefined ? { config } : {}),
     cwd,
@@ -459,13 +468,24 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
     return null;
   }
   const home = options.home ?? homeFromEnv(env, homedir);
+  // Every read until the answer is handed over checks the deadline; the save after it does not.
+  const baseFs = options.session?.fs ?? nodeFileSystem;
+  const guard = guardOf(baseFs);
+  const release = options.deadline ? guard.arm(options.deadline) : () => {};
+  const deliver = async (output: O | null) => {
+    // A check swallowed on the way (a read's error taken for an absent file) is seen here: past
+    // the deadline no answer is handed over and no state saved, so nothing is admitted or lost.
+    guard.check();
+    release();
+    await options.deliver?.(output);
+  };
   const run: Run<I, H, O> = {
     profile,
     input,
     event: { ...event, cwd: absolute(event.cwd, "/"), targets: eventTargets(event.targets) },
     env,
     home,
-    fs: options.session?.fs ?? nodeFileSystem,
+    fs: guard.fs,
     budget: Math.min(options.budget ?? profile.budget.default, profile.budget.limit - 1),
     options,
     keyOf: () => undefined,
@@ -495,7 +515,7 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
     early = await step(run, first.state, first.text);
     if (early.text === "" && (early.state === null || checkedText(early.state) === first.text)) {
       await settle(run, early, run.keyOf(first.text));
-      await options.deliver?.(null);
+      await deliver(null);
       return null;
     }
   }
@@ -509,7 +529,7 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
         if (current !== first || !early) await settle(run, early, undefined);
         result = current === first && early ? early : await step(run, current.state, current.text);
         const output = result.text === "" ? null : profile.frame(fit(result.text, run.budget, profile.displayName), input);
-        await options.deliver?.(output);
+        await deliver(output);
         const saved = result.state ? checkedText(result.state) : null;
         if (result.state && saved !== current.text) await saveConversation(path, result.state, run.fs, saved!);
         if (event.fresh || (current.state === null && event.kind === "prompt")) await collectGarbage(run.fs, dir, path);
@@ -517,9 +537,11 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
         await settle(run, result, run.keyOf(saved ?? current.text));
         return output;
       },
-      run.fs,
+      // The lock is taken and released without the deadline: a check there would leave it behind.
+      baseFs,
     );
   } finally {
+    release();
     // A step that failed, or whose answer was not handed over: its session is not the file's.
     await settle(run, result, undefined);
     await settle(run, early, undefined);

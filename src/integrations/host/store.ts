@@ -10,6 +10,7 @@
  * config included, on every call. Any other file (edited, truncated, written by another version
  * or by hand) is validated by the schema as before, with the same errors.
  */
+import { DeadlineExceeded } from "../../core/deadline.js";
 import * as z from "zod/mini";
 import type * as zc from "zod/v4/core";
 import "../../core/zod-locale.js";
@@ -178,6 +179,8 @@ export async function readConversationText(path: string, diagnose: (message: str
     return await readStateText(path, MAX_STATE_BYTES, fs);
   } catch (error) {
     if (error instanceof StateError) throw error;
+    // Past the event's deadline the state is not unreadable: the event stops, the state stays.
+    if (error instanceof DeadlineExceeded) throw error;
     diagnose(`cannot read ${path}: ${(error as Error).message}; starting a new session state`);
     return null;
   }

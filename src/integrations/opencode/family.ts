@@ -26,6 +26,7 @@
  * the host layer's proposal (`proposePieces`): skip what the host gave the model, propose, render,
  * append, then admit.
  */
+import { monotonicMs } from "../../io/cache.js";
 import type { Hooks, Plugin, PluginModule, PluginOptions } from "@opencode-ai/plugin";
 import * as z from "zod";
 import { homedir } from "node:os";
@@ -45,6 +46,8 @@ import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
 import { shellCommandPaths } from "../codex/shell-paths.js";
 import { settleShellPaths } from "../codex/targets.js";
+import { Deadline, deadlineMsOf } from "../../core/deadline.js";
+import { guardOf } from "../../io/deadline-fs.js";
 
 /** One CLI of the family, as the plugin sees it. */
 export interface FamilyPluginHost {
@@ -229,7 +232,8 @@ export class FamilyAgents {
     this.host = host;
     this.options = options;
     this.env = context.env ?? process.env;
-    this.fs = context.fs ?? nodeFileSystem;
+    // Its reads check the deadline of the hook call under way (hooks() arms it per call).
+    this.fs = guardOf(context.fs ?? nodeFileSystem).fs;
     this.home = context.home ?? homeFromEnv(this.env, homedir);
     this.directory = absolute(context.directory, process.cwd());
     this.worktree = context.worktree && context.worktree.length > 0 ? absolute(context.worktree, this.directory) : this.directory;
@@ -410,6 +414,13 @@ export class FamilyAgents {
         shown: new Set(shown.map((piece) => piece.path)),
       }),
     });
+    // Past the deadline nothing is handed over, so nothing is admitted (the next call tries again).
+    try {
+      guardOf(this.fs).check();
+    } catch (error) {
+      proposal.release();
+      throw error;
+    }
     const delivered = proposal.shown;
     if (duplicates.length > 0 && typeof output.output === "string") output.output = stripNativeBlocks(output.output, duplicates, native);
     if (proposal.text !== "") {
@@ -511,11 +522,16 @@ export class FamilyAgents {
 
   /** The V1 hooks. Errors never fail a tool call: a hook that cannot work leaves the output alone. */
   hooks(): Hooks {
+    const deadlines = guardOf(this.fs);
     const guard = async (run: () => Promise<void>): Promise<void> => {
+      // A deadline per plugin call: past it the call gives up (nothing admitted) and the host goes on.
+      const release = deadlines.arm(new Deadline(deadlineMsOf(this.env), monotonicMs));
       try {
         await run();
       } catch {
         // Never break the host's tool call or compaction.
+      } finally {
+        release();
       }
     };
     return {

@@ -25,11 +25,13 @@
  * pi install npm:agentsmd        # the package's `pi` manifest names this module
  * pi -e npm:agentsmd             # one run only
  */
+import { monotonicMs } from "../../io/cache.js";
 import { homedir } from "node:os";
 import * as z from "zod";
 import { nodeFileSystem } from "../../io/file-system.js";
 import { absolute, homeFromEnv, nameOf, optionDir } from "../../core/paths.js";
 import { handleHostEvent } from "../host/deliver.js";
+import { Deadline, deadlineMsOf } from "../../core/deadline.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
 import { hostStateDir } from "../host/store.js";
 import { PI_NAMES } from "../../presets/pi.js";
@@ -246,6 +248,8 @@ export class PiAgents {
     const text = await handleHostEvent(profile, input, {
       env: this.env,
       home: this.home,
+      // A deadline per extension call: past it the call answers nothing and admits nothing.
+      deadline: new Deadline(deadlineMsOf(this.env), monotonicMs),
       stateDir: this.stateDir,
       ...(config !== undefined ? { session: { config } } : {}),
     });

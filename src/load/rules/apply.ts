@@ -1,6 +1,7 @@
 /**
  * Which rules apply to a path, and why. Pure: rules and paths in, matches out.
  */
+import { compileLinearRegex, type LinearRegex } from "../../core/linear-regex.js";
 import { compileGlobs, type GlobMatcher } from "./match.js";
 import type { ScopedRule } from "./rule.js";
 
@@ -55,35 +56,52 @@ export function needsContent(rule: ScopedRule): boolean {
   return (rule.regex?.length ?? 0) > 0;
 }
 
+const compiled = new Map<string, LinearRegex | null>();
+
+/** A pattern compiled once; null when it is invalid or refused (it never matches). */
+function regexOf(pattern: string): LinearRegex | null {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    try {
+      regex = compileLinearRegex(pattern);
+    } catch {
+      regex = null;
+    }
+    if (compiled.size >= 256) compiled.clear();
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
 /**
- * Whether text matches one of the rule's `regex` patterns; an invalid pattern matches nothing.
+ * Whether text matches one of the rule's `regex` patterns, in time linear in the text (the
+ * patterns are the repository's: core/linear-regex.ts, not a backtracking RegExp); an invalid or
+ * refused pattern matches nothing. `check` is called as the text is scanned (a deadline throws from it).
  * @example contentMatches({ regex: ["class \\w+"] } as ScopedRule, "class A {}") // "class \\w+"
  */
-export function contentMatches(rule: ScopedRule, text: string): string | null {
+export function contentMatches(rule: ScopedRule, text: string, check?: () => void): string | null {
   for (const pattern of rule.regex ?? []) {
-    try {
-      if (new RegExp(pattern).test(text)) return pattern;
-    } catch {
-      // an invalid pattern never matches (doctor reports it)
-    }
+    if (regexOf(pattern)?.test(text, check)) return pattern;
   }
   return null;
 }
 
 /**
  * The rules that apply to `path` by glob (and `content` when given, for `regex` rules), with why.
- * A `regex` rule without globs applies to any path below its base whose content matches.
+ * A `regex` rule without globs applies to any path below its base whose content matches. `check`
+ * is called per rule and as content is scanned (a deadline throws from it).
  * @example rulesForPath(rules, "/p/src/a.ts").map((m) => m.reason) // ["src/**\/*.ts"]
  */
-export function rulesForPath(rules: readonly ScopedRule[], path: string, content?: string): RuleMatch[] {
+export function rulesForPath(rules: readonly ScopedRule[], path: string, content?: string, check?: () => void): RuleMatch[] {
   const found: RuleMatch[] = [];
   for (const rule of rules) {
+    check?.();
     if (!isDeliverable(rule) || rule.activation !== "glob") continue;
     const glob = rule.globs.length ? globMatch(rule, path) : relativeBelow(path, rule.base) !== null ? "" : null;
     if (glob === null) continue;
     if (needsContent(rule)) {
       if (content === undefined) continue;
-      const pattern = contentMatches(rule, content);
+      const pattern = contentMatches(rule, content, check);
       if (pattern === null) continue;
       found.push({ rule, reason: glob ? `${glob} + regex ${pattern}` : `regex ${pattern}` });
     } else found.push({ rule, reason: glob });

@@ -1,18 +1,9 @@
 /**
- * Glob matching for scoped rules: picomatch, on POSIX paths relative to the rule's base directory.
- * Pure; compiled once per rule.
+ * Glob matching for scoped rules, on POSIX paths relative to the rule's base directory: the linear
+ * matcher of core/glob.ts (picomatch's syntax with `{dot: true}`; a rule's globs come from the
+ * repository, and picomatch's RegExps backtrack polynomially on `*a*a*a…`). Pure; compiled once per rule.
  */
-import type Picomatch from "picomatch";
-import { lazyRequire } from "../../io/require.js";
-
-const load = lazyRequire(() => import.meta.url);
-
-let loaded: typeof Picomatch | undefined;
-/** picomatch loads on first use: a session without rules (every hook process on such a tree) never parses it. */
-function picomatch(glob: string, options?: Picomatch.PicomatchOptions): (path: string) => boolean {
-  loaded ??= load("picomatch") as typeof Picomatch;
-  return loaded(glob, options);
-}
+import { compileGlob, GlobSyntaxError } from "../../core/glob.js";
 
 export interface GlobOptions {
   /** A glob without `/` matches the file name at any depth. @default false */
@@ -62,7 +53,7 @@ function isNegated(glob: string): boolean {
 
 /**
  * Compiles globs: a path matches when any positive glob matches and no `!` glob does. Globs are
- * matched with picomatch `{dot: true}` (a dot file is a file like any other).
+ * matched as picomatch `{dot: true}` does (a dot file is a file like any other), in linear time.
  * @example compileGlobs(["src/**\/*.ts", "!**\/*.test.ts"])("src/a.ts") // "src/**\/*.ts"
  */
 export function compileGlobs(globs: readonly string[], options: GlobOptions = {}): GlobMatcher {
@@ -81,31 +72,40 @@ export function compileGlobs(globs: readonly string[], options: GlobOptions = {}
   };
 }
 
-/** picomatch's own `basename` option misses dot files below a slash glob, so base matching is done here. */
+/** A glob without `/` under matchBase is tested against the file name only. */
 function matcherFor(glob: string, matchBase: boolean): (path: string) => boolean {
-  const test = safeMatcher(glob, { dot: true });
+  const test = safeMatcher(glob);
   if (!matchBase || glob.includes("/")) return test;
   return (path) => test(path.slice(path.lastIndexOf("/") + 1));
 }
 
-/** A glob picomatch rejects matches nothing (doctor reports it) instead of throwing at match time. */
-function safeMatcher(glob: string, options: Picomatch.PicomatchOptions): (path: string) => boolean {
+/** A glob the matcher refuses matches nothing (doctor reports it) instead of throwing at match time. */
+function safeMatcher(glob: string): (path: string) => boolean {
   try {
-    return picomatch(glob, options);
+    return compileGlob(glob, { dot: true });
   } catch {
     return () => false;
   }
 }
 
 /**
- * Whether picomatch accepts a glob (for `doctor`).
- * @example isValidGlob("src/[") // false
+ * Why a glob is refused (for `doctor`), or null when it is taken.
+ * @example globProblem("+(a|b)") // "the extglob +(…) (repetition or negation) is not supported; ..."
+ */
+export function globProblem(glob: string): string | null {
+  try {
+    compileGlob(isNegated(glob) ? glob.slice(1) : glob);
+    return null;
+  } catch (error) {
+    if (error instanceof GlobSyntaxError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Whether a glob is taken (for `doctor`).
+ * @example isValidGlob("+(a|b)") // false
  */
 export function isValidGlob(glob: string): boolean {
-  try {
-    picomatch(isNegated(glob) ? glob.slice(1) : glob);
-    return true;
-  } catch {
-    return false;
-  }
+  return globProblem(glob) === null;
 }

@@ -2,7 +2,8 @@
  * One record for a scoped rule, whatever its format, and the pure normalisation from a parsed file.
  */
 import { RULE_FORMAT_SPECS, type RuleFormat } from "./formats.js";
-import { cleanGlob, splitGlobList } from "./match.js";
+import { cleanGlob, globProblem, splitGlobList } from "./match.js";
+import { regexProblem } from "../../core/linear-regex.js";
 import type { Frontmatter } from "./frontmatter.js";
 
 /**
@@ -145,6 +146,19 @@ export function normaliseRule(input: NormaliseInput): { rule: ScopedRule; proble
   }
   if (activation === "glob" && globs.length === 0 && !regex?.length) {
     problems.push({ line: 2, message: `no globs in ${spec.globKeys.join("/")}: the rule can never apply` });
+  }
+  for (const pattern of regex ?? []) {
+    const why = regexProblem(pattern);
+    if (why !== null) {
+      problems.push({
+        line: 2,
+        message: `regex ${JSON.stringify(pattern)} never matches (${why}): rewrite it without backreferences or lookaround (rule patterns run in linear time, as a DFA would)`,
+      });
+    }
+  }
+  for (const glob of globs) {
+    const why = globProblem(glob);
+    if (why !== null) problems.push({ line: 2, message: `glob ${JSON.stringify(glob)} matches nothing (${why})` });
   }
   if (error) activation = "manual";
   const excludeAgent = listOf(data.excludeAgent, true);
