@@ -16,6 +16,7 @@ import {
   closeSync,
   watch as watchFs,
   fsyncSync,
+  fchmodSync,
   mkdirSync,
   readdirSync,
   renameSync,
@@ -384,6 +385,27 @@ function settled<T>(call: () => T): Promise<T> {
     return Promise.resolve(call());
   } catch (error) {
     return Promise.reject(error);
+  }
+}
+
+/**
+ * Takes group and others' permissions off a directory of the user's: opened without following a
+ * link (O_DIRECTORY | O_NOFOLLOW) and changed through that descriptor, so a directory swapped for
+ * a link in between is never what is changed. false when it could not be done.
+ * @example closeDirectory("/home/me/.local/state/agentsmd/codex") // true
+ */
+export function closeDirectory(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0));
+    const stats = fstatSync(fd);
+    if (!stats.isDirectory()) return false;
+    fchmodSync(fd, stats.mode & 0o700);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

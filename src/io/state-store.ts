@@ -9,7 +9,18 @@
  */
 import { basename, dirname } from "node:path";
 import { FsError, StateError, jsonParseProblem } from "../core/errors.js";
-import { ageMs, createExclusive, hostName, nodeFileSystem, readTextFile, removeFile, writeFileAtomic, type FileInfo, type FileSystem } from "./file-system.js";
+import {
+  ageMs,
+  closeDirectory,
+  createExclusive,
+  hostName,
+  nodeFileSystem,
+  readTextFile,
+  removeFile,
+  writeFileAtomic,
+  type FileInfo,
+  type FileSystem,
+} from "./file-system.js";
 import { ownDirectoryProblem } from "./own-directory.js";
 import { parseSessionState } from "../core/session-state.js";
 import type { SessionState } from "../core/schema.js";
@@ -50,9 +61,16 @@ function refusedDir(dir: string, problem: string, info: FileInfo & { symlink: bo
 /** Checks each present level (top first); true when every level is there. */
 async function checkLevels(levels: readonly string[], uid: number, fs: FileSystem): Promise<boolean> {
   for (const level of levels) {
-    const info = await fs.lstat(level);
+    let info = await fs.lstat(level);
     if (info === null) return false;
-    const problem = ownDirectoryProblem({ directory: info.kind === "directory" && !info.symlink, uid: info.uid, mode: info.mode }, uid, STATE_DIR_DENIED);
+    let problem = ownDirectoryProblem({ directory: info.kind === "directory" && !info.symlink, uid: info.uid, mode: info.mode }, uid, STATE_DIR_DENIED);
+    // agentsmd's own folders that an older agentsmd made with the user's umask (0775 under umask
+    // 002): the user's, so closed to group and others here, top first, instead of refused.
+    if (problem !== null && levels.length > 1 && info.uid === uid && info.kind === "directory" && !info.symlink && closeDirectory(level)) {
+      info = await fs.lstat(level);
+      problem = info && ownDirectoryProblem({ directory: info.kind === "directory" && !info.symlink, uid: info.uid, mode: info.mode }, uid, STATE_DIR_DENIED);
+    }
+    if (info === null) return false;
     if (problem !== null) throw refusedDir(level, problem, info);
   }
   return true;

@@ -10,8 +10,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { StateError } from "../../src/core/errors.js";
+import { closeDirectory } from "../../src/io/file-system.js";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
 import { conversationPath } from "../../src/integrations/host/store.js";
 import { createTree, makeFifo, runCli, type Tree } from "../helpers/tree.js";
@@ -213,18 +214,15 @@ describe.each(HOSTS.map((host) => [host.name, host] as [string, HostCase]))("hos
       expect(result.after).toEqual([[], []]);
     });
 
-    it("the user's own agentsmd/<host>, group-writable: refused, naming chmod 700", async () => {
+    it("the user's own agentsmd/ and agentsmd/<host>, group-writable (an older agentsmd under umask 002): closed to 0700, and the call works", async () => {
       const result = await attack((_shared, dir) => {
         mkdirSync(dir, { recursive: true });
+        chmodSync(dirname(dir), 0o775);
         chmodSync(dir, 0o770);
       });
-      expect([result.start.text, result.read.text], name).toEqual(["", ""]);
-      for (const outcome of [result.start, result.read]) {
-        if (outcome.error === undefined) continue;
-        expect((outcome.error as StateError).message).toContain(`state directory ${result.dir} is writable by group or others (mode 770)`);
-        expect((outcome.error as StateError).fix).toContain(`chmod 700 ${result.dir}`);
-      }
-      expect(result.after).toEqual(result.before);
+      for (const outcome of [result.start, result.read]) expect(outcome.error, name).toBeUndefined();
+      expect(result.read.text, name).toContain("PKG");
+      for (const level of [dirname(result.dir), result.dir]) expect((lstatSync(level).mode & 0o777).toString(8), level).toBe("700");
     });
 
     it("directories agentsmd makes for state are 0700, and a call works there", async () => {
@@ -465,5 +463,24 @@ describe("row 10: the OpenCode-family plugins delete nothing in a state director
     writeFileSync(tree.path("own/gone.json"), "{}\n");
     await own.hooks().event!({ event: { type: "session.deleted", properties: { info: { id: "gone" } } } } as never);
     expect(names(tree.path("own"))).toEqual([]);
+  });
+});
+
+describe("closing an older agentsmd folder to group and others", () => {
+  it("changes the directory itself, never through a link, and only agentsmd's own folders (a --state directory stays refused)", async () => {
+    const tree = await createTree({});
+    mkdirSync(tree.path("target"), { mode: 0o775 });
+    chmodSync(tree.path("target"), 0o775);
+    symlinkSync(tree.path("target"), tree.path("link"));
+    expect(closeDirectory(tree.path("link"))).toBe(false);
+    expect((lstatSync(tree.path("target")).mode & 0o777).toString(8)).toBe("775");
+    expect(closeDirectory(tree.path("target"))).toBe(true);
+    expect((lstatSync(tree.path("target")).mode & 0o777).toString(8)).toBe("700");
+    mkdirSync(tree.path("mine"));
+    chmodSync(tree.path("mine"), 0o770);
+    const result = await runCli(["resolve", tree.path("x.ts"), "--state", tree.path("mine/s.json")], { env: { HOME: tree.home } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`chmod 700 ${tree.path("mine")}`);
+    expect((lstatSync(tree.path("mine")).mode & 0o777).toString(8)).toBe("770");
   });
 });
