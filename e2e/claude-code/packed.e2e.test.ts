@@ -1,7 +1,7 @@
 /**
  * The route a user takes, from the packed tarball: `npm pack` (the build runs at prepack), a
  * global install into a throw-away prefix (no install-time scripts, no warnings), `agentsmd
- * --version` and `show` from that prefix's bin, then `agentsmd install claude-code` (user scope,
+ * --version` and `show` from that prefix's bin, then `agentsmd setup claude-code` (user scope,
  * a throw-away HOME) and one real turn of the pinned Claude Code against the scripted model: the
  * hooks that were installed are the packed package's, and the model gets the root AGENTS.md once.
  *
@@ -81,12 +81,13 @@ describe(`the packed package, installed globally, with Claude Code ${pinnedClaud
     expect(text(show.stderr)).toBe("");
   });
 
-  it("install claude-code registers the installed package's hook, and a real turn gets the root AGENTS.md once", async () => {
+  it("setup claude-code installs and checks the installed package's hook, and a real turn gets the root AGENTS.md once", async () => {
     fx = await createClaudeFixture({ files: FILES, prefix: "agentsmd-e2e-packed-cc-" });
     const server = await startAnthropicServer({ script: [] });
     try {
       const env = cleanEnv({ HOME: fx.home, XDG_STATE_HOME: path.join(fx.home, ".local", "state"), XDG_CONFIG_HOME: path.join(fx.home, ".config") });
-      const install = await run(agentsmd, ["install", "claude-code"], { cwd: fx.repo, env });
+      // what a new user runs: setup installs, then runs the hook as Claude Code would and shows its answer
+      const install = await run(agentsmd, ["setup", "claude-code"], { cwd: fx.repo, env });
       expect(install.code, `${text(install.stdout)}\n${text(install.stderr)}`).toBe(0);
       const settings = JSON.parse(fs.readFileSync(path.join(fx.home, ".claude", "settings.json"), "utf8")) as {
         hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
