@@ -4,7 +4,7 @@
  * names every agent whose configuration it turns off.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "../src/presets/table.js";
 import { createTree, runCli, type Tree } from "./helpers/tree.js";
@@ -88,5 +88,33 @@ describe("--no-agent-config help", () => {
     expect(readers.sort()).toEqual(Object.keys(AGENT_OF_PRESET).sort());
     const line = /--no-agent-config (.*?) -h, --help/.exec(help)![1]!;
     for (const name of readers) expect(line).toContain(`${name}: ${AGENT_OF_PRESET[name]}`);
+  });
+});
+
+describe("--config against an existing state", () => {
+  it("is refused when its settings differ from the state's, naming the file and how to start fresh; the same settings or none go on", async () => {
+    const tree = await repo();
+    const state = tree.path("s.json");
+    const first = tree.path("first.json");
+    const other = tree.path("other.json");
+    await writeFile(first, JSON.stringify({ initial: { maxBytes: 4096 } }));
+    await writeFile(other, JSON.stringify({ initial: { maxBytes: 2048 } }));
+    const cli = (...args: string[]) => runCli(["--home", tree.home, "--cwd", tree.path("repo"), ...args], { env: {} });
+    expect((await cli("--config", first, "resolve", tree.path("repo/x.ts"), "--state", state)).code).toBe(0);
+    const before = await readFile(state, "utf8");
+    for (const args of [
+      ["--config", other, "resolve", tree.path("repo/pkg/x.ts"), "--state", state],
+      ["--config", other, "touch", tree.path("repo/pkg/x.ts"), "--state", state],
+      ["--config", other, "resume", "--state", state],
+    ]) {
+      const run = await cli(...args);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(`state file ${state} holds a session created with other settings than --config ${other}`);
+      expect(run.stderr).toContain("pass a new --state file (or delete this one) to start fresh with");
+    }
+    expect(await readFile(state, "utf8")).toBe(before);
+    expect((await cli("--config", first, "resolve", tree.path("repo/pkg/x.ts"), "--state", state)).code).toBe(0);
+    expect((await cli("resume", "--state", state)).code).toBe(0);
   });
 });

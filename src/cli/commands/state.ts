@@ -12,6 +12,10 @@ import { nodeFileSystem } from "../../io/file-system.js";
 import { quote } from "../../core/quote.js";
 import type { CommandContext } from "../context.js";
 import { reportDiagnostics } from "./inspect.js";
+import { resolveConfig } from "../../load/config.js";
+import { isDeepStrictEqual } from "node:util";
+import { homedir } from "node:os";
+import { homeFromEnv } from "../../core/paths.js";
 
 /**
  * The path of a `--state` file whose directory exists: a typo'd directory is refused, never created
@@ -42,12 +46,35 @@ function checkPreset(command: Command, context: CommandContext, path: string, st
   });
 }
 
+/**
+ * A state keeps the configuration it was created with: a `--config` file whose settings differ from
+ * the state's is refused rather than silently ignored (the same settings go on).
+ */
+async function checkConfig(command: Command, context: CommandContext, path: string, state: SessionState): Promise<void> {
+  const options = context.sessionOptions(command);
+  if (options.configFile === undefined) return;
+  // The state keeps the settings it was created from; both are resolved as a session would.
+  const base = { cwd: state.cwd, env: options.env ?? {}, preset: state.preset, home: options.home ?? homeFromEnv(options.env ?? {}, homedir) };
+  const [asked, kept] = await Promise.all([
+    resolveConfig({ ...base, configFile: options.configFile }),
+    resolveConfig({ ...base, fileConfig: { path: "session state", config: state.config } }),
+  ]);
+  if (isDeepStrictEqual(asked.config, kept.config)) return;
+  throw new StateError(`state file ${path} holds a session created with other settings than --config ${options.configFile}`, {
+    path,
+    fix: `drop --config to go on with this session's settings, or pass a new --state file (or delete this one) to start fresh with ${quote(options.configFile)}`,
+  });
+}
+
 /** Opens the session of a state file (created on first use), runs `fn`, saves. */
 async function withStateSession<T>(context: CommandContext, command: Command, stateFile: string, fn: (session: AgentsSession) => Promise<T>): Promise<T> {
   const path = await stateFilePath(context, stateFile);
   return withLock(path, async () => {
     const state = await readStateFile(path);
-    if (state) checkPreset(command, context, path, state);
+    if (state) {
+      checkPreset(command, context, path, state);
+      await checkConfig(command, context, path, state);
+    }
     const options = context.sessionOptions(command);
     const explicitCwd = context.globals(command).cwd !== undefined;
     const session = state
@@ -104,6 +131,7 @@ export function registerState(program: Command, context: CommandContext): void {
         const state = await readStateFile(path);
         if (!state) throw new StateError(`state file ${path} does not exist`, { path, fix: "run `agentsmd resolve --state FILE` first to create a session" });
         checkPreset(command, context, path, state);
+        await checkConfig(command, context, path, state);
         const { session, diff } = await restoreSession(state, context.sessionOptions(command));
         await writeStateFile(path, session.snapshot());
         reportDiagnostics(context, session.diagnostics);
