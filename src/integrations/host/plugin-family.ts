@@ -35,12 +35,12 @@ import { nodeFileSystem, removeFile, type FileSystem } from "../../io/file-syste
 import { privateStateDir } from "../../io/state-store.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { absolute, isInside, nameOf, homeFromEnv, optionDir } from "../../core/paths.js";
-import { conversationPath, conversationFormat, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
-import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
-import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
+import { conversationPath, conversationFormat, hostStateDir, loadConversation, saveConversation, type ConversationState } from "./store.js";
+import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "./targets.js";
+import { piecesOf, proposePieces, type Piece } from "./propose.js";
 import { familyListedPaths, familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
 import { readFamilyInstructions } from "../../presets/opencode-instructions.js";
-import { ListedPaths } from "./listed.js";
+import { ListedPaths } from "./listed-paths.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
@@ -326,7 +326,7 @@ export class FamilyAgents {
   /**
    * The files in the host's system prompt now: its global and project files, then the files its
    * config `instructions` list (the host re-runs those globs every step: kept while no directory
-   * they depend on changed, see listed.ts). `touched`: the paths of the tool call being answered.
+   * they depend on changed, see listed-paths.ts). `touched`: the paths of the tool call being answered.
    */
   async systemPaths(touched: readonly string[] = []): Promise<string[]> {
     const input = { cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: this.fs };
