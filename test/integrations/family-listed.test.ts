@@ -1,6 +1,6 @@
 /**
  * The OpenCode-family plugins keep the files their host's config `instructions` list per plugin
- * instance (integrations/opencode/listed.ts): a tool call with the config and tree unchanged lists
+ * instance (integrations/host/listed-paths.ts): a tool call with the config and tree unchanged lists
  * no directory; a file created later that a glob matches counts as the host's on the next call.
  */
 import { describe, expect, it } from "vitest";
@@ -9,8 +9,8 @@ import { join } from "node:path";
 import type { Hooks } from "@opencode-ai/plugin";
 import { OpenCodeAgents } from "../../src/integrations/opencode/index.js";
 import { KiloAgents } from "../../src/integrations/kilo/index.js";
-import type { FamilyAgents, FamilyPluginContext, FamilyPluginOptions } from "../../src/integrations/opencode/family.js";
-import { ListedPaths } from "../../src/integrations/opencode/listed.js";
+import type { FamilyAgents, FamilyPluginContext, FamilyPluginOptions } from "../../src/integrations/host/plugin-family.js";
+import { ListedPaths } from "../../src/integrations/host/listed-paths.js";
 import { DirStamps, stampsHold } from "../../src/io/dir-stamps.js";
 import { OPENCODE_CONFIG_LAYOUT, listFamilyInstructions } from "../../src/presets/opencode-instructions.js";
 import { countingFileSystem } from "../../src/io/file-system.js";

@@ -1,5 +1,5 @@
 /**
- * The GitHub Copilot CLI host profile on the shared host layer (host/deliver.ts), from what
+ * The GitHub Copilot CLI host profile on the shared host layer (host/conversation.ts, through host/deliver.ts), from what
  * Copilot CLI 1.0.102 was observed to do (e2e/copilot/FINDINGS.md):
  *
  * - events: `sessionStart` (source `new` / `resume`), `userPromptSubmitted`, `postToolUse`,

@@ -1,6 +1,6 @@
 /**
  * What a host profile says about its host: how its events map to the normalized event the
- * delivery algorithm (host/deliver.ts) understands, what the host loads natively, how an answer
+ * conversation engine (host/conversation.ts) understands, what the host loads natively, how an answer
  * is framed, and its character budget. A profile is data plus small pure functions; the
  * algorithm, the store and the packer are shared.
  */

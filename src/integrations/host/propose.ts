@@ -1,9 +1,9 @@
 /**
- * The middle of the delivery algorithm, for a session that is already open: skip what the host
- * loaded itself -> propose (`{admit:false}`) -> render -> (the caller hands the text over) ->
- * `commit()` admits, `release()` gives the claims back. Hook hosts reach it through
- * `handleHostEvent` (host/deliver.ts); in-process hosts (the OpenCode plugin, the MCP server) call
- * it with the session they hold, and commit once the answer is on its way to the model.
+ * The proposal step of the conversation engine (host/conversation.ts), for a session that is
+ * already open: skip what the host loaded itself -> propose (`{admit:false}`) -> render -> (the
+ * caller hands the text over) -> `commit()` admits, `release()` gives the claims back. The engine
+ * calls it at every event; in-process adapters (the family plugin, the MCP server) through the
+ * engine's `proposeAll`, and commit once the answer is on its way to the model.
  */
 import type { AgentsSession } from "../../session/session.js";
 import type { NativeAnswer, NativeOrigin } from "./profile.js";

@@ -1,7 +1,7 @@
 /**
  * `agentsmd/kilo`: a Kilo Code plugin (Kilo 7.7's plugin API is OpenCode's V1 hooks) that adds
  * the nested AGENTS.md files Kilo does not load and never repeats what it loads itself. The
- * machinery is the OpenCode family's (../opencode/family.ts); this module is Kilo's description:
+ * machinery is the OpenCode family's (../host/plugin-family.ts); this module is Kilo's description:
  * - what Kilo loads: preset `kilo` (global file with `KILO_CONFIG_DIR` and the Claude Code
  *   handoff, the project name rule, `KILO_DISABLE_*` switches, its `{file:}`/`{env:}` variables);
  * - its file tools (read, edit, write, apply_patch, glob, grep) and its shell tool (bash: the
@@ -26,7 +26,7 @@ import {
   type FamilyPluginContext,
   type FamilyPluginHost,
   type FamilyPluginOptions,
-} from "../opencode/family.js";
+} from "../host/plugin-family.js";
 
 /** Kilo 7.7.7's tools whose targets trigger resolution (bash: the paths its command names). */
 export const KILO_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "glob", "grep", "bash"];

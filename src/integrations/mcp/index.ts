@@ -21,7 +21,9 @@ import { homedir } from "node:os";
 import * as z from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { piecesOf, proposePieces, type Piece, type Proposal } from "../host/propose.js";
+import { piecesOf, type Proposal } from "../host/propose.js";
+import { openConversation, proposeAll } from "../host/conversation.js";
+import { noStore } from "../host/stores.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import { absolute, isInside, pathInputProblem, homeFromEnv } from "../../core/paths.js";
 import { nodeFileSystem } from "../../io/file-system.js";
@@ -126,10 +128,17 @@ class Workspaces {
     if (!workspace) {
       const { name: _name, deliverInitial, ...rest } = this.#options;
       const options: SessionOptions = { ...rest, watch: rest.watch ?? true, cwd: root };
+      // The engine's conversation with no store: the connection is the conversation, held here.
       const open = async () => {
-        const session = await createSession(options);
-        if (deliverInitial) session.forget(session.initialFiles.filter((file) => file.layer !== "user"));
-        return session;
+        const conversation = await openConversation(noStore(), {
+          host: "mcp",
+          create: async () => {
+            const session = await createSession(options);
+            if (deliverInitial) session.forget(session.initialFiles.filter((file) => file.layer !== "user"));
+            return { session, fields: {} };
+          },
+        });
+        return conversation.session;
       };
       workspace = { root, resolve: open(), context: open() };
       // A failed creation is retried on the next call.
@@ -241,11 +250,6 @@ class HandOver {
   }
 }
 
-/** Every piece shown, in order (MCP answers are not budgeted: the client asked for them). */
-function showAll(text: (shown: readonly Piece[]) => string) {
-  return (shown: readonly Piece[]) => ({ text: text(shown), shown: new Set(shown.map((piece) => piece.path)) });
-}
-
 function errorResult(text: string) {
   return { isError: true, content: [{ type: "text" as const, text }] };
 }
@@ -293,7 +297,8 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
       if ("error" in located) return errorResult(located.error);
       const session = await located.workspace.resolve;
       const found = await session.resolve(located.resolved, { admit: false });
-      const proposal = await proposePieces(session, piecesOf(found.files, "tool"), { render: showAll(() => "") });
+      // MCP answers are not budgeted: the client asked for them.
+      const proposal = await proposeAll(session, piecesOf(found.files, "tool"), () => "");
       const result: McpResolveResult = {
         target_path: path,
         resolved_path: located.resolved,
@@ -323,7 +328,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
       if ("error" in located) return errorResult(located.error);
       const session = await located.workspace.context;
       const blocks = await session.touch([located.resolved], { admit: false });
-      const proposal = await proposePieces(session, piecesOf(blocks, "tool"), { render: showAll(() => session.renderInline(blocks)) });
+      const proposal = await proposeAll(session, piecesOf(blocks, "tool"), () => session.renderInline(blocks));
       const text = proposal.text;
       handOver.hold(server.server.transport, extra.requestId, proposal);
       return {

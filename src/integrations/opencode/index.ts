@@ -1,7 +1,7 @@
 /**
  * `agentsmd/opencode`: an OpenCode plugin (V1 hooks of `@opencode-ai/plugin` 1.18.33) that adds
  * exactly what OpenCode 1.x lacks and never repeats what it loads itself. The machinery is the
- * family's (./family.ts, shared with `agentsmd/kilo`); this module is OpenCode's description:
+ * family's (../host/plugin-family.ts, shared with `agentsmd/kilo`); this module is OpenCode's description:
  * its tool names and what they touch, its switches and global candidates (preset `opencode`).
  *
  * @example opencode.json (OpenCode loads the package's `./server` export, this module)
@@ -22,9 +22,9 @@ import {
   type FamilyPluginContext,
   type FamilyPluginHost,
   type FamilyPluginOptions,
-} from "./family.js";
+} from "../host/plugin-family.js";
 
-export { stripNativeBlocks } from "./family.js";
+export { stripNativeBlocks } from "../host/plugin-family.js";
 
 /** Tools whose targets trigger resolution (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
 export const OPENCODE_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "patch", "multiedit", "glob", "grep", "list"];

@@ -15,7 +15,7 @@
  *   directories included); an edited file comes back once; a file the model read itself counts as had;
  * - `session_compact`: files whose carrying messages were summarised away are given again at once
  *   (a hidden custom message); files still in the kept messages are not repeated.
- * Every event goes through the shared host layer (host/deliver.ts: one delivery algorithm, the
+ * Every event goes through the shared host layer (host/conversation.ts: the one conversation engine, through host/deliver.ts; the
  * conversation store under `$XDG_STATE_HOME/agentsmd/pi/`, so `pi --session-id`/`--continue` does not
  * repeat anything); this module is pi's profile (event -> targets, what pi loaded itself, framing)
  * and the handlers. Each delivery records its files in the message's `details` (`agentsmd.files`),

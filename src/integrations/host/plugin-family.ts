@@ -31,16 +31,17 @@ import type { Hooks, Plugin, PluginModule, PluginOptions } from "@opencode-ai/pl
 import * as z from "zod";
 import { homedir } from "node:os";
 import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
-import { nodeFileSystem, removeFile, type FileSystem } from "../../io/file-system.js";
-import { privateStateDir } from "../../io/state-store.js";
+import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
 import { canonicalTargets } from "../../io/real-path.js";
 import { absolute, isInside, nameOf, homeFromEnv, optionDir } from "../../core/paths.js";
-import { conversationPath, conversationFormat, hostStateDir, loadConversation, saveConversation, type ConversationState } from "../host/store.js";
-import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "../host/targets.js";
-import { piecesOf, proposePieces, type Piece } from "../host/propose.js";
+import { conversationPath, conversationFormat, hostStateDir } from "./store.js";
+import { fileStore, type ConversationStore } from "./stores.js";
+import { admitCurrent, compactConversation, conversationState, nativeOf, openConversation, proposeAll, prunedFromView } from "./conversation.js";
+import { eventTargets, patchTargets, toolTargets as extractTargets, usablePath, type TargetTable, type ToolCall } from "./targets.js";
+import { piecesOf, type Piece } from "./propose.js";
 import { familyListedPaths, familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
 import { readFamilyInstructions } from "../../presets/opencode-instructions.js";
-import { ListedPaths } from "./listed.js";
+import { ListedPaths } from "./listed-paths.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
@@ -103,6 +104,8 @@ const METADATA_KEY = "agentsmd";
 
 interface SessionEntry {
   session: AgentsSession;
+  /** The conversation's state file (the engine's file store). */
+  store: ConversationStore<Record<string, never>>;
   /** Files this process delivered, path -> mtime (a native re-attachment of one is a duplicate). */
   delivered: Map<string, number>;
   /** Serialises state writes. */
@@ -119,7 +122,7 @@ export interface FamilyPluginContext {
 }
 
 /** The plugin keeps no fields of its own in a conversation's state. */
-const NO_FIELDS = z.object({}).strict();
+const NO_FIELDS = z.object({}).strict() as unknown as z.ZodType<Record<string, never>>;
 
 /**
  * The plugin's options, checked: a clear error naming the host's config file.
@@ -288,45 +291,41 @@ export class FamilyAgents {
     return entry;
   }
 
-  async #open(sessionID: string): Promise<SessionEntry> {
-    const stored = await loadConversation(
+  /** The engine's store of a session: its state file (read and written outside any call's deadline). */
+  #store(sessionID: string): ConversationStore<Record<string, never>> {
+    return fileStore(
       this.statePath(sessionID),
       conversationFormat(this.host.host, () => NO_FIELDS),
-      () => undefined,
+      { fs: nodeFileSystem },
     );
-    let session: AgentsSession;
-    if (stored) {
-      session = await reopenSession(stored.session, {
-        cwd: this.directory,
-        home: this.home,
-        env: this.env,
-        fs: this.fs,
-        host: this.host.host,
-        watch: this.#watch,
-      });
-    } else {
-      const preset = this.options.preset ?? this.host.preset;
-      session = await createSession({
-        cwd: this.directory,
-        home: this.home,
-        env: this.env,
-        fs: this.fs,
-        preset: preset === this.host.preset ? this.host.pluginPreset : preset,
-        config: this.#sessionConfig(),
-        host: this.host.host,
-        watch: this.#watch,
-      });
-      // What the session loaded at start is not what the host has: keep only its system files.
-      const system = new Set(await this.systemPaths());
-      session.forget(session.initialFiles.filter((file) => !system.has(file.path)));
-    }
-    return { session, delivered: new Map(), saving: Promise.resolve() };
+  }
+
+  async #open(sessionID: string): Promise<SessionEntry> {
+    const store = this.#store(sessionID);
+    const base = { cwd: this.directory, home: this.home, env: this.env, fs: this.fs, host: this.host.host, watch: this.#watch };
+    const open = await openConversation(store, {
+      host: this.host.host,
+      restore: (stored) => reopenSession(stored.session, base),
+      create: async () => {
+        const preset = this.options.preset ?? this.host.preset;
+        const session = await createSession({
+          ...base,
+          preset: preset === this.host.preset ? this.host.pluginPreset : preset,
+          config: this.#sessionConfig(),
+        });
+        // What the session loaded at start is not what the host has: keep only its system files.
+        const system = new Set(await this.systemPaths());
+        session.forget(session.initialFiles.filter((file) => !system.has(file.path)));
+        return { session, fields: {} };
+      },
+    });
+    return { session: open.session, store, delivered: new Map(), saving: Promise.resolve() };
   }
 
   /**
    * The files in the host's system prompt now: its global and project files, then the files its
    * config `instructions` list (the host re-runs those globs every step: kept while no directory
-   * they depend on changed, see listed.ts). `touched`: the paths of the tool call being answered.
+   * they depend on changed, see listed-paths.ts). `touched`: the paths of the tool call being answered.
    */
   async systemPaths(touched: readonly string[] = []): Promise<string[]> {
     const input = { cwd: this.directory, worktree: this.worktree, home: this.home, env: this.env, fs: this.fs };
@@ -339,31 +338,8 @@ export class FamilyAgents {
     return [...new Set([...system, ...paths])];
   }
 
-  /** Admits `paths` at their version on disk now; returns those versions. */
-  async #admitCurrent(session: AgentsSession, paths: Iterable<string>): Promise<Map<string, number>> {
-    const fs = session.cache.fs;
-    const current = new Map<string, number>();
-    await Promise.all(
-      [...new Set(paths)].map(async (path) => {
-        const info = await fs.stat(path).catch(() => null);
-        if (info?.kind === "file") current.set(path, info.mtimeMs);
-      }),
-    );
-    session.admit([...current].filter(([path, mtimeMs]) => session.loadedVersion(path)?.mtimeMs !== mtimeMs).map(([path, mtimeMs]) => ({ path, mtimeMs })));
-    return current;
-  }
-
-  #save(sessionID: string, entry: SessionEntry): Promise<void> {
-    const path = this.statePath(sessionID);
-    const state = (): ConversationState<Record<string, never>> => ({
-      kind: `agentsmd/${this.host.host}`,
-      version: 2,
-      notified: {},
-      named: {},
-      host: {},
-      session: entry.session.snapshot(),
-    });
-    entry.saving = entry.saving.then(() => saveConversation(path, state())).catch(() => undefined);
+  #save(entry: SessionEntry): Promise<void> {
+    entry.saving = entry.saving.then(() => entry.store.save(conversationState(this.host.host, {}, entry.session))).catch(() => undefined);
     return entry.saving;
   }
 
@@ -396,7 +372,7 @@ export class FamilyAgents {
     // What the host gave the model is admitted at its current version before anything is picked.
     const readInstruction = tool === "read" && targets.length === 1 && names.has(nameOf(targets[0]!)) ? targets : [];
     const had = new Map(native.map((path) => [path, session.loadedVersion(path)?.mtimeMs]));
-    const current = await this.#admitCurrent(session, [...system, ...native, ...readInstruction]);
+    const current = await admitCurrent(session, [...system, ...native, ...readInstruction]);
     // A native attachment of a version the plugin already delivered (and the model still has) is a duplicate.
     const duplicates = native.filter(
       (path) => entry.delivered.get(path) !== undefined && entry.delivered.get(path) === had.get(path) && current.get(path) === had.get(path),
@@ -407,13 +383,12 @@ export class FamilyAgents {
     const files: ResolvedFile[] = [];
     const blocks: InlineBlock[] = paths ? [] : await session.touch(targets, { admit: false });
     if (paths) for (const target of targets) files.push(...(await session.resolve(target, { admit: false })).files);
-    const proposal = await proposePieces(session, paths ? piecesOf(files, "tool") : piecesOf(blocks, tool === "read" ? "read" : "tool"), {
-      native: (piece) => (skip.has(piece.path) ? "loaded" : "no"),
-      render: (shown) => ({
-        text: paths ? session.reminder({ files: pick(files, shown) }) : wrapReminder(session.renderInline(pick(blocks, shown))),
-        shown: new Set(shown.map((piece) => piece.path)),
-      }),
-    });
+    const proposal = await proposeAll(
+      session,
+      paths ? piecesOf(files, "tool") : piecesOf(blocks, tool === "read" ? "read" : "tool"),
+      (shown) => (paths ? session.reminder({ files: pick(files, shown) }) : wrapReminder(session.renderInline(pick(blocks, shown)))),
+      nativeOf((piece) => skip.has(piece.path)),
+    );
     // Past the deadline nothing is handed over, so nothing is admitted (the next call tries again).
     try {
       guardOf(this.fs).check();
@@ -434,7 +409,7 @@ export class FamilyAgents {
     }
     // Admitted only now that the output carries them.
     proposal.commit();
-    await this.#save(input.sessionID, entry);
+    await this.#save(entry);
   }
 
   /** `experimental.session.compacting`: the path-layer files in force, for the summary. */
@@ -452,9 +427,9 @@ export class FamilyAgents {
   /** After a compaction the host re-attaches its nested files; path-layer files are offered again too. */
   async compacted(sessionID: string): Promise<void> {
     const entry = await this.session(sessionID);
-    entry.session.compacted();
+    compactConversation(entry.session);
     entry.delivered.clear();
-    await this.#save(sessionID, entry);
+    await this.#save(entry);
   }
 
   /** Forgets a deleted host session: memory and state file. */
@@ -467,8 +442,7 @@ export class FamilyAgents {
       await resolved?.session.close();
     }
     // Nothing is removed from a state directory others may write (a StateError, kept quiet by the hooks' guard).
-    await privateStateDir(this.stateDir, nodeFileSystem, false);
-    await removeFile(this.statePath(sessionID));
+    await this.#store(sessionID).remove();
   }
 
   /**
@@ -499,12 +473,10 @@ export class FamilyAgents {
     }
     for (const [sessionID, paths] of lost) {
       const entry = await this.session(sessionID);
-      const layerOf = new Map(entry.session.admitted().map((file) => [file.path, file.layer]));
-      const drop = [...paths].filter((path) => layerOf.get(path) === "path");
+      const drop = prunedFromView(entry.session, paths);
       if (drop.length === 0) continue;
-      entry.session.forget(drop);
       for (const path of drop) entry.delivered.delete(path);
-      await this.#save(sessionID, entry);
+      await this.#save(entry);
     }
   }
 
