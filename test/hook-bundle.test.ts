@@ -71,7 +71,7 @@ describe("hook bundle", () => {
     // 113 with the schemas built on first use (core/config-schema.ts, core/state-schema.ts, core/checksum.ts; not core/schema.ts).
     // 114 with the agents' config files read in one place (presets/config-file.ts).
     // 115 with io/unchanged.ts (the one rule by which a directory's stat vouches for what was seen in it).
-    // 119 with the hook server (cli/hook-server.ts, hook-wire.ts, hook-stdin.ts, io/descriptors.ts).
+    // 119 with the hook server (cli/hook-server.ts, hook-wire.ts, hook-stdin.ts, io/descriptors.ts); 116 after it was removed.
     // 120 with io/realpath-now.ts (realpath through /proc/self/fd).
     // 121 with io/own-directory.ts (the one test of a directory only its user may change: state directories too).
     // 122 with core/confine.ts (the one rule for what a repository's files may name).
@@ -133,8 +133,6 @@ describe("hook process", () => {
           PATH: process.env.PATH ?? "",
           HOME: dir,
           AGENTSMD_CLAUDE_AGENTS_MD: "inject",
-          // the call in its own process, as it runs without a hook server (test/hook-server.test.ts has the server's)
-          AGENTSMD_HOOK_SERVER: "0",
           ...(cache ? { XDG_CACHE_HOME: join(dir, "cache") } : { AGENTSMD_COMPILE_CACHE: "0" }),
         },
       });
@@ -152,6 +150,8 @@ describe("hook process", () => {
       // nor node:module (about twenty internal modules in a CommonJS process; io/require.ts), perf_hooks (io/cache.ts
       // monotonicMs) or node:os (io/file-system.ts hostName, io/require.ts homedir)
       expect(loaded.builtins.filter((name) => /^NativeModule (module|perf_hooks|os)$/.test(name))).toEqual([]);
+      // No background process: a call neither starts one (child_process) nor talks to one (net).
+      expect(loaded.builtins.filter((name) => /^NativeModule (child_process|net)$/.test(name))).toEqual([]);
       decoders = loaded.decoders;
       return result.stdout;
     };
@@ -263,8 +263,6 @@ describe("installed hook commands", () => {
               XDG_STATE_HOME: join(dir, "state"),
               AGENTSMD_COMPILE_CACHE: "0",
               AGENTSMD_CLAUDE_AGENTS_MD: "inject",
-              // in its own process: the schemas counted are built by this process (no hook server)
-              AGENTSMD_HOOK_SERVER: "0",
               ...env,
             },
           });

@@ -18,7 +18,6 @@ import { sessionOptionsOf, type GlobalOptions } from "./context.js";
 import { EXIT, withQuotedStderr, type CliIo } from "./io.js";
 import { GLOBAL_VALUE_OPTIONS } from "./argv.js";
 import { HOOK_HOSTS, type HookHostEntry } from "../integrations/hosts.js";
-import type { SessionKeeper } from "../integrations/host/deliver.js";
 
 export interface HookInvocation {
   host: string;
@@ -83,10 +82,9 @@ function oneLine(text: string): string {
 /**
  * Runs one hook call: the host's runner with the event on stdin. Problems in the event or the
  * state are one stderr line and exit 0; a `--cwd` that is not a directory is exit 1, like every command.
- * `keeper`: the hook server's open sessions between calls.
  * @example process.exitCode = await runHook({ host: "claude-code", globals: {}, flags: {} }, processIo())
  */
-export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: SessionKeeper): Promise<number> {
+export async function runHook(invocation: HookInvocation, io: CliIo): Promise<number> {
   const { host, globals } = invocation;
   const entry = HOOK_HOSTS[host];
   if (!entry) {
@@ -132,12 +130,9 @@ export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: Se
       session,
       ...(invocation.stateDir !== undefined ? { stateDir: absolute(invocation.stateDir, io.cwd) } : {}),
       flags,
-      ...(keeper ? { sessions: keeper } : {}),
-      deliver: async (output) => {
-        if (!output) return;
-        io.stdout(`${JSON.stringify(output)}\n`);
-        // A file is marked delivered only once the answer carrying it is out (the server's client wrote it).
-        await io.handedOver?.();
+      // Written to the descriptor before the runner marks anything delivered.
+      deliver: (output) => {
+        if (output) io.stdout(`${JSON.stringify(output)}\n`);
       },
       onDiagnostic: say,
     });
@@ -152,7 +147,7 @@ export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: Se
  * `main()`'s fast path: runs a plain hook call, or returns null to let commander handle argv.
  * @example const code = await runHookArgv(["hook", "claude-code"], io) // null for ["hook", "--help"]
  */
-export async function runHookArgv(argv: readonly string[], io: CliIo, keeper?: SessionKeeper): Promise<number | null> {
+export async function runHookArgv(argv: readonly string[], io: CliIo): Promise<number | null> {
   const invocation = parseHookArgv(argv);
-  return invocation ? runHook(invocation, withQuotedStderr(io), keeper) : null;
+  return invocation ? runHook(invocation, withQuotedStderr(io)) : null;
 }
