@@ -1,10 +1,10 @@
 /**
- * Bundles the hook process (src/cli/hook-process.ts) into one file, dist/hook/agentsmd-hook.cjs,
+ * Bundles the hook process (src/hook/process.ts) into one file, dist/hook/agentsmd-hook.cjs,
  * as the last step of `npm run build`. A host runs `agentsmd hook <host>` once per tool call: one
  * file (no module resolution, one parse, one V8 code cache entry) instead of about 100 modules.
  * The sources stay the truth; the bundle is a build product (dist/ is not committed).
  *
- * CommonJS, so the launcher (src/cli/launch.ts) can run it through V8's code cache on a Node
+ * CommonJS, so the launcher (src/hook/launch.ts) can run it through V8's code cache on a Node
  * without `module.enableCompileCache`. `import.meta.url` is the bundle's own URL: dist/hook/ sits at
  * the same depth as dist/core/, so `../../package.json` still resolves.
  *
@@ -15,10 +15,10 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-export const HOOK_ENTRY = join(ROOT, "src/cli/hook-process.ts");
+export const HOOK_ENTRY = join(ROOT, "src/hook/process.ts");
 export const HOOK_BUNDLE = join(ROOT, "dist/hook/agentsmd-hook.cjs");
-/** The small executable that loads HOOK_BUNDLE through the compile cache (src/cli/hook-bin.ts). */
-export const HOOK_BIN_ENTRY = join(ROOT, "src/cli/hook-bin.ts");
+/** The small executable that loads HOOK_BUNDLE through the compile cache (src/hook/bin.ts). */
+export const HOOK_BIN_ENTRY = join(ROOT, "src/hook/bin.ts");
 export const HOOK_BIN = join(ROOT, "dist/hook/hook.cjs");
 
 /**
@@ -43,7 +43,7 @@ const noWatcher = {
 const BUNDLE_URL = 'const __agentsmdBundle={get url(){return this.u??=require("node:url").pathToFileURL(__filename).href}};';
 
 /**
- * The bundle is one function expression: the launcher (src/cli/launch.ts) hands V8 the file's text
+ * The bundle is one function expression: the launcher (src/hook/launch.ts) hands V8 the file's text
  * as it is, with its code cache, and calls what it evaluates to; without the wrapper it would
  * build a second copy of the text around it, 200 KB more for the first garbage collection to
  * meet. Loaded by require (Node's own compile cache, or no cache), the file calls the function

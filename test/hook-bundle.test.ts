@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, REPO } from "./helpers/bin.js";
 import { HOOK_HOSTS } from "../src/integrations/hosts.js";
-import { CODE_CACHE_RUNS } from "../src/cli/launch.js";
+import { CODE_CACHE_RUNS } from "../src/hook/launch.js";
 
 interface Metafile {
   inputs: Record<string, { bytes: number }>;
@@ -50,7 +50,7 @@ describe("hook bundle", () => {
     // inputs esbuild kept code of (a re-export it tree-shook away leaves an input of 0 bytes)
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const inputs = Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0);
-    expect(inputs.some((input) => input.includes("src/cli/hook-process.ts"))).toBe(true);
+    expect(inputs.some((input) => input.includes("src/hook/process.ts"))).toBe(true);
     for (const host of Object.keys(HOOK_HOSTS)) expect(inputs.some((input) => input.includes(`src/integrations/${host}/`))).toBe(true);
     const heavy = inputs.filter((input) => FORBIDDEN.some((pattern) => pattern.test(input)));
     expect(heavy).toEqual([]);

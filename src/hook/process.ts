@@ -3,12 +3,12 @@
  * entry by scripts/build-hook.mjs) runs. stdin and stdout go through plain descriptor calls, not
  * streams, so the process loads only the hook's own code.
  */
-import "./hook-zod.js";
-import { currentDir, readAll, type CliIo } from "./io.js";
-import { runHookArgv } from "./hook.js";
-import { runLeanArgv } from "./lean.js";
+import "./zod.js";
+import { currentDir, readAll, type CliIo } from "../cli/io.js";
+import { runHookArgv } from "./run.js";
+import { runLeanArgv } from "../cli/lean.js";
 import { DEADLINE_ENV, STALL_GRACE_MS, deadlineMsOf } from "../core/deadline.js";
-import { commandOf } from "./argv.js";
+import { commandOf } from "../cli/argv.js";
 import { readDescriptorSync, writeDescriptorSync } from "../io/descriptors.js";
 
 /** A hook event is bounded: more than this on stdin is an error, not a longer read. */
@@ -63,7 +63,7 @@ export type FullCli = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 /**
  * Runs `[globals] hook <host> [options]` or a lean `show` (lean.ts) and returns the exit code.
- * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("./main.js").then((m) => m.main(argv, io)))
+ * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("../cli/main.js").then((m) => m.main(argv, io)))
  */
 export async function runHookProcess(argv: readonly string[], io: CliIo, fullCli: FullCli): Promise<number> {
   // The deadline is cooperative (checked by the loops that grow); a hook call stalled on I/O past

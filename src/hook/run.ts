@@ -4,7 +4,7 @@
  * `main()` sends `hook` here first; whatever this small parser does not accept (help, an unknown
  * host or option) goes back to commander, which prints the usual help or usage error. The built
  * package runs this file from one pre-bundled file (dist/hook/agentsmd-hook.cjs, see
- * scripts/build-hook.mjs and cli/hook-launch.ts).
+ * scripts/build-hook.mjs and hook/launch.ts).
  *
  * A hook must never break the user's session: every problem is one line on stderr, exit 0, no stdout.
  */
@@ -14,9 +14,9 @@ import { absolute } from "../core/paths.js";
 import { Deadline, deadlineMsOf } from "../core/deadline.js";
 import { nodeFileSystem, syncFileSystem, type FileSystem } from "../io/file-system.js";
 import type { AgentsConfig } from "../core/schema.js";
-import { sessionOptionsOf, type GlobalOptions } from "./context.js";
-import { EXIT, withQuotedStderr, type CliIo } from "./io.js";
-import { GLOBAL_VALUE_OPTIONS } from "./argv.js";
+import { sessionOptionsOf, type GlobalOptions } from "../cli/context.js";
+import { EXIT, withQuotedStderr, type CliIo } from "../cli/io.js";
+import { GLOBAL_VALUE_OPTIONS } from "../cli/argv.js";
 import { HOOK_HOSTS, type HookHostEntry } from "../integrations/hosts.js";
 
 export interface HookInvocation {

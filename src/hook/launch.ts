@@ -18,8 +18,8 @@
  */
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import type { CliIo } from "./io.js";
-import type { HookProcessIo } from "./hook-process.js";
+import type { CliIo } from "../cli/io.js";
+import type { HookProcessIo } from "./process.js";
 import { ownDirectoryProblem } from "../io/own-directory.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -27,7 +27,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** A CommonJS `require`: for builtins, and the bundle's own (it resolves next to the bundle). */
 export type Require = (id: string) => unknown;
 
-/** What the hook bundle exports (src/cli/hook-process.ts). */
+/** What the hook bundle exports (src/hook/process.ts). */
 interface HookBundle {
   hookProcessIo(): HookProcessIo;
   runHookProcess(argv: readonly string[], io: CliIo, fullCli: (argv: readonly string[], io: CliIo) => Promise<number>): Promise<number>;
@@ -162,7 +162,7 @@ function loadBundle(file: string, env: Env, require: Require): HookBundle {
 // bundled into dist/hook/hook.cjs, which sits at the same depth as dist/cli/, so the URLs below
 // resolve to the compiled CLI from both places.
 const fullCli = async (argv: readonly string[], io: CliIo): Promise<number> =>
-  ((await import(new URL("../cli/main.js", import.meta.url).href)) as typeof import("./main.js")).main(argv, io);
+  ((await import(new URL("../cli/main.js", import.meta.url).href)) as typeof import("../cli/main.js")).main(argv, io);
 
 /** Where the bundle is and how to require: dist/hook/hook.cjs gives both; the ES module bin neither. */
 export interface LaunchPlace {
@@ -190,7 +190,7 @@ export async function launchHook(argv: readonly string[], env: Env = process.env
   try {
     bundle = loadBundle(join(place.hookDir, HOOK_BUNDLE_NAME), env, place.require);
   } catch {
-    bundle = (await import(new URL("../cli/hook-process.js", import.meta.url).href)) as typeof import("./hook-process.js");
+    bundle = (await import(new URL("./process.js", import.meta.url).href)) as typeof import("./process.js");
   }
   const io = bundle.hookProcessIo();
   const code = await bundle.runHookProcess(argv, io, fullCli);
