@@ -9,7 +9,7 @@
  * Claude Code hook as processes, through the in-process session, and through a no-op hook (the
  * floor a process per call costs anyway).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { alternatingPairs, runProcess, traceModules, BARE_NODE, type Command, type ModuleTrace, type PairResult } from "./lib/process-cpu.js";
@@ -19,6 +19,9 @@ import { createSession } from "../src/index.js";
 
 const REPO = dirname(BENCH_DIR);
 export const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
+/** The launcher beside the shared bundle alone (every host): what a call cost before per-host bundles. */
+const SHARED_DIR = join(REPO, "dist/hook-shared");
+const SHARED_BIN = join(SHARED_DIR, "hook.cjs");
 const CLI_BIN = join(REPO, "dist/cli/bin.js");
 
 /** What a host's events look like: one builder per host, fed the same situations. */
@@ -107,7 +110,8 @@ const snakeTool = (hook_event_name: string) => (session_id: string, cwd: string,
 const geminiTool = snakeTool("AfterTool");
 /** Gemini CLI 0.61.0: AfterTool with its tool ids (e2e/gemini-cli/FINDINGS.md). */
 const gemini: HostEvents = {
-  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" }),
+  // A session's first BeforeAgent delivers the start (its SessionStart delivers nothing: docs/hosts/gemini.md).
+  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "BeforeAgent", cwd, transcript_path: "", prompt: "go" }),
   read: (session, cwd, file_path) => geminiTool(session, cwd, "read_file", { file_path }),
   edit: (session, cwd, file_path) => geminiTool(session, cwd, "replace", { file_path, old_string: "a", new_string: "b" }),
   write: (session, cwd, file_path) => geminiTool(session, cwd, "write_file", { file_path, content: "x" }),
@@ -133,7 +137,7 @@ export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code"
 export interface HookRow {
   host: string;
   event: string;
-  via: "dist/hook/hook.cjs" | "dist/cli/bin.js";
+  via: "dist/hook/hook.cjs" | "dist/cli/bin.js" | "shared bundle";
   /** the hook processes' CPU against `node -e 0` (the target's measure) */
   cpu?: PairResult;
   trace?: Pick<ModuleTrace, "modules" | "bytes" | "builtins">;
@@ -170,6 +174,9 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
     o.log(`  hook           skipped: ${HOOK_BIN} missing (npm run build)`);
     return { rows, missing };
   }
+  // The shared bundle alone beside a launcher (in dist/, so node_modules still resolves).
+  mkdirSync(SHARED_DIR, { recursive: true });
+  for (const name of ["hook.cjs", "agentsmd-hook.cjs"]) copyFileSync(join(dirname(HOOK_BIN), name), join(SHARED_DIR, name));
   const pairs = o.quick ? 7 : 21;
   const warmup = o.quick ? 4 : 10;
   for (const host of Object.keys(HOOK_HOSTS)) {
@@ -179,7 +186,7 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
     mkdirSync(join(dir, "home"), { recursive: true });
     const env = hookEnv(dir, events.env);
     const command = (event: object, via: HookRow["via"] = "dist/hook/hook.cjs"): Command => ({
-      argv: [process.execPath, via === "dist/hook/hook.cjs" ? HOOK_BIN : CLI_BIN, "hook", host],
+      argv: [process.execPath, via === "dist/hook/hook.cjs" ? HOOK_BIN : via === "shared bundle" ? SHARED_BIN : CLI_BIN, "hook", host],
       input: JSON.stringify(event),
       env,
     });
@@ -217,6 +224,7 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
         make: () => events.read(seenSession, cwd, tree.touchPaths[unseen++ % tree.touchPaths.length]!),
       },
       { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/bin.js" },
+      { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "shared bundle" },
     ];
     for (const s of situations) {
       const row: HookRow = { host, event: s.event, via: s.via ?? "dist/hook/hook.cjs", target: s.target };

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, REPO } from "./helpers/bin.js";
 import { HOOK_HOSTS } from "../src/integrations/hosts.js";
-import { CODE_CACHE_RUNS } from "../src/hook/launch.js";
+import { CODE_CACHE_RUNS, HOOK_BUNDLE_NAME, hookBundleName } from "../src/hook/launch.js";
 
 interface Metafile {
   inputs: Record<string, { bytes: number }>;
@@ -86,6 +86,51 @@ describe("hook bundle", () => {
   });
 });
 
+/** Modules one host still takes from another host's folder (Qwen Code reads a Gemini-style transcript). */
+const SHARED_ACROSS_HOSTS = ["src/integrations/gemini/transcript.ts"];
+
+describe("per-host bundles", () => {
+  type Bundled = { modules: string[]; bytes: number };
+  const bundled = async (host?: string): Promise<Bundled> => {
+    const { bundleHook } = (await import(join(REPO, "scripts/build-hook.mjs"))) as {
+      bundleHook(o: { outfile: string; write: boolean; host?: string }): Promise<{ metafile: Metafile }>;
+    };
+    const { metafile } = await bundleHook({ outfile: join(tmpdir(), `agentsmd-hook-test-${host ?? "all"}.cjs`), write: false, ...(host ? { host } : {}) });
+    const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
+    return { modules: Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0), bytes: output.bytes };
+  };
+
+  it("a host's bundle holds its own host's code and no other host's, and is smaller than the shared one", async () => {
+    const shared = await bundled();
+    const hosts = Object.keys(HOOK_HOSTS);
+    const counts: Record<string, number> = {};
+    for (const host of hosts) {
+      const own = await bundled(host);
+      counts[host] = own.modules.length;
+      expect(
+        own.modules.some((input) => input.includes(`src/integrations/${host}/`)),
+        host,
+      ).toBe(true);
+      const others = own.modules.filter(
+        (input) => hosts.some((other) => other !== host && input.includes(`src/integrations/${other}/`)) && !SHARED_ACROSS_HOSTS.includes(input),
+      );
+      expect(others, host).toEqual([]);
+      expect(own.bytes, host).toBeLessThan(shared.bytes);
+    }
+    // 110-115 modules per host against 125 in the shared bundle when per-host bundles came in.
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(116);
+  }, 120_000);
+
+  it("the launcher picks the host's bundle by the word after `hook`, never a path", () => {
+    expect(hookBundleName(["hook", "codex"])).toBe("agentsmd-hook-codex.cjs");
+    expect(hookBundleName(["--cwd", "/x", "hook", "claude-code", "--agents-md", "inject"])).toBe("agentsmd-hook-claude-code.cjs");
+    expect(hookBundleName(["show"])).toBe(HOOK_BUNDLE_NAME);
+    expect(hookBundleName(["hook"])).toBe(HOOK_BUNDLE_NAME);
+    expect(hookBundleName(["hook", "../../evil"])).toBe(HOOK_BUNDLE_NAME);
+    expect(hookBundleName(["hook", "--help"])).toBe(HOOK_BUNDLE_NAME);
+  });
+});
+
 describe("imports that defeat the bundle", () => {
   it('no source imports zod as `{ z }` (it keeps all of zod, ~450 KB, in every bundle): use `import * as z from "zod"`', () => {
     const offenders: string[] = [];
@@ -143,7 +188,10 @@ describe("hook process", () => {
       expect(loaded.drained).toBe(false);
       // Through the code cache (Node 20) the bundle is run by vm.Script, not required.
       if (!cache)
-        expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([join(REPO, "dist/hook/agentsmd-hook.cjs"), join(REPO, "dist/hook/hook.cjs")]);
+        expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([
+          join(REPO, "dist/hook/agentsmd-hook-claude-code.cjs"),
+          join(REPO, "dist/hook/hook.cjs"),
+        ]);
       expect(loaded.builtins.filter((name) => /\bcrypto\b/.test(name))).toEqual([]);
       // every file call on the main thread (syncFileSystem): node's fs/promises never loads
       expect(loaded.builtins.filter((name) => name.includes("fs/promises"))).toEqual([]);

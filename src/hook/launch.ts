@@ -17,7 +17,7 @@
  * in a CommonJS process, is loaded only on a Node that has `enableCompileCache`.
  */
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { CliIo } from "../cli/io.js";
 import type { HookProcessIo } from "./process.js";
 import { ownDirectoryProblem } from "../io/own-directory.js";
@@ -33,8 +33,20 @@ interface HookBundle {
   runHookProcess(argv: readonly string[], io: CliIo, fullCli: (argv: readonly string[], io: CliIo) => Promise<number>): Promise<number>;
 }
 
-/** The file name of the bundle in dist/hook/. */
+/** The file name of the shared bundle in dist/hook/ (every host, and the lean `show`). */
 export const HOOK_BUNDLE_NAME = "agentsmd-hook.cjs";
+
+/**
+ * The bundle a call loads: `agentsmd-hook-<host>.cjs`, only that host's code (scripts/build-hook.mjs),
+ * for `hook <host>`; the shared bundle for anything else. A host name is a plain word, never a path.
+ * @example hookBundleName(["hook", "codex"]) // "agentsmd-hook-codex.cjs"
+ * @example hookBundleName(["show"]) // "agentsmd-hook.cjs"
+ */
+export function hookBundleName(argv: readonly string[]): string {
+  const at = argv.indexOf("hook");
+  const host = at < 0 ? undefined : argv[at + 1];
+  return host !== undefined && /^[a-z][a-z0-9-]{0,39}$/.test(host) ? `agentsmd-hook-${host}.cjs` : HOOK_BUNDLE_NAME;
+}
 
 /**
  * Whether `path` is a real directory (no symlink) owned by this user (any owner on a platform
@@ -120,7 +132,8 @@ function requireWithCodeCache(file: string, dir: string, require: Require): unkn
   } finally {
     closeSync(fd);
   }
-  const prefix = "agentsmd-hook-";
+  // One cache per bundle (its name, then a dot): a host's bundle never replaces another's cache.
+  const prefix = `${basename(file, ".cjs")}.`;
   const cacheFile = join(dir, `${prefix}${process.version}-${process.arch}-${info.size}-${Math.trunc(info.mtimeMs)}.v8`);
   let cached: Buffer | undefined;
   try {
@@ -186,12 +199,17 @@ async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
  */
 export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
   const place = await placeOf(at);
-  let bundle: HookBundle;
-  try {
-    bundle = loadBundle(join(place.hookDir, HOOK_BUNDLE_NAME), env, place.require);
-  } catch {
-    bundle = (await import(new URL("./process.js", import.meta.url).href)) as typeof import("./process.js");
+  let bundle: HookBundle | undefined;
+  // The host's own bundle, else (an older or partial build) the shared one, else the compiled modules.
+  for (const name of new Set([hookBundleName(argv), HOOK_BUNDLE_NAME])) {
+    try {
+      bundle = loadBundle(join(place.hookDir, name), env, place.require);
+      break;
+    } catch {
+      // the next
+    }
   }
+  bundle ??= (await import(new URL("./process.js", import.meta.url).href)) as typeof import("./process.js");
   const io = bundle.hookProcessIo();
   const code = await bundle.runHookProcess(argv, io, fullCli);
   // The answer is out (written to the descriptors): exit now rather than let Node run the GC tasks
