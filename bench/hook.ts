@@ -9,17 +9,19 @@
  * Claude Code hook as processes, through the in-process session, and through a no-op hook (the
  * floor a process per call costs anyway).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { alternatingPairs, runProcess, traceModules, BARE_NODE, type Command, type ModuleTrace, type PairResult } from "./lib/process-cpu.js";
-import { processCpuMs, waitForServer } from "./lib/server-cpu.js";
 import { BENCH_DIR, type TreeInfo } from "./generate-tree.js";
 import { HOOK_HOSTS } from "../src/integrations/hosts.js";
 import { createSession } from "../src/index.js";
 
 const REPO = dirname(BENCH_DIR);
 export const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
+/** The launcher beside the shared bundle alone (every host): what a call cost before per-host bundles. */
+const SHARED_DIR = join(REPO, "dist/hook-shared");
+const SHARED_BIN = join(SHARED_DIR, "hook.cjs");
 const CLI_BIN = join(REPO, "dist/cli/bin.js");
 
 /** What a host's events look like: one builder per host, fed the same situations. */
@@ -108,7 +110,8 @@ const snakeTool = (hook_event_name: string) => (session_id: string, cwd: string,
 const geminiTool = snakeTool("AfterTool");
 /** Gemini CLI 0.61.0: AfterTool with its tool ids (e2e/gemini-cli/FINDINGS.md). */
 const gemini: HostEvents = {
-  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" }),
+  // A session's first BeforeAgent delivers the start (its SessionStart delivers nothing: docs/hosts/gemini.md).
+  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "BeforeAgent", cwd, transcript_path: "", prompt: "go" }),
   read: (session, cwd, file_path) => geminiTool(session, cwd, "read_file", { file_path }),
   edit: (session, cwd, file_path) => geminiTool(session, cwd, "replace", { file_path, old_string: "a", new_string: "b" }),
   write: (session, cwd, file_path) => geminiTool(session, cwd, "write_file", { file_path, content: "x" }),
@@ -131,51 +134,34 @@ const qwen: HostEvents = {
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
 export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen };
 
-/** How the call was answered: by the user's hook server (the default) or in the call's own process (`AGENTSMD_HOOK_SERVER=0`, and every first call). */
-export type HookMode = "server" | "process";
-
 export interface HookRow {
   host: string;
   event: string;
-  via: "dist/hook/hook.cjs" | "dist/cli/bin.js";
-  mode: HookMode;
-  /** the client processes' CPU against `node -e 0` (the target's measure) */
+  via: "dist/hook/hook.cjs" | "dist/cli/bin.js" | "shared bundle";
+  /** the hook processes' CPU against `node -e 0` (the target's measure) */
   cpu?: PairResult;
-  /** server mode: the server's CPU per call, ms (median over the pairs, all its threads) */
-  serverCpuMs?: number;
-  /** server mode: the median over pairs of (client + the server's CPU over that call) / `node -e 0`: everything a call costs, what `met` judges */
-  totalRatio?: number;
   trace?: Pick<ModuleTrace, "modules" | "bytes" | "builtins">;
   target?: number;
   met?: boolean;
   error?: string;
 }
 
-/** The hook's environment; the server (if any) lives in `dir/run` (XDG_RUNTIME_DIR), one per host's rows. */
-function hookEnv(dir: string, extra: Record<string, string> = {}, mode: HookMode = "server"): NodeJS.ProcessEnv {
-  mkdirSync(join(dir, "run"), { recursive: true, mode: 0o700 });
+/** The hook's environment: its own home, state and compile cache under `dir`. */
+function hookEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: join(dir, "home"),
     XDG_STATE_HOME: join(dir, "state"),
     XDG_CACHE_HOME: join(dir, "cache"),
-    XDG_RUNTIME_DIR: join(dir, "run"),
-    ...(mode === "process" ? { AGENTSMD_HOOK_SERVER: "0" } : {}),
     ...extra,
   };
 }
 
-/** Stops the server a bench run started (it would idle out after 10 minutes). */
-function stopServer(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(pid, "SIGTERM");
-  } catch {
-    // gone
-  }
-}
-
 const fmt = (n: number) => n.toFixed(0);
+
+/** The targets, as ratios to `node -e 0` in the same run: a tool call's hook, and a session's first. */
+export const TOOL_TARGET = 1.3;
+export const START_TARGET = 1.6;
 
 /**
  * The hook rows: per host, SessionStart (a new conversation each sample), PostToolUse on a seen
@@ -188,6 +174,9 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
     o.log(`  hook           skipped: ${HOOK_BIN} missing (npm run build)`);
     return { rows, missing };
   }
+  // The shared bundle alone beside a launcher (in dist/, so node_modules still resolves).
+  mkdirSync(SHARED_DIR, { recursive: true });
+  for (const name of ["hook.cjs", "agentsmd-hook.cjs"]) copyFileSync(join(dirname(HOOK_BIN), name), join(SHARED_DIR, name));
   const pairs = o.quick ? 7 : 21;
   const warmup = o.quick ? 4 : 10;
   for (const host of Object.keys(HOOK_HOSTS)) {
@@ -195,20 +184,16 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
     if (!events) continue;
     const dir = mkdtempSync(join(tmpdir(), `agentsmd-bench-hook-${host}-`));
     mkdirSync(join(dir, "home"), { recursive: true });
-    const envs: Record<HookMode, NodeJS.ProcessEnv> = { server: hookEnv(dir, events.env, "server"), process: hookEnv(dir, events.env, "process") };
-    const command = (event: object, mode: HookMode, via: HookRow["via"] = "dist/hook/hook.cjs"): Command => ({
-      argv: [process.execPath, via === "dist/hook/hook.cjs" ? HOOK_BIN : CLI_BIN, "hook", host],
+    const env = hookEnv(dir, events.env);
+    const command = (event: object, via: HookRow["via"] = "dist/hook/hook.cjs"): Command => ({
+      argv: [process.execPath, via === "dist/hook/hook.cjs" ? HOOK_BIN : via === "shared bundle" ? SHARED_BIN : CLI_BIN, "hook", host],
       input: JSON.stringify(event),
-      env: envs[mode],
+      env,
     });
     const cwd = tree.root;
     const seenSession = `bench-seen-${host}`;
-    // Warm the compile cache, set up the seen conversation and start the server (untimed): the
-    // first call runs in process and starts it; the later warm-up calls give its code a first run.
-    for (const event of [events.sessionStart(seenSession, cwd), events.read(seenSession, cwd, tree.deepFile)]) runProcess(command(event, "process"));
-    runProcess(command(events.read(seenSession, cwd, tree.deepFile), "server"));
-    const server = waitForServer(join(dir, "run"));
-    for (let i = 0; i < 3; i++) runProcess(command(events.read(seenSession, cwd, tree.deepFile), "server"));
+    // Set up the seen conversation (untimed).
+    for (const event of [events.sessionStart(seenSession, cwd), events.read(seenSession, cwd, tree.deepFile)]) runProcess(command(event));
     let unseen = 0;
     const situations: Array<{
       event: string;
@@ -216,71 +201,52 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
       make: (i: number) => object;
       expect?: (out: string) => void;
       via?: HookRow["via"];
-      modes: HookMode[];
     }> = [
       {
         event: "SessionStart",
-        target: 2,
+        target: START_TARGET,
         make: (i) => events.sessionStart(`bench-start-${host}-${i}-${Date.now()}`, cwd),
         expect: (out) => {
           if (events.startDelivers && !out.includes("AGENTS.md")) throw new Error(`SessionStart delivered nothing: ${out.slice(0, 200)}`);
         },
-        modes: ["server", "process"],
       },
       {
         event: "PostToolUse seen",
-        target: 1.5,
+        target: TOOL_TARGET,
         make: () => events.read(seenSession, cwd, tree.deepFile),
         expect: (out) => {
           if (out.trim() !== "") throw new Error(`a seen path answered: ${out.slice(0, 200)}`);
         },
-        modes: ["server", "process"],
       },
       {
         event: "PostToolUse unseen",
-        target: 1.5,
+        target: TOOL_TARGET,
         make: () => events.read(seenSession, cwd, tree.touchPaths[unseen++ % tree.touchPaths.length]!),
-        modes: ["server", "process"],
       },
-      { event: "PostToolUse seen", target: 1.5, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/bin.js", modes: ["process"] },
+      { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/bin.js" },
+      { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "shared bundle" },
     ];
     for (const s of situations) {
-      for (const mode of s.modes) {
-        const row: HookRow = { host, event: s.event, via: s.via ?? "dist/hook/hook.cjs", mode, target: s.target };
-        rows.push(row);
-        try {
-          // A server lives for many calls (10 minutes idle at least): its first calls of a kind
-          // compile and optimise that path. Steady state is measured, after untimed warm-up calls.
-          for (let i = 0; i < warmup; i++) runProcess(command(s.make(pairs + 1 + i), mode, row.via));
-          row.cpu = alternatingPairs(pairs, (i) => command(s.make(i), mode, row.via), {
-            check: s.expect ? (run) => s.expect!(run.stdout) : undefined,
-            // The server's CPU over each call (all its threads) is that call's too.
-            ...(mode === "server" ? { charge: () => processCpuMs(server) } : {}),
-          });
-          if (row.cpu.charged) {
-            row.serverCpuMs = row.cpu.charged.cpuMs;
-            row.totalRatio = row.cpu.charged.ratio;
-          }
-          // Traced without the code cache: the bundle then loads through require (seen by the trace)
-          // instead of vm.Script; the same file and bytes either way.
-          const traced = command(s.make(pairs), mode, row.via);
-          const trace = traceModules({ ...traced, env: { ...traced.env, AGENTSMD_COMPILE_CACHE: "0" } });
-          row.trace = { modules: trace.modules, bytes: trace.bytes, builtins: trace.builtins };
-          // A call the server answered loads the launcher alone; two files mean it ran in process.
-          if (mode === "server" && row.via === "dist/hook/hook.cjs" && trace.modules !== 1)
-            throw new Error(`the server did not answer (the call loaded ${trace.modules} JS files)`);
-          // With the server, the call costs its client process and the server's share: both count.
-          row.met = (row.totalRatio ?? row.cpu.ratio) <= s.target;
-          o.log(
-            `  hook           ${host} ${s.event.padEnd(18)} ${mode === "server" ? "server " : "process"} via ${row.via.padEnd(18)} cpu ${fmt(row.cpu.cpuMs)} ms vs node -e 0 ${fmt(row.cpu.baseMs)} ms = ${row.cpu.ratio.toFixed(2)}x (target ${s.target}x)${row.serverCpuMs !== undefined ? `; server ${row.serverCpuMs.toFixed(2)} ms/call, all ${row.totalRatio!.toFixed(2)}x` : ""}  ${trace.modules} JS files, ${(trace.bytes / 1024).toFixed(0)} KB`,
-          );
-        } catch (error) {
-          row.error = error instanceof Error ? error.message : String(error);
-          o.log(`  hook           ${host} ${s.event} ${mode} ERROR ${row.error.split("\n")[0]}`);
-        }
+      const row: HookRow = { host, event: s.event, via: s.via ?? "dist/hook/hook.cjs", target: s.target };
+      rows.push(row);
+      try {
+        // Untimed calls of the same kind first: the compile cache then holds this path's code.
+        for (let i = 0; i < warmup; i++) runProcess(command(s.make(pairs + 1 + i), row.via));
+        row.cpu = alternatingPairs(pairs, (i) => command(s.make(i), row.via), { check: s.expect ? (run) => s.expect!(run.stdout) : undefined });
+        // Traced without the code cache: the bundle then loads through require (seen by the trace)
+        // instead of vm.Script; the same file and bytes either way.
+        const traced = command(s.make(pairs), row.via);
+        const trace = traceModules({ ...traced, env: { ...traced.env, AGENTSMD_COMPILE_CACHE: "0" } });
+        row.trace = { modules: trace.modules, bytes: trace.bytes, builtins: trace.builtins };
+        row.met = row.cpu.ratio <= s.target;
+        o.log(
+          `  hook           ${host} ${s.event.padEnd(18)} via ${row.via.padEnd(18)} cpu ${fmt(row.cpu.cpuMs)} ms vs node -e 0 ${fmt(row.cpu.baseMs)} ms = ${row.cpu.ratio.toFixed(2)}x (target ${s.target}x)  ${trace.modules} JS files, ${(trace.bytes / 1024).toFixed(0)} KB`,
+        );
+      } catch (error) {
+        row.error = error instanceof Error ? error.message : String(error);
+        o.log(`  hook           ${host} ${s.event} ERROR ${row.error.split("\n")[0]}`);
       }
     }
-    stopServer(server);
     rmSync(dir, { recursive: true, force: true });
   }
   for (const host of missing) o.log(`  hook           ${host}: no event builder in bench/hook.ts (add one)`);
@@ -334,22 +300,14 @@ export function recordReplay(tree: TreeInfo, count = 1000, seed = 15): ReplayCal
 
 export interface ReplayResult {
   calls: number;
-  /** total CPU of the hook client processes answered by the hook server (the default), ms */
+  /** total CPU of the hook processes, ms */
   hookCpuMs: number;
-  /** CPU the hook server used over the same calls, ms */
-  serverCpuMs: number;
-  /** total CPU of the hook processes with the server off (each call in its own process), ms */
-  processCpuMs: number;
   /** total CPU of the no-op hook processes (node reading stdin), ms: the floor */
   floorCpuMs: number;
   /** CPU of the same calls through one in-process session (session.touch), ms */
   inProcessCpuMs: number;
-  /** (hook clients + server) / floor: everything the default costs */
+  /** hook / floor */
   ratio: number;
-  /** hook clients alone / floor */
-  clientRatio: number;
-  /** server off / floor */
-  processRatio: number;
   delivered: number;
 }
 
@@ -389,44 +347,30 @@ export async function replay(tree: TreeInfo, o: { quick: boolean; log: (s: strin
           ? claudeCode.write(session, tree.root, path)
           : claudeCode.search(session, tree.root, path);
   };
-  const envs: Record<HookMode, NodeJS.ProcessEnv> = { server: hookEnv(dir, claudeCode.env, "server"), process: hookEnv(dir, claudeCode.env, "process") };
-  let server: number | undefined;
+  const env = hookEnv(dir, claudeCode.env);
   try {
-    // One conversation per mode: each delivers the same files once.
-    const session: Record<HookMode, string> = { server: "bench-replay-server", process: "bench-replay-process" };
-    const hookCommand = (mode: HookMode, event: object): Command => ({
-      argv: [process.execPath, HOOK_BIN, "hook", "claude-code"],
-      input: JSON.stringify(event),
-      env: envs[mode],
-    });
-    runProcess(hookCommand("process", claudeCode.sessionStart(session.process, tree.root)));
-    runProcess(hookCommand("server", claudeCode.sessionStart(session.server, tree.root)));
-    server = waitForServer(join(dir, "run"));
-    const serverBefore = processCpuMs(server);
-    const cpu = { server: 0, process: 0, floor: 0 };
+    const session = "bench-replay";
+    const hookCommand = (event: object): Command => ({ argv: [process.execPath, HOOK_BIN, "hook", "claude-code"], input: JSON.stringify(event), env });
+    runProcess(hookCommand(claudeCode.sessionStart(session, tree.root)));
+    const cpu = { hook: 0, floor: 0 };
     let delivered = 0;
     for (const [i, call] of calls.entries()) {
       touchDisk(call);
       const runs = {
-        server: () => runProcess(hookCommand("server", event(session.server, call))),
-        process: () => runProcess(hookCommand("process", event(session.process, call))),
-        floor: () => runProcess({ ...BARE_NODE, argv: NOOP_HOOK, input: JSON.stringify(event(session.server, call)), env: envs.server }),
+        hook: () => runProcess(hookCommand(event(session, call))),
+        floor: () => runProcess({ ...BARE_NODE, argv: NOOP_HOOK, input: JSON.stringify(event(session, call)), env }),
       };
-      // The three in a rotating order, so none always runs on a warmer machine.
-      const order = (["server", "process", "floor"] as const).map((_, k, all) => all[(i + k) % 3]!);
-      const answers: Partial<Record<"server" | "process", string>> = {};
-      for (const which of order) {
+      // Alternating order, so neither always runs on a warmer machine.
+      for (const which of i % 2 === 0 ? (["hook", "floor"] as const) : (["floor", "hook"] as const)) {
         const run = runs[which]();
-        if (which !== "floor" && (run.status !== 0 || run.stderr))
-          throw new Error(`hook (${which}) failed on ${call.tool} ${call.path}: ${run.stderr.slice(0, 300)}`);
-        if (which !== "floor") answers[which] = run.stdout;
+        if (which === "hook") {
+          if (run.status !== 0 || run.stderr) throw new Error(`hook failed on ${call.tool} ${call.path}: ${run.stderr.slice(0, 300)}`);
+          if (run.stdout.trim()) delivered++;
+        }
         cpu[which] += run.cpuMs;
       }
-      if (answers.server !== answers.process) throw new Error(`the server and a process answered ${call.tool} ${call.path} differently`);
-      if (answers.server!.trim()) delivered++;
     }
-    const serverCpu = processCpuMs(server) - serverBefore;
-    const hookCpu = cpu.server;
+    const hookCpu = cpu.hook;
     const floorCpu = cpu.floor;
     // The same calls through one in-process session (files already in their edited state).
     const before = process.cpuUsage();
@@ -437,21 +381,16 @@ export async function replay(tree: TreeInfo, o: { quick: boolean; log: (s: strin
     const result: ReplayResult = {
       calls: calls.length,
       hookCpuMs: hookCpu,
-      serverCpuMs: serverCpu,
-      processCpuMs: cpu.process,
       floorCpuMs: floorCpu,
       inProcessCpuMs: (used.user + used.system) / 1000,
-      ratio: (hookCpu + serverCpu) / floorCpu,
-      clientRatio: hookCpu / floorCpu,
-      processRatio: cpu.process / floorCpu,
+      ratio: hookCpu / floorCpu,
       delivered,
     };
     o.log(
-      `  replay         ${calls.length} tool calls: hook clients ${(hookCpu / 1000).toFixed(2)} s CPU + server ${(serverCpu / 1000).toFixed(2)} s = ${result.ratio.toFixed(2)}x the no-op hook's ${(floorCpu / 1000).toFixed(2)} s (clients alone ${result.clientRatio.toFixed(2)}x); server off ${(cpu.process / 1000).toFixed(2)} s = ${result.processRatio.toFixed(2)}x; in-process session ${result.inProcessCpuMs.toFixed(0)} ms; ${delivered} answers with files`,
+      `  replay         ${calls.length} tool calls: hook ${(hookCpu / 1000).toFixed(2)} s CPU = ${result.ratio.toFixed(2)}x the no-op hook's ${(floorCpu / 1000).toFixed(2)} s; in-process session ${result.inProcessCpuMs.toFixed(0)} ms; ${delivered} answers with files`,
     );
     return result;
   } finally {
-    stopServer(server);
     for (const [path, bytes] of originals) writeFileSync(path, bytes);
     for (const path of created) rmSync(path, { force: true });
     rmSync(dir, { recursive: true, force: true });

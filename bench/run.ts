@@ -695,12 +695,9 @@ export async function main(argv: string[]): Promise<number> {
       ...(hook?.rows ?? [])
         .filter((r) => r.cpu && r.via === "dist/hook/hook.cjs")
         .map((r) => ({
-          id: `hook ${r.host} ${r.event} (${r.mode === "server" ? "hook server" : "own process"})`,
+          id: `hook ${r.host} ${r.event}`,
           met: r.met,
-          detail:
-            r.totalRatio !== undefined
-              ? `${r.totalRatio.toFixed(2)}x node -e 0 with the server's CPU (target ${r.target}x); the client alone ${r.cpu!.ratio.toFixed(2)}x`
-              : `${r.cpu!.ratio.toFixed(2)}x node -e 0 (target ${r.target}x)`,
+          detail: `${r.cpu!.ratio.toFixed(2)}x node -e 0 (target ${r.target}x)`,
         })),
       ...(cli ?? [])
         .filter((r) => r.cpu && r.target !== undefined)
@@ -731,8 +728,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const c of cases) if (c.verdict) log(`${c.verdict.met ? "MET " : "MISS"} ${c.id}: ${c.verdict.detail}`);
   for (const r of hook?.rows ?? []) {
     if (!r.cpu) continue;
-    const server = r.serverCpuMs !== undefined ? `; + server ${r.serverCpuMs.toFixed(2)} ms/call = ${r.totalRatio!.toFixed(2)}x` : "";
-    const line = `hook ${r.host} ${r.event} ${r.mode === "server" ? "(hook server)" : "(own process)"} via ${r.via}: ${r.cpu.ratio.toFixed(2)}x node -e 0 (${r.cpu.cpuMs.toFixed(0)} vs ${r.cpu.baseMs.toFixed(0)} ms CPU${server}; ${r.trace?.modules ?? "?"} JS files, ${((r.trace?.bytes ?? 0) / 1024).toFixed(0)} KB)`;
+    const line = `hook ${r.host} ${r.event} via ${r.via}: ${r.cpu.ratio.toFixed(2)}x node -e 0 (${r.cpu.cpuMs.toFixed(0)} vs ${r.cpu.baseMs.toFixed(0)} ms CPU; ${r.trace?.modules ?? "?"} JS files, ${((r.trace?.bytes ?? 0) / 1024).toFixed(0)} KB)`;
     if (r.via === "dist/hook/hook.cjs") log(`${r.met ? "MET " : "MISS"} ${line} (target ${r.target}x)`);
     else log(`INFO ${line}`);
   }
@@ -744,7 +740,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (replayed)
     log(
-      `INFO replay of ${replayed.calls} tool calls: hook clients ${(replayed.hookCpuMs / 1000).toFixed(2)} s + server ${(replayed.serverCpuMs / 1000).toFixed(2)} s CPU vs no-op hook ${(replayed.floorCpuMs / 1000).toFixed(2)} s = ${replayed.ratio.toFixed(2)}x (clients alone ${replayed.clientRatio.toFixed(2)}x); server off ${replayed.processRatio.toFixed(2)}x; in-process ${replayed.inProcessCpuMs.toFixed(0)} ms`,
+      `INFO replay of ${replayed.calls} tool calls: hook ${(replayed.hookCpuMs / 1000).toFixed(2)} s CPU vs no-op hook ${(replayed.floorCpuMs / 1000).toFixed(2)} s = ${replayed.ratio.toFixed(2)}x; in-process ${replayed.inProcessCpuMs.toFixed(0)} ms`,
     );
   for (const line of infoLines) log(`INFO ${line}`);
   const load = loadavg()[0]!;

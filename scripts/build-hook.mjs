@@ -1,10 +1,10 @@
 /**
- * Bundles the hook process (src/cli/hook-process.ts) into one file, dist/hook/agentsmd-hook.cjs,
+ * Bundles the hook process (src/hook/process.ts) into one file, dist/hook/agentsmd-hook.cjs,
  * as the last step of `npm run build`. A host runs `agentsmd hook <host>` once per tool call: one
  * file (no module resolution, one parse, one V8 code cache entry) instead of about 100 modules.
  * The sources stay the truth; the bundle is a build product (dist/ is not committed).
  *
- * CommonJS, so the launcher (src/cli/launch.ts) can run it through V8's code cache on a Node
+ * CommonJS, so the launcher (src/hook/launch.ts) can run it through V8's code cache on a Node
  * without `module.enableCompileCache`. `import.meta.url` is the bundle's own URL: dist/hook/ sits at
  * the same depth as dist/core/, so `../../package.json` still resolves.
  *
@@ -15,10 +15,12 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-export const HOOK_ENTRY = join(ROOT, "src/cli/hook-process.ts");
+export const HOOK_ENTRY = join(ROOT, "src/hook/process.ts");
 export const HOOK_BUNDLE = join(ROOT, "dist/hook/agentsmd-hook.cjs");
-/** The small executable that loads HOOK_BUNDLE through the compile cache (src/cli/hook-bin.ts). */
-export const HOOK_BIN_ENTRY = join(ROOT, "src/cli/hook-bin.ts");
+/** A host's own bundle in dist/hook/: only that host's code (see `onlyHost`). */
+export const hostBundle = (host) => join(ROOT, "dist/hook", `agentsmd-hook-${host}.cjs`);
+/** The small executable that loads HOOK_BUNDLE through the compile cache (src/hook/bin.ts). */
+export const HOOK_BIN_ENTRY = join(ROOT, "src/hook/bin.ts");
 export const HOOK_BIN = join(ROOT, "dist/hook/hook.cjs");
 
 /**
@@ -39,11 +41,32 @@ const noWatcher = {
   },
 };
 
+/**
+ * A host's bundle holds only its own host's code: the host table's dynamic imports of the other
+ * hosts' folders (src/integrations/hosts.ts: `import("./codex/hook.js")`) become a module that
+ * throws, so esbuild leaves their code out. A call loads one host's bundle
+ * (src/hook/launch.ts picks it by the host in argv); the shared bundle keeps every host.
+ */
+const onlyHost = (host) => ({
+  name: "agentsmd-hook-only-host",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/[^/]+\// }, (args) => {
+      if (!/src[\\/]integrations[\\/]hosts\.ts$/.test(args.importer)) return undefined;
+      const folder = args.path.split("/")[1];
+      return folder === host || folder === "host" ? undefined : { path: folder, namespace: "agentsmd-other-host" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "agentsmd-other-host" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`the ${args.path} hook is not in the ${host} bundle: run dist/hook/hook.cjs, which picks the bundle by host`)});`,
+      loader: "js",
+    }));
+  },
+});
+
 /** import.meta.url on first use: most hook calls never ask for it (a lazy require does). */
 const BUNDLE_URL = 'const __agentsmdBundle={get url(){return this.u??=require("node:url").pathToFileURL(__filename).href}};';
 
 /**
- * The bundle is one function expression: the launcher (src/cli/launch.ts) hands V8 the file's text
+ * The bundle is one function expression: the launcher (src/hook/launch.ts) hands V8 the file's text
  * as it is, with its code cache, and calls what it evaluates to; without the wrapper it would
  * build a second copy of the text around it, 200 KB more for the first garbage collection to
  * meet. Loaded by require (Node's own compile cache, or no cache), the file calls the function
@@ -59,7 +82,7 @@ const SELF_CALLING = {
  * it in memory (tests); the metafile lists every input.
  * @example const { metafile } = await bundleHook({ outfile: "/tmp/hook.cjs" })
  */
-export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY, wrap = true } = {}) {
+export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY, wrap = true, host = undefined } = {}) {
   return build({
     entryPoints: [entry],
     outfile,
@@ -74,7 +97,7 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     minify: true,
     sourcemap: false,
     metafile: true,
-    plugins: [noWatcher],
+    plugins: host === undefined ? [noWatcher] : [noWatcher, onlyHost(host)],
     legalComments: "none",
     logLevel: "warning",
     define: { "import.meta.url": "__agentsmdBundle.url" },
@@ -84,7 +107,12 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await bundleHook({ entry: HOOK_BIN_ENTRY, outfile: HOOK_BIN, wrap: false });
-  const result = await bundleHook();
-  const output = result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => k.endsWith(".cjs"))];
-  console.log(`hook bundle: ${Object.keys(output.inputs).length} modules -> ${(output.bytes / 1024).toFixed(0)} KB at ${HOOK_BUNDLE}`);
+  const report = (result, file) => {
+    const output = result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => k.endsWith(".cjs"))];
+    console.log(`hook bundle: ${Object.keys(output.inputs).length} modules -> ${(output.bytes / 1024).toFixed(0)} KB at ${file}`);
+  };
+  report(await bundleHook(), HOOK_BUNDLE);
+  // The hosts as tsc just compiled them (npm run build runs tsc first).
+  const { HOOK_HOSTS } = await import(join(ROOT, "dist/integrations/hosts.js"));
+  for (const host of Object.keys(HOOK_HOSTS)) report(await bundleHook({ outfile: hostBundle(host), host }), hostBundle(host));
 }

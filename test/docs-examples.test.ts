@@ -1,7 +1,7 @@
 /**
  * The docs cannot go stale: every ```console example in README.md and docs/**\/*.md runs with the
  * built CLI from the repository root (so on examples/monorepo), in a clean environment (an empty
- * home, no agent settings, no hook server), and must print exactly what the docs show (the form:
+ * home, no agent settings), and must print exactly what the docs show (the form:
  * test/helpers/console-examples.ts). A change that alters an example's output fails here until the
  * docs follow it.
  */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, REPO } from "./helpers/bin.js";
 import { HOOK_HOSTS } from "../src/integrations/hosts.js";
-import { CODE_CACHE_RUNS } from "../src/cli/launch.js";
+import { CODE_CACHE_RUNS, HOOK_BUNDLE_NAME, hookBundleName } from "../src/hook/launch.js";
 
 interface Metafile {
   inputs: Record<string, { bytes: number }>;
@@ -50,7 +50,7 @@ describe("hook bundle", () => {
     // inputs esbuild kept code of (a re-export it tree-shook away leaves an input of 0 bytes)
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const inputs = Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0);
-    expect(inputs.some((input) => input.includes("src/cli/hook-process.ts"))).toBe(true);
+    expect(inputs.some((input) => input.includes("src/hook/process.ts"))).toBe(true);
     for (const host of Object.keys(HOOK_HOSTS)) expect(inputs.some((input) => input.includes(`src/integrations/${host}/`))).toBe(true);
     const heavy = inputs.filter((input) => FORBIDDEN.some((pattern) => pattern.test(input)));
     expect(heavy).toEqual([]);
@@ -71,7 +71,7 @@ describe("hook bundle", () => {
     // 113 with the schemas built on first use (core/config-schema.ts, core/state-schema.ts, core/checksum.ts; not core/schema.ts).
     // 114 with the agents' config files read in one place (presets/config-file.ts).
     // 115 with io/unchanged.ts (the one rule by which a directory's stat vouches for what was seen in it).
-    // 119 with the hook server (cli/hook-server.ts, hook-wire.ts, hook-stdin.ts, io/descriptors.ts).
+    // 119 with the hook server (cli/hook-server.ts, hook-wire.ts, hook-stdin.ts, io/descriptors.ts); 116 after it was removed.
     // 120 with io/realpath-now.ts (realpath through /proc/self/fd).
     // 121 with io/own-directory.ts (the one test of a directory only its user may change: state directories too).
     // 122 with core/confine.ts (the one rule for what a repository's files may name).
@@ -84,6 +84,51 @@ describe("hook bundle", () => {
 
   it("has no dynamic import() left, which the code-cache loader (vm.Script) could not run", () => {
     expect(code).not.toMatch(/\bimport\(/);
+  });
+});
+
+/** Modules one host still takes from another host's folder (Qwen Code reads a Gemini-style transcript). */
+const SHARED_ACROSS_HOSTS = ["src/integrations/gemini/transcript.ts"];
+
+describe("per-host bundles", () => {
+  type Bundled = { modules: string[]; bytes: number };
+  const bundled = async (host?: string): Promise<Bundled> => {
+    const { bundleHook } = (await import(join(REPO, "scripts/build-hook.mjs"))) as {
+      bundleHook(o: { outfile: string; write: boolean; host?: string }): Promise<{ metafile: Metafile }>;
+    };
+    const { metafile } = await bundleHook({ outfile: join(tmpdir(), `agentsmd-hook-test-${host ?? "all"}.cjs`), write: false, ...(host ? { host } : {}) });
+    const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
+    return { modules: Object.keys(output.inputs).filter((input) => output.inputs[input]!.bytesInOutput > 0), bytes: output.bytes };
+  };
+
+  it("a host's bundle holds its own host's code and no other host's, and is smaller than the shared one", async () => {
+    const shared = await bundled();
+    const hosts = Object.keys(HOOK_HOSTS);
+    const counts: Record<string, number> = {};
+    for (const host of hosts) {
+      const own = await bundled(host);
+      counts[host] = own.modules.length;
+      expect(
+        own.modules.some((input) => input.includes(`src/integrations/${host}/`)),
+        host,
+      ).toBe(true);
+      const others = own.modules.filter(
+        (input) => hosts.some((other) => other !== host && input.includes(`src/integrations/${other}/`)) && !SHARED_ACROSS_HOSTS.includes(input),
+      );
+      expect(others, host).toEqual([]);
+      expect(own.bytes, host).toBeLessThan(shared.bytes);
+    }
+    // 110-115 modules per host against 125 in the shared bundle when per-host bundles came in.
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(116);
+  }, 120_000);
+
+  it("the launcher picks the host's bundle by the word after `hook`, never a path", () => {
+    expect(hookBundleName(["hook", "codex"])).toBe("agentsmd-hook-codex.cjs");
+    expect(hookBundleName(["--cwd", "/x", "hook", "claude-code", "--agents-md", "inject"])).toBe("agentsmd-hook-claude-code.cjs");
+    expect(hookBundleName(["show"])).toBe(HOOK_BUNDLE_NAME);
+    expect(hookBundleName(["hook"])).toBe(HOOK_BUNDLE_NAME);
+    expect(hookBundleName(["hook", "../../evil"])).toBe(HOOK_BUNDLE_NAME);
+    expect(hookBundleName(["hook", "--help"])).toBe(HOOK_BUNDLE_NAME);
   });
 });
 
@@ -134,8 +179,6 @@ describe("hook process", () => {
           PATH: process.env.PATH ?? "",
           HOME: dir,
           AGENTSMD_CLAUDE_AGENTS_MD: "inject",
-          // the call in its own process, as it runs without a hook server (test/hook-server.test.ts has the server's)
-          AGENTSMD_HOOK_SERVER: "0",
           ...(cache ? { XDG_CACHE_HOME: join(dir, "cache") } : { AGENTSMD_COMPILE_CACHE: "0" }),
         },
       });
@@ -146,13 +189,18 @@ describe("hook process", () => {
       expect(loaded.drained).toBe(false);
       // Through the code cache (Node 20) the bundle is run by vm.Script, not required.
       if (!cache)
-        expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([join(REPO, "dist/hook/agentsmd-hook.cjs"), join(REPO, "dist/hook/hook.cjs")]);
+        expect(loaded.files.filter((file) => file !== preload).sort()).toEqual([
+          join(REPO, "dist/hook/agentsmd-hook-claude-code.cjs"),
+          join(REPO, "dist/hook/hook.cjs"),
+        ]);
       expect(loaded.builtins.filter((name) => /\bcrypto\b/.test(name))).toEqual([]);
       // every file call on the main thread (syncFileSystem): node's fs/promises never loads
       expect(loaded.builtins.filter((name) => name.includes("fs/promises"))).toEqual([]);
       // nor node:module (about twenty internal modules in a CommonJS process; io/require.ts), perf_hooks (io/cache.ts
       // monotonicMs) or node:os (io/file-system.ts hostName, io/require.ts homedir)
       expect(loaded.builtins.filter((name) => /^NativeModule (module|perf_hooks|os)$/.test(name))).toEqual([]);
+      // No background process: a call neither starts one (child_process) nor talks to one (net).
+      expect(loaded.builtins.filter((name) => /^NativeModule (child_process|net)$/.test(name))).toEqual([]);
       decoders = loaded.decoders;
       return result.stdout;
     };
@@ -264,8 +312,6 @@ describe("installed hook commands", () => {
               XDG_STATE_HOME: join(dir, "state"),
               AGENTSMD_COMPILE_CACHE: "0",
               AGENTSMD_CLAUDE_AGENTS_MD: "inject",
-              // in its own process: the schemas counted are built by this process (no hook server)
-              AGENTSMD_HOOK_SERVER: "0",
               ...env,
             },
           });

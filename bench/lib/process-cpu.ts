@@ -96,7 +96,7 @@ export function alternatingPairs(
     baseline?: Command;
     check?: (run: ProcessRun, i: number) => void;
     before?: (i: number) => void;
-    /** CPU used so far (ms) by another process that works for the command (the hook server): its growth over each run is charged to that run. */
+    /** CPU used so far (ms) by another process that works for the command (a server it talks to): its growth over each run is charged to that run. */
     charge?: () => number;
   } = {},
 ): PairResult {

@@ -12,12 +12,12 @@ if (isVersionCall(argv)) {
   const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
   writeSync(1, `${version}\n`);
 } else if (command === "hook" || command === "show") {
-  process.exitCode = await (await import("./launch.js")).launchHook(argv);
+  process.exitCode = await (await import("../hook/launch.js")).launchHook(argv);
 } else {
   // Node's compile cache exists from 22.1 on; asking launch.ts on an older Node would only load it.
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   if (major > 22 || (major === 22 && minor >= 1)) {
-    const [{ enableCompileCache }, { createRequire }] = await Promise.all([import("./launch.js"), import("node:module")]);
+    const [{ enableCompileCache }, { createRequire }] = await Promise.all([import("../hook/launch.js"), import("node:module")]);
     enableCompileCache(process.env, createRequire(import.meta.url));
   }
   const [{ main }, { processIo }] = await Promise.all([import("./main.js"), import("./io.js")]);

@@ -11,12 +11,6 @@ export interface CliIo {
   readStdin(): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  /**
-   * Resolves once what was written to stdout is in the caller's hands (the hook server's client
-   * acknowledged it); rejects when it cannot be, and then nothing may be marked delivered.
-   * Absent: a write to stdout is the hand-over.
-   */
-  handedOver?(): Promise<void>;
   /** stdout is a terminal (colour allowed). @default false */
   isTTY?: boolean;
 }

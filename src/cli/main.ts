@@ -11,7 +11,7 @@ import { nodeFileSystem } from "../io/file-system.js";
 import { absolute } from "../core/paths.js";
 import { createContext, type CommandContext } from "./context.js";
 import { EXIT, withQuotedStderr, type CliIo } from "./io.js";
-import { runHookArgv } from "./hook.js";
+import { runHookArgv } from "../hook/run.js";
 import { commandOf } from "./argv.js";
 import { VERSION } from "../core/version.js";
 

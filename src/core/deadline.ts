@@ -14,7 +14,7 @@ export const DEFAULT_DEADLINE_MS = 5000;
 
 /**
  * Past the deadline, a call stalled where no check runs (a blocked read) is ended after this much
- * more: the hook process exits, the hook server ends the call (cli/hook-process.ts, cli/hook-server.ts).
+ * more: the hook process exits (hook/process.ts).
  */
 export const STALL_GRACE_MS = 2000;
 

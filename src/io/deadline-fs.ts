@@ -2,9 +2,9 @@
  * A file system whose reads check a deadline first: every directory walked, file probed or read
  * on the way to an answer is a point where a hook event past its deadline stops (core/deadline.ts).
  * Writes are never stopped (a lock taken is always released). One guard per inner file system and
- * process, armed per event: a session the hook server keeps between calls holds the guard's file
- * system, and the next call arms it with its own deadline. Calls on one guard run one at a time
- * (the hook process, the server's queue); in a plugin, overlapping calls share the last deadline set.
+ * process, armed per event: a session a plugin keeps between calls holds the guard's file system,
+ * and the next call arms it with its own deadline. A hook process runs one event; in a plugin,
+ * overlapping calls share the last deadline set.
  */
 import { NO_DEADLINE, type Deadline } from "../core/deadline.js";
 import type { FileSystem } from "./file-system.js";

@@ -1,6 +1,6 @@
 /**
- * The one test of a directory that only its user may change: the hook launcher's compile cache and
- * server socket (cli/hook-client.ts, cli/launch.ts) and every state directory (io/state-store.ts)
+ * The one test of a directory that only its user may change: the hook launcher's compile cache
+ * (hook/launch.ts) and every state directory (io/state-store.ts)
  * ask it. Pure: each caller lstats the directory its own way (the launcher without
  * io/file-system.ts), so the launcher stays small.
  */

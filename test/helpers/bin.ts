@@ -66,7 +66,7 @@ export interface BinRun {
 
 export interface BinOptions {
   cwd?: string;
-  /** The child's environment besides PATH and `AGENTSMD_HOOK_SERVER=0` (a hook call runs in its own process; test/hook-server.test.ts tests the server). */
+  /** The child's environment besides PATH. */
   env?: Record<string, string>;
   /** Command prefix, e.g. ["setpriv", "--reuid=65534", ...] to drop privileges. */
   prefix?: string[];
@@ -76,7 +76,7 @@ export interface BinOptions {
 
 /** Spawns the built CLI and collects its output. */
 export function runBin(argv: readonly string[], options: BinOptions = {}): Promise<BinRun> {
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", AGENTSMD_HOOK_SERVER: "0", ...options.env };
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env };
   let child: ChildProcess;
   if (options.shell !== undefined) {
     child = spawn("sh", ["-c", options.shell], { cwd: options.cwd, env: { ...env, BIN, NODE: process.execPath } });

@@ -405,8 +405,7 @@ describe("hook claude-code: CLI", () => {
       spec[`r/shared/p${index}/f.ts`] = "";
     }
     const tree = await createTree(spec);
-    // Each call in its own process (test/hook-server.test.ts races calls through the server).
-    const env = { PATH: process.env.PATH ?? "", HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_HOOK_SERVER: "0" };
+    const env = { PATH: process.env.PATH ?? "", HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
     const run = (input: object) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
         const child = spawn(process.execPath, [BIN, "hook", "claude-code"], { env, cwd: tree.root, stdio: ["pipe", "pipe", "pipe"] });

@@ -11,14 +11,14 @@ import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { BIN, ensureBuilt } from "../helpers/bin.js";
 import { AGENTSMD_DEFAULT_MAX_BYTES } from "../../src/presets/preset.js";
 
-// Each call in its own process with this heap (AGENTSMD_HOOK_SERVER=0 below): the bound is the process's.
+// Each call in its own process with this heap: the bound is the process's.
 const HEAP = "--max-old-space-size=256";
 /** Presets that expand imports or had no limit of their own. */
 const PRESETS = ["claude", "gemini", "opencode", "hygge", "codelia", "pi", "copilot"];
 
 function run(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [HEAP, ...args], { env: { PATH: process.env.PATH ?? "", AGENTSMD_HOOK_SERVER: "0", ...env } });
+    const child = spawn(process.execPath, [HEAP, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

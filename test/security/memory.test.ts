@@ -12,14 +12,14 @@ import { createTree, type Tree } from "../helpers/tree.js";
 import { BIN, REPO, ensureBuilt } from "../helpers/bin.js";
 import { HOOK_EVENTS } from "./host-table.js";
 
-// Each call in its own process with this heap (AGENTSMD_HOOK_SERVER=0 below): the bound is the process's.
+// Each call in its own process with this heap: the bound is the process's.
 const HEAP = "--max-old-space-size=256";
 
 function run(args: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}) {
   return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [HEAP, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? "", AGENTSMD_HOOK_SERVER: "0", ...options.env },
+      env: { PATH: process.env.PATH ?? "", ...options.env },
     });
     let stdout = "";
     let stderr = "";

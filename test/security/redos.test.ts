@@ -38,7 +38,7 @@ interface CpuRun {
 function cpuRun(argv: readonly string[], options: { stdin?: string; env: Record<string, string>; cwd: string }): CpuRun {
   const run = spawnSync(process.execPath, ["--require", PRELOAD, BIN, ...argv], {
     input: options.stdin ?? "",
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", AGENTSMD_HOOK_SERVER: "0", ...options.env },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env },
     cwd: options.cwd,
     encoding: "utf8",
     timeout: SAFETY_MS,

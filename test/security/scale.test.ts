@@ -26,7 +26,7 @@ import { presetNames } from "../../src/presets/table.js";
 
 function run(args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=256", BIN, ...args], { env: { PATH: process.env.PATH ?? "", AGENTSMD_HOOK_SERVER: "0" } });
+    const child = spawn(process.execPath, ["--max-old-space-size=256", BIN, ...args], { env: { PATH: process.env.PATH ?? "" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

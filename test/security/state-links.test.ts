@@ -54,11 +54,11 @@ function names(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
-/** Runs node with `args` (no hook server), killed after `timeoutMs`: a blocking open is a failure, not a hang. */
+/** Runs node with `args`, killed after `timeoutMs`: a blocking open is a failure, not a hang. */
 function run(args: string[], options: { stdin?: string; env?: Record<string, string>; timeoutMs?: number } = {}) {
   return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; ms: number }>((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? "", AGENTSMD_HOOK_SERVER: "0", ...options.env } });
+    const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? "", ...options.env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
-import { runHook } from "../hook.js";
+import { runHook } from "../../hook/run.js";
 import { HOOK_HOSTS, type HookHostEntry } from "../../integrations/hosts.js";
 
 function registerHost(hook: Command, name: string, entry: HookHostEntry, context: CommandContext): void {

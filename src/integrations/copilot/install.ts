@@ -45,7 +45,7 @@ export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallCon
 
 /**
  * The command prefix user-scope hooks run: `node` from PATH and this package's lean hook executable
- * (one pre-bundled file that takes `hook <host> ...`, src/cli/hook-bin.ts).
+ * (one pre-bundled file that takes `hook <host> ...`, src/hook/bin.ts).
  * @example defaultCopilotCommand() // "node /…/agentsmd/dist/hook/hook.cjs"
  */
 export function defaultCopilotCommand(): string {

@@ -23,7 +23,7 @@ export interface SettingsInstallResult {
 
 /**
  * The command a user-scope hook runs for `agentsmd hook <host>`: `node` from PATH and this
- * package's lean hook executable (dist/hook/hook.cjs, one pre-bundled file: src/cli/hook-bin.ts)
+ * package's lean hook executable (dist/hook/hook.cjs, one pre-bundled file: src/hook/bin.ts)
  * by absolute path, so it works from any directory and after a Node version switch, without the
  * CLI's start-up (see host/hook-command.ts).
  * @example cliHookCommand("qwen") // "node /…/agentsmd/dist/hook/hook.cjs hook qwen"

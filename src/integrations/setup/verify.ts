@@ -5,7 +5,7 @@
  * `setup` runs it after installing; `doctor` runs it for the user-scope hooks found installed.
  *
  * The scratch run keeps the user's files out of it: its own state directory (XDG_STATE_HOME), no
- * hook server (AGENTSMD_HOOK_SERVER=0) and no compile cache (AGENTSMD_COMPILE_CACHE=0), so
+ * compile cache (AGENTSMD_COMPILE_CACHE=0), so
  * nothing is left behind.
  * A command from a repository's files is never run here: `commandProblem` only checks that the
  * program it names exists.
@@ -260,7 +260,6 @@ export async function verifyHook(host: HookAgent, command: string, options: { en
       ...options.env,
       HOME: options.home,
       XDG_STATE_HOME: join(dir, "state"),
-      AGENTSMD_HOOK_SERVER: "0",
       AGENTSMD_COMPILE_CACHE: "0",
     };
     for (const name of PROJECT_DIR_VARS[host]) env[name] = project;

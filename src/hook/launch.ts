@@ -16,32 +16,46 @@
  * (dist/hook/hook.cjs passes its own), so node:module, which loads some twenty internal modules
  * in a CommonJS process, is loaded only on a Node that has `enableCompileCache`.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
-import type { CliIo } from "./io.js";
-import type { HookProcessIo } from "./hook-process.js";
-import type { ServeOptions } from "./hook-server.js";
-import { askHookServer, hookRequest, hookServerSocket, ownDirectory, serverListening, serverMayAnswer, serverStopped, startHookServer } from "./hook-client.js";
-import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import type { CliIo } from "../cli/io.js";
+import type { HookProcessIo } from "./process.js";
+import { ownDirectoryProblem } from "../io/own-directory.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** A CommonJS `require`: for builtins, and the bundle's own (it resolves next to the bundle). */
 export type Require = (id: string) => unknown;
 
-/** What the hook bundle exports (src/cli/hook-process.ts). */
+/** What the hook bundle exports (src/hook/process.ts). */
 interface HookBundle {
-  hookProcessIo(input?: StdinRead): HookProcessIo;
+  hookProcessIo(): HookProcessIo;
   runHookProcess(argv: readonly string[], io: CliIo, fullCli: (argv: readonly string[], io: CliIo) => Promise<number>): Promise<number>;
-  serveHooks(options: ServeOptions): Promise<void>;
 }
 
-/** The file name of the bundle in dist/hook/. */
+/** The file name of the shared bundle in dist/hook/ (every host, and the lean `show`). */
 export const HOOK_BUNDLE_NAME = "agentsmd-hook.cjs";
 
-/** The compile cache's directories: the user's, and nobody else may write there (code read from them runs). */
+/**
+ * The bundle a call loads: `agentsmd-hook-<host>.cjs`, only that host's code (scripts/build-hook.mjs),
+ * for `hook <host>`; the shared bundle for anything else. A host name is a plain word, never a path.
+ * @example hookBundleName(["hook", "codex"]) // "agentsmd-hook-codex.cjs"
+ * @example hookBundleName(["show"]) // "agentsmd-hook.cjs"
+ */
+export function hookBundleName(argv: readonly string[]): string {
+  const at = argv.indexOf("hook");
+  const host = at < 0 ? undefined : argv[at + 1];
+  return host !== undefined && /^[a-z][a-z0-9-]{0,39}$/.test(host) ? `agentsmd-hook-${host}.cjs` : HOOK_BUNDLE_NAME;
+}
+
+/**
+ * Whether `path` is a real directory (no symlink) owned by this user (any owner on a platform
+ * without uids) that nobody else may write: the compile cache's directories (code read from them
+ * runs), by the one test state directories ask too (io/own-directory.ts). Throws what lstat throws.
+ */
 function privateDir(path: string): boolean {
-  return ownDirectory(path, process.getuid?.(), 0o022);
+  const info = lstatSync(path);
+  return ownDirectoryProblem({ directory: info.isDirectory(), uid: info.uid, mode: info.mode }, process.getuid?.(), 0o022) === null;
 }
 
 /**
@@ -118,7 +132,8 @@ function requireWithCodeCache(file: string, dir: string, require: Require): unkn
   } finally {
     closeSync(fd);
   }
-  const prefix = "agentsmd-hook-";
+  // One cache per bundle (its name, then a dot): a host's bundle never replaces another's cache.
+  const prefix = `${basename(file, ".cjs")}.`;
   const cacheFile = join(dir, `${prefix}${process.version}-${process.arch}-${info.size}-${Math.trunc(info.mtimeMs)}.v8`);
   let cached: Buffer | undefined;
   try {
@@ -160,7 +175,7 @@ function loadBundle(file: string, env: Env, require: Require): HookBundle {
 // bundled into dist/hook/hook.cjs, which sits at the same depth as dist/cli/, so the URLs below
 // resolve to the compiled CLI from both places.
 const fullCli = async (argv: readonly string[], io: CliIo): Promise<number> =>
-  ((await import(new URL("../cli/main.js", import.meta.url).href)) as typeof import("./main.js")).main(argv, io);
+  ((await import(new URL("../cli/main.js", import.meta.url).href)) as typeof import("../cli/main.js")).main(argv, io);
 
 /** Where the bundle is and how to require: dist/hook/hook.cjs gives both; the ES module bin neither. */
 export interface LaunchPlace {
@@ -176,72 +191,29 @@ async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
   return { hookDir: fileURLToPath(new URL("../hook/", import.meta.url)), require: createRequire(import.meta.url) };
 }
 
-/** Whether stdin can be read to its end without a person typing: a pipe or a file, not a terminal. */
-function stdinIsPiped(): boolean {
-  try {
-    return !fstatSync(0).isCharacterDevice();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Sends the call to the user's hook server (cli/hook-client.ts) when one may answer it: the exit
- * code, or the stdin read so far (and whether a server must be started) for the call in process.
- */
-async function viaServer(argv: readonly string[], env: Env, place: LaunchPlace): Promise<{ code: number; streamed: boolean } | { input?: StdinRead }> {
-  const socket = serverMayAnswer(argv) && stdinIsPiped() ? hookServerSocket(env, place.hookDir) : undefined;
-  if (socket === undefined) return {};
-  const input = readStdinOnce(MAX_STDIN);
-  if (!("bytes" in input) || !input.complete) return { input };
-  const outcome = await askHookServer(socket, hookRequest(argv, env, input.bytes), place.require);
-  if ("code" in outcome) return outcome;
-  if (outcome.inProcess === "absent") startHookServer(socket, env, place.hookDir, place.require);
-  return { input };
-}
-
-/**
- * Runs `agentsmd hook ...` (or a plain `show`, which the server never takes) through the user's hook server, else from the bundle (or, in a build
- * without it, from the compiled modules), and ends the process with its exit code; returns the
- * code only when output is still draining.
+ * Runs `agentsmd hook ...` (or a plain `show`) from the bundle (or, in a build without it, from
+ * the compiled modules), and ends the process with its exit code; returns the code only when
+ * output is still draining.
  * @example process.exitCode = await launchHook(process.argv.slice(2), process.env, { hookDir: __dirname, require })
  */
 export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
   const place = await placeOf(at);
-  const served = await viaServer(argv, env, place);
-  if ("code" in served) {
-    if (!served.streamed) process.exit(served.code);
-    return served.code;
+  let bundle: HookBundle | undefined;
+  // The host's own bundle, else (an older or partial build) the shared one, else the compiled modules.
+  for (const name of new Set([hookBundleName(argv), HOOK_BUNDLE_NAME])) {
+    try {
+      bundle = loadBundle(join(place.hookDir, name), env, place.require);
+      break;
+    } catch {
+      // the next
+    }
   }
-  let bundle: HookBundle;
-  try {
-    bundle = loadBundle(join(place.hookDir, HOOK_BUNDLE_NAME), env, place.require);
-  } catch {
-    bundle = (await import(new URL("../cli/hook-process.js", import.meta.url).href)) as typeof import("./hook-process.js");
-  }
-  const io = bundle.hookProcessIo(served.input);
+  bundle ??= (await import(new URL("./process.js", import.meta.url).href)) as typeof import("./process.js");
+  const io = bundle.hookProcessIo();
   const code = await bundle.runHookProcess(argv, io, fullCli);
   // The answer is out (written to the descriptors): exit now rather than let Node run the GC tasks
   // V8 scheduled and tear the heap down, about 2 ms a call. A write still draining through a stream waits.
   if (!io.streamed) process.exit(code);
   return code;
-}
-
-/**
- * The hook server's process (`node dist/hook/hook.cjs --agentsmd-serve <socket>`, started by a
- * client): the bundle, loaded as a hook call loads it, answers calls until idle, then exits.
- * @example await launchHookServer(socket, process.env, { hookDir: __dirname, require })
- */
-export async function launchHookServer(socket: string, env: Env = process.env, at?: LaunchPlace): Promise<never> {
-  const place = await placeOf(at);
-  process.title = "agentsmd-hook-server";
-  try {
-    const bundle = loadBundle(join(place.hookDir, HOOK_BUNDLE_NAME), env, place.require);
-    await bundle.serveHooks({ socketPath: socket, env, onListening: () => serverListening(socket), onStop: () => serverStopped(socket) });
-    process.exit(0);
-  } catch {
-    // Another server listens (or the socket cannot be made): the calls go to it, or run in process.
-    rmSync(`${socket}.starting`, { force: true });
-    process.exit(1);
-  }
 }

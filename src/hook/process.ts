@@ -3,16 +3,16 @@
  * entry by scripts/build-hook.mjs) runs. stdin and stdout go through plain descriptor calls, not
  * streams, so the process loads only the hook's own code.
  */
-import "./hook-zod.js";
-import { writeDescriptorSync } from "../io/descriptors.js";
-import { currentDir, readAll, type CliIo } from "./io.js";
-import { runHookArgv } from "./hook.js";
-import { runLeanArgv } from "./lean.js";
+import "./zod.js";
+import { currentDir, readAll, type CliIo } from "../cli/io.js";
+import { runHookArgv } from "./run.js";
+import { runLeanArgv } from "../cli/lean.js";
 import { DEADLINE_ENV, STALL_GRACE_MS, deadlineMsOf } from "../core/deadline.js";
-import { commandOf } from "./argv.js";
-import { MAX_STDIN, readStdinOnce, type StdinRead } from "./hook-stdin.js";
+import { commandOf } from "../cli/argv.js";
+import { readDescriptorSync, writeDescriptorSync } from "../io/descriptors.js";
 
-export { serveHooks } from "./hook-server.js";
+/** A hook event is bounded: more than this on stdin is an error, not a longer read. */
+export const MAX_STDIN = 16 * 1024 * 1024;
 
 /** The io of a hook process. */
 export interface HookProcessIo extends CliIo {
@@ -22,10 +22,10 @@ export interface HookProcessIo extends CliIo {
 
 /**
  * The process io of a hook: synchronous stdin/stdout on descriptors 0 and 1, the stream only when
- * a descriptor would block. `input`: what the launcher already read of stdin (it asked the hook server).
+ * a descriptor would block.
  * @example await runHookProcess(["claude-code"], hookProcessIo())
  */
-export function hookProcessIo(input?: StdinRead): HookProcessIo {
+export function hookProcessIo(): HookProcessIo {
   const env = process.env;
   let cwd: string | undefined;
   let streamed = false;
@@ -42,9 +42,8 @@ export function hookProcessIo(input?: StdinRead): HookProcessIo {
       return streamed;
     },
     readStdin: async () => {
-      const read = input ?? readStdinOnce(MAX_STDIN);
-      if ("error" in read) throw read.error;
-      const { bytes, complete } = read;
+      // As far as it goes without blocking; the rest, if any, from the stream.
+      const { bytes, complete } = readDescriptorSync(0, MAX_STDIN);
       if (complete) return bytes.toString("utf8");
       return Buffer.concat([bytes, Buffer.from(await readAll(process.stdin, MAX_STDIN - bytes.length))]).toString("utf8");
     },
@@ -64,7 +63,7 @@ export type FullCli = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 /**
  * Runs `[globals] hook <host> [options]` or a lean `show` (lean.ts) and returns the exit code.
- * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("./main.js").then((m) => m.main(argv, io)))
+ * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("../cli/main.js").then((m) => m.main(argv, io)))
  */
 export async function runHookProcess(argv: readonly string[], io: CliIo, fullCli: FullCli): Promise<number> {
   // The deadline is cooperative (checked by the loops that grow); a hook call stalled on I/O past

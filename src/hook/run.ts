@@ -4,7 +4,7 @@
  * `main()` sends `hook` here first; whatever this small parser does not accept (help, an unknown
  * host or option) goes back to commander, which prints the usual help or usage error. The built
  * package runs this file from one pre-bundled file (dist/hook/agentsmd-hook.cjs, see
- * scripts/build-hook.mjs and cli/hook-launch.ts).
+ * scripts/build-hook.mjs and hook/launch.ts).
  *
  * A hook must never break the user's session: every problem is one line on stderr, exit 0, no stdout.
  */
@@ -14,11 +14,10 @@ import { absolute } from "../core/paths.js";
 import { Deadline, deadlineMsOf } from "../core/deadline.js";
 import { nodeFileSystem, syncFileSystem, type FileSystem } from "../io/file-system.js";
 import type { AgentsConfig } from "../core/schema.js";
-import { sessionOptionsOf, type GlobalOptions } from "./context.js";
-import { EXIT, withQuotedStderr, type CliIo } from "./io.js";
-import { GLOBAL_VALUE_OPTIONS } from "./argv.js";
+import { sessionOptionsOf, type GlobalOptions } from "../cli/context.js";
+import { EXIT, withQuotedStderr, type CliIo } from "../cli/io.js";
+import { GLOBAL_VALUE_OPTIONS } from "../cli/argv.js";
 import { HOOK_HOSTS, type HookHostEntry } from "../integrations/hosts.js";
-import type { SessionKeeper } from "../integrations/host/deliver.js";
 
 export interface HookInvocation {
   host: string;
@@ -83,10 +82,9 @@ function oneLine(text: string): string {
 /**
  * Runs one hook call: the host's runner with the event on stdin. Problems in the event or the
  * state are one stderr line and exit 0; a `--cwd` that is not a directory is exit 1, like every command.
- * `keeper`: the hook server's open sessions between calls.
  * @example process.exitCode = await runHook({ host: "claude-code", globals: {}, flags: {} }, processIo())
  */
-export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: SessionKeeper): Promise<number> {
+export async function runHook(invocation: HookInvocation, io: CliIo): Promise<number> {
   const { host, globals } = invocation;
   const entry = HOOK_HOSTS[host];
   if (!entry) {
@@ -132,12 +130,9 @@ export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: Se
       session,
       ...(invocation.stateDir !== undefined ? { stateDir: absolute(invocation.stateDir, io.cwd) } : {}),
       flags,
-      ...(keeper ? { sessions: keeper } : {}),
-      deliver: async (output) => {
-        if (!output) return;
-        io.stdout(`${JSON.stringify(output)}\n`);
-        // A file is marked delivered only once the answer carrying it is out (the server's client wrote it).
-        await io.handedOver?.();
+      // Written to the descriptor before the runner marks anything delivered.
+      deliver: (output) => {
+        if (output) io.stdout(`${JSON.stringify(output)}\n`);
       },
       onDiagnostic: say,
     });
@@ -152,7 +147,7 @@ export async function runHook(invocation: HookInvocation, io: CliIo, keeper?: Se
  * `main()`'s fast path: runs a plain hook call, or returns null to let commander handle argv.
  * @example const code = await runHookArgv(["hook", "claude-code"], io) // null for ["hook", "--help"]
  */
-export async function runHookArgv(argv: readonly string[], io: CliIo, keeper?: SessionKeeper): Promise<number | null> {
+export async function runHookArgv(argv: readonly string[], io: CliIo): Promise<number | null> {
   const invocation = parseHookArgv(argv);
-  return invocation ? runHook(invocation, withQuotedStderr(io), keeper) : null;
+  return invocation ? runHook(invocation, withQuotedStderr(io)) : null;
 }

@@ -1,5 +1,5 @@
 /**
- * zod without its JIT in the hook process: imported first by hook-process.ts, so it runs before any
+ * zod without its JIT in the hook process: imported first by hook/process.ts, so it runs before any
  * schema is built (zod reads the setting when a schema is constructed).
  *
  * zod compiles a fast path for each object schema with `new Function` on its first parse; that pays
