@@ -148,12 +148,13 @@ export async function findRules(options: FindRulesOptions): Promise<FoundRules> 
           const target = await fs.stat(child).catch(() => null);
           if (!target) continue;
           if (!(await inside(child))) {
-            problem(
-              "rules-outside",
-              child,
-              `${quote(child)} links outside the project ${quote(root)}; not read`,
-              "copy the rule into the project instead of linking to it",
-            );
+            if (suffixes.some((suffix) => entry.name.endsWith(suffix)) || target.kind === "directory")
+              problem(
+                "rules-outside",
+                child,
+                `${quote(child)} links outside the project ${quote(root)}; not read`,
+                "copy the rule into the project instead of linking to it",
+              );
             continue;
           }
           kind = target.kind === "directory" ? "directory" : target.kind;

@@ -52,9 +52,11 @@ export function parseRulerConfig(text: string): RulerConfig {
     if (RESERVED.has(id)) continue;
     if (isTable(section) && typeof section.enabled === "boolean") enabled[id] = section.enabled;
   }
-  const selection: RulerSelection = { ...(defaultAgents ? { defaultAgents } : {}), enabled };
-  const unknown = rulerUnknown(selection);
+  const unknown = rulerUnknown({ ...(defaultAgents ? { defaultAgents } : {}), enabled });
   if (unknown.length) problems.push(`${unknown.map((name) => JSON.stringify(name)).join(", ")} names no Ruler agent (Ruler refuses to apply it); ignored`);
+  // An entry naming no agent is dropped, not left to select nobody.
+  const known = defaultAgents?.filter((entry) => !unknown.includes(entry));
+  const selection: RulerSelection = { ...(known ? { defaultAgents: known } : {}), enabled };
   const legacy = isTable(data.subagents) ? data.subagents : {};
   const includeAgents = (agents.include_in_rules ?? legacy.include_in_rules) === true;
   if (data.nested !== undefined && typeof data.nested !== "boolean") problems.push("nested is not true or false; it is ignored");
