@@ -9,7 +9,6 @@ import { nodeFileSystem } from "../../src/io/file-system.js";
 import { ruleAgentOf, ruleIsFor, rulerSelected, RULE_AGENTS } from "../../src/load/rules/targets.js";
 import { parseRulerConfig } from "../../src/load/rules/ruler-config.js";
 import { ruleFindings } from "../../src/inspect/rules.js";
-import type { ScopedRule } from "../../src/load/rules/rule.js";
 import { createTree, makeSymlink, openSession } from "../helpers/tree.js";
 
 const RULESYNC = {
@@ -258,7 +257,7 @@ describe("the agent table", () => {
       expect(ruleAgentOf(agent.host)).toBe(agent);
       for (const preset of agent.presets) expect(ruleAgentOf(undefined, preset)).toBe(agent);
     }
-    const rule = (format: "rulesync" | "ruler", targets: string[]) => ({ format, targets }) as unknown as ScopedRule;
+    const rule = (format: "rulesync" | "ruler", targets: string[]) => ({ format, targets });
     expect(ruleIsFor(rule("rulesync", ["geminicli"]), ruleAgentOf("gemini"))).toBe(true);
     expect(ruleIsFor(rule("ruler", ["gemini-cli"]), ruleAgentOf("gemini"))).toBe(true);
     expect(ruleIsFor(rule("rulesync", ["kilo"]), ruleAgentOf("opencode"))).toBe(false);

@@ -4,7 +4,12 @@
  * each source's names, and the pure tests built on it. Facts from rulesync's
  * docs/reference/supported-tools.md and Ruler's README and agent list.
  */
-import type { ScopedRule } from "./rule.js";
+
+/** What {@link ruleIsFor} reads of a rule (a ScopedRule; no import, as rule.ts imports this module). */
+export interface TargetedRule {
+  format: string;
+  targets?: readonly string[];
+}
 
 /** One agent agentsmd serves: its host id, the presets that speak for it, its names in each source. */
 export interface RuleAgent {
@@ -52,9 +57,9 @@ export function ruleAgentOf(host: string | undefined, preset?: string): RuleAgen
 /**
  * Whether `rule` is for `agent`: a rule without `targets` is for everyone; otherwise one of its
  * targets must be a name of the agent in the rule's source, or a name for every agent.
- * @example ruleIsFor({ format: "rulesync", targets: ["cursor"] } as ScopedRule, ruleAgentOf("codex")) // false
+ * @example ruleIsFor({ format: "rulesync", targets: ["cursor"] }, ruleAgentOf("codex")) // false
  */
-export function ruleIsFor(rule: ScopedRule, agent: RuleAgent | undefined): boolean {
+export function ruleIsFor(rule: TargetedRule, agent: RuleAgent | undefined): boolean {
   if (rule.targets === undefined) return true;
   const source = rule.format === "ruler" ? "ruler" : "rulesync";
   const names: readonly string[] = [...EVERYONE[source], ...(agent?.[source] ?? [])];
