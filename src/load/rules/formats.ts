@@ -94,7 +94,7 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     matchBase: true,
     nativeHosts: ["windsurf"],
   },
-  // rulesync sources (docs/reference/file-formats.md): `root`, `targets` (["*"] or tool names), `globs` (a YAML list).
+  // rulesync sources (its file-formats reference): `root`, `targets` (["*"] or tool names), `globs` (a YAML list).
   rulesync: {
     id: "rulesync",
     label: "rulesync",

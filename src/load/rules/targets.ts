@@ -2,7 +2,7 @@
  * Which agent a rule is for, in the words of the rule sources that name agents (rulesync's
  * `targets`, Ruler's `ruler.toml` agent selection): one table from the agents agentsmd serves to
  * each source's names, and the pure tests built on it. Facts from rulesync's
- * docs/reference/supported-tools.md and Ruler's README and agent list.
+ * supported-tools reference and Ruler's README and agent list.
  */
 
 /** What {@link ruleIsFor} reads of a rule (a ScopedRule; no import, as rule.ts imports this module). */
