@@ -68,7 +68,7 @@ const LEAVES = lazyFields({
 export const leaves = () => LEAVES;
 
 /** Scoped-rule formats agentsmd reads (load/rules/formats.ts holds where each lives and how it matches). */
-export const RULE_FORMATS = ["copilot", "claude", "cursor", "continue", "qwen", "windsurf"] as const;
+export const RULE_FORMATS = ["copilot", "claude", "cursor", "continue", "qwen", "windsurf", "rulesync", "ruler"] as const;
 export const ruleFormatSchema = once(() => z.enum(RULE_FORMATS));
 
 const markerName = () =>
@@ -169,7 +169,7 @@ const KEY_BUILDERS = {
         ),
       }),
     ),
-  /** Scoped rules (`.github/instructions`, `.claude/rules`, `.cursor/rules`, `.continue/rules`, `.qwen/rules`, `.windsurf/rules`). */
+  /** Scoped rules (`.github/instructions`, `.claude/rules`, `.cursor/rules`, `.continue/rules`, `.qwen/rules`, `.windsurf/rules`, `.rulesync/rules`, `.ruler`). */
   rules: () =>
     z.optional(
       z.strictObject({

@@ -9,6 +9,7 @@ import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/f
 import { isDeliverable, rulesForPath, needsContent, relativeBelow } from "../load/rules/apply.js";
 import { compileGlobs, globProblem } from "../load/rules/match.js";
 import type { ScopedRule } from "../load/rules/rule.js";
+import { ruleAgentOf, ruleIsFor } from "../load/rules/targets.js";
 
 /** Hosts agentsmd delivers to (its integrations); a rule none of them sees is reported. */
 export const AGENTSMD_HOSTS: readonly string[] = ["claude-code", "opencode", "codex", "gemini", "copilot", "qwen", "kilo", "pi", "mcp"];
@@ -28,7 +29,9 @@ export interface RuleReach {
  */
 export function ruleReach(rule: ScopedRule, formats?: readonly RuleFormat[]): RuleReach {
   const native = [...RULE_FORMAT_SPECS[rule.format].nativeHosts];
-  const agentsmd = isDeliverable(rule) ? AGENTSMD_HOSTS.filter((host) => formatsForHost(host, formats).includes(rule.format)) : [];
+  const agentsmd = isDeliverable(rule)
+    ? AGENTSMD_HOSTS.filter((host) => formatsForHost(host, formats).includes(rule.format) && ruleIsFor(rule, ruleAgentOf(host)))
+    : [];
   return { native, agentsmd };
 }
 
@@ -103,7 +106,7 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
       severity: "warning",
       path: rule.path,
       message: `${quote(rule.path)}: its globs (${rule.globs.map((glob) => JSON.stringify(glob)).join(", ")}) match no file in the tree: no agent ever applies it`,
-      fix: `correct the globs in ${RULE_FORMAT_SPECS[rule.format].globKeys[0]} (they are relative to the project root) or remove the rule`,
+      fix: `correct the globs in ${RULE_FORMAT_SPECS[rule.format].globKeys[0] ?? "the rule"} (they are relative to the project root) or remove the rule`,
     });
   }
   for (const rule of rules) {
@@ -129,7 +132,9 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
             ? "it applies only when the agent asks for it by its description"
             : rule.excludeAgent?.includes("coding-agent")
               ? "excludeAgent keeps it from coding agents"
-              : "its format is left out of rules.formats";
+              : rule.targets !== undefined && !AGENTSMD_HOSTS.some((host) => ruleIsFor(rule, ruleAgentOf(host)))
+                ? `it is only for ${rule.targets.length ? rule.targets.join(", ") : "no agent"}`
+                : "its format is left out of rules.formats";
       const others = reach.native.filter((host) => !AGENTSMD_HOSTS.includes(host));
       findings.push({
         code: "rule-unseen",
@@ -139,7 +144,9 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
         fix:
           rule.activation === "manual" || rule.activation === "model"
             ? `give it globs (${RULE_FORMAT_SPECS[rule.format].globKeys[0]}) or make it always apply, so agentsmd can deliver it`
-            : "add its format to rules.formats, or remove the rule",
+            : rule.targets !== undefined
+              ? `name an agent agentsmd serves in its ${rule.format === "ruler" ? "ruler.toml" : "targets"} (docs/rules.md lists the names), or remove the rule`
+              : "add its format to rules.formats, or remove the rule",
       });
     }
   }

@@ -15,6 +15,7 @@ import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/f
 import { isDeliverable, needsContent, rulesForPath, relativeBelow } from "../load/rules/apply.js";
 import { frameRule } from "../load/rules/frame.js";
 import type { ScopedRule } from "../load/rules/rule.js";
+import { ruleAgentOf, ruleIsFor, type RuleAgent } from "../load/rules/targets.js";
 
 /** A rule to deliver for a touched path, and why. */
 export interface RuleHit {
@@ -39,6 +40,8 @@ export interface SessionRulesOptions {
   sink: DiagnosticSink;
   /** The integration consuming the session (`claude-code`, `opencode`, ...); decides the default formats. */
   host?: string | undefined;
+  /** The session's preset: which agent consumes it when `host` is not given (rulesync `targets`, Ruler's agents). */
+  preset?: string | undefined;
   /** `rules.formats` from the config. */
   formats?: readonly RuleFormat[] | undefined;
   /** How long a scan is trusted (the cache's revalidation window). */
@@ -56,10 +59,13 @@ export class SessionRules {
 
   /** Formats the host reads itself: scanned only so that a copy of one of their rules is not delivered again. */
   readonly #native: readonly RuleFormat[];
+  /** The agent consuming the session, for rules that name their agents (undefined: only rules for every agent). */
+  readonly #agent: RuleAgent | undefined;
 
   constructor(options: SessionRulesOptions) {
     this.#options = options;
     this.formats = options.root === null ? [] : formatsForHost(options.host ?? "", options.formats);
+    this.#agent = ruleAgentOf(options.host, options.preset);
     this.#native = options.host ? RULE_FORMATS.filter((format) => RULE_FORMAT_SPECS[format].nativeHosts.includes(options.host!)) : [];
   }
 
@@ -132,11 +138,12 @@ export class SessionRules {
     const { root, fs, sink } = this.#options;
     const formats = RULE_FORMATS.filter((format) => this.formats.includes(format) || this.#native.includes(format));
     const found = await findRules({ root: root!, fs, formats, reuse: this.#byPath, maxBytes: RULE_DEFAULTS.maxBytes });
-    sink.addAll(
-      found.diagnostics.filter((diagnostic) => this.formats.some((format) => diagnostic.path?.startsWith(`${root}/${RULE_FORMAT_SPECS[format].dir}/`))),
-    );
+    // A nested `.ruler/` lies anywhere below the root.
+    const ours = (path: string) =>
+      this.formats.some((format) => path.startsWith(`${root}/${RULE_FORMAT_SPECS[format].dir}/`) || (format === "ruler" && path.includes("/.ruler/")));
+    sink.addAll(found.diagnostics.filter((diagnostic) => diagnostic.path !== undefined && ours(diagnostic.path)));
     const native = found.rules.filter((rule) => this.#native.includes(rule.format));
-    const delivered = found.rules.filter((rule) => this.formats.includes(rule.format));
+    const delivered = found.rules.filter((rule) => this.formats.includes(rule.format) && ruleIsFor(rule, this.#agent));
     this.#rules = withoutCopies(native, delivered);
     this.#byPath = new Map(this.#rules.map((rule) => [rule.path, rule]));
     this.#scannedAt = monotonicMs();

@@ -438,6 +438,7 @@ function rulesOf(parts: Parts): SessionRules {
     fs: parts.cache.fs,
     sink: parts.sink,
     host: parts.host,
+    preset: parts.preset.name,
     formats: parts.raw.rules?.formats,
     revalidateMs: parts.config.cache.revalidateMs,
   });

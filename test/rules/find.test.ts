@@ -99,6 +99,6 @@ describe("findRules", () => {
     const tree = await createTree({ "AGENTS.md": "x" });
     const { fs, counters } = countingFileSystem();
     await findRules({ root: tree.root, fs });
-    expect(counters).toMatchObject({ stat: 6, open: 0, readdir: 0 });
+    expect(counters).toMatchObject({ stat: 8, open: 0, readdir: 0 });
   });
 });

@@ -24,7 +24,18 @@ function ruleOf(format: RuleFormat, header: string, body = "body\n"): ScopedRule
   }).rule;
 }
 
-const GLOB_KEY: Record<RuleFormat, string> = { copilot: "applyTo", claude: "paths", cursor: "globs", continue: "globs", qwen: "paths", windsurf: "globs" };
+const GLOB_KEY: Record<RuleFormat, string> = {
+  copilot: "applyTo",
+  claude: "paths",
+  cursor: "globs",
+  continue: "globs",
+  qwen: "paths",
+  windsurf: "globs",
+  rulesync: "globs",
+  ruler: "",
+};
+/** Formats whose files carry globs (Ruler's scope is its directory). */
+const GLOBBED = RULE_FORMATS.filter((format) => RULE_FORMAT_SPECS[format].globKeys.length > 0);
 const EXTRA: Partial<Record<RuleFormat, string>> = { windsurf: "trigger: glob\n" };
 function globRule(format: RuleFormat, globs: string[]): ScopedRule {
   return ruleOf(format, `${EXTRA[format] ?? ""}${GLOB_KEY[format]}: ${JSON.stringify(globs)}`);
@@ -37,7 +48,7 @@ const globArb = fc.array(globSegmentArb, { minLength: 1, maxLength: 4 }).map((pa
 
 describe("glob matching agrees with picomatch", () => {
   it("a strict format's glob matches a root-relative path exactly when picomatch {dot:true} does", () => {
-    const strict = RULE_FORMATS.filter((format) => !RULE_FORMAT_SPECS[format].matchBase);
+    const strict = GLOBBED.filter((format) => !RULE_FORMAT_SPECS[format].matchBase);
     fc.assert(
       fc.property(fc.constantFrom(...strict), globArb, pathArb, (format, glob, path) => {
         const expected = picomatch(glob, { dot: true })(path);
@@ -70,7 +81,7 @@ describe("glob matching agrees with picomatch", () => {
 
   it("nothing outside the base (or reached through ..) ever matches", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...RULE_FORMATS), pathArb, (format, path) => {
+      fc.property(fc.constantFrom(...GLOBBED), pathArb, (format, path) => {
         const rule = globRule(format, ["**"]);
         expect(globMatch(rule, `/elsewhere/${path}`)).toBeNull();
         expect(globMatch(rule, `${ROOT}x/${path}`)).toBeNull();
@@ -183,7 +194,7 @@ describe("each format's documented semantics", () => {
 describe("formats per host", () => {
   it("never gives a host a format it reads itself", () => {
     expect(defaultFormatsFor("claude-code")).not.toContain("claude");
-    expect(defaultFormatsFor("copilot")).toEqual(["cursor", "continue", "qwen", "windsurf"]);
+    expect(defaultFormatsFor("copilot")).toEqual(["cursor", "continue", "qwen", "windsurf", "rulesync", "ruler"]);
     expect(defaultFormatsFor("opencode")).toEqual([...RULE_FORMATS]);
     expect(formatsForHost("claude-code", ["claude", "copilot"])).toEqual(["copilot"]);
     fc.assert(

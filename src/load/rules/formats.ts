@@ -94,6 +94,28 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     matchBase: true,
     nativeHosts: ["windsurf"],
   },
+  // rulesync sources (its file-formats reference): `root`, `targets` (["*"] or tool names), `globs` (a YAML list).
+  rulesync: {
+    id: "rulesync",
+    label: "rulesync",
+    dir: ".rulesync/rules",
+    fileSuffixes: [".md"],
+    globKeys: ["globs"],
+    commaList: false,
+    matchBase: false,
+    nativeHosts: [],
+  },
+  // Ruler: every `.ruler/**/*.md` concatenated, always on; `ruler.toml` picks the agents; nested `.ruler/` dirs scope to their directory.
+  ruler: {
+    id: "ruler",
+    label: "Ruler",
+    dir: ".ruler",
+    fileSuffixes: [".md"],
+    globKeys: [],
+    commaList: false,
+    matchBase: false,
+    nativeHosts: [],
+  },
 };
 
 /**

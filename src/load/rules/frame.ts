@@ -21,9 +21,13 @@ function keyOf(rule: ScopedRule): string {
 export function frameRule(rule: ScopedRule, context: { root: string; reason: string; target?: string }): string {
   const label = RULE_FORMAT_SPECS[rule.format].label;
   const source = quote(relative(rule.path, context.root));
-  const why = context.reason
-    ? `${label} ${keyOf(rule)} ${JSON.stringify(context.reason)}${context.target ? `, matched by ${quote(relative(context.target, context.root))}` : ""}`
-    : `${label}, always applies`;
+  const matched = context.target ? `, matched by ${quote(relative(context.target, context.root))}` : "";
+  // A nested `.ruler/` has no globs: it applies to its own directory.
+  const why = !context.reason
+    ? `${label}, always applies`
+    : rule.format === "ruler"
+      ? `${label}, the .ruler directory of ${quote(relative(rule.base, context.root))}${matched}`
+      : `${label} ${keyOf(rule)} ${JSON.stringify(context.reason)}${matched}`;
   const cut = rule.truncated ? `\n[agentsmd: truncated at the read budget; read ${quote(rule.path)} for the rest]` : "";
   return `Scoped rule from ${source} (${why}):\n${rule.body.replace(/^\n+/, "").replace(/\s+$/, "")}${cut}\n`;
 }

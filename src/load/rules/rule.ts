@@ -5,6 +5,7 @@ import { RULE_FORMAT_SPECS, type RuleFormat } from "./formats.js";
 import { cleanGlob, globProblem, splitGlobList } from "./match.js";
 import { regexProblem } from "../../core/linear-regex.js";
 import type { Frontmatter } from "./frontmatter.js";
+import { RULESYNC_TARGETS } from "./targets.js";
 
 /**
  * How a rule reaches the model: `always` with the initial bundle, `glob` when a touched path
@@ -30,6 +31,11 @@ export interface ScopedRule {
   regex?: string[];
   /** Copilot: agents this rule is not for (`code-review`, `coding-agent`). */
   excludeAgent?: string[];
+  /**
+   * rulesync `targets` as written, or the Ruler agents its `ruler.toml` selects: the agents the rule
+   * is for, in that source's names (load/rules/targets.ts); absent: every agent.
+   */
+  targets?: string[];
   /** Every frontmatter key, unknown ones kept. */
   frontmatter: Record<string, unknown>;
   /** The instructions (the text after the header). */
@@ -85,6 +91,10 @@ export interface NormaliseInput {
   mtimeMs: number;
   sizeBytes: number;
   truncated: boolean;
+  /** Ruler: the agents its `ruler.toml` selects. */
+  targets?: string[];
+  /** Ruler: a nested `.ruler/` applies to every path below `base` (its directory), not at startup. */
+  belowBase?: boolean;
 }
 
 /**
@@ -108,6 +118,7 @@ export function normaliseRule(input: NormaliseInput): { rule: ScopedRule; proble
   }
   let activation: RuleActivation;
   let regex: string[] | undefined;
+  let targets = input.targets;
   switch (input.format) {
     case "copilot":
     case "claude":
@@ -143,6 +154,35 @@ export function normaliseRule(input: NormaliseInput): { rule: ScopedRule; proble
       }
       break;
     }
+    case "rulesync": {
+      // rulesync: `root` (and `localRoot`) files are the overview every tool loads; others carry `globs`, none meaning always.
+      const root = booleanOf(data.root) === true || booleanOf(data.localRoot) === true;
+      activation = root || globs.length === 0 ? "always" : "glob";
+      const written = data.targets;
+      if (written === undefined || written === null) targets = ["*"];
+      else if (Array.isArray(written) && written.every((item) => typeof item === "string")) {
+        targets = written;
+        const unknown = written.filter((item) => !RULESYNC_TARGETS.has(item));
+        if (unknown.length)
+          problems.push({
+            line: 2,
+            message: `targets ${unknown.map((item) => JSON.stringify(item)).join(", ")} name no rulesync tool: no agent gets the rule through them`,
+          });
+      } else {
+        targets = [];
+        activation = "manual";
+        problems.push({
+          line: 2,
+          message: `targets is ${JSON.stringify(written)}: write a YAML list such as ["*"] or ["claudecode", "codexcli"]; the rule is not delivered until then`,
+        });
+      }
+      break;
+    }
+    case "ruler":
+      // Ruler concatenates every file whole into what each agent loads; a nested `.ruler/` into its directory's file.
+      activation = input.belowBase ? "glob" : "always";
+      if (input.belowBase) globs.splice(0, globs.length, "**");
+      break;
   }
   if (activation === "glob" && globs.length === 0 && !regex?.length) {
     problems.push({ line: 2, message: `no globs in ${spec.globKeys.join("/")}: the rule can never apply` });
@@ -173,6 +213,7 @@ export function normaliseRule(input: NormaliseInput): { rule: ScopedRule; proble
     ...(textOf(data.name) !== undefined ? { name: textOf(data.name)! } : {}),
     ...(regex?.length ? { regex } : {}),
     ...(input.format === "copilot" && excludeAgent?.length ? { excludeAgent } : {}),
+    ...(targets !== undefined ? { targets } : {}),
     frontmatter: data,
     body,
     bodyLine,
