@@ -19,7 +19,7 @@ import { HOOK_HOSTS } from "../src/integrations/hosts.js";
 import { createSession } from "../src/index.js";
 
 const REPO = dirname(BENCH_DIR);
-export const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
+const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
 const CLI_BIN = join(REPO, "dist/cli/bin.js");
 
 /** What a host's events look like: one builder per host, fed the same situations. */
@@ -129,10 +129,10 @@ const qwen: HostEvents = {
 };
 
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen };
+const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen };
 
 /** How the call was answered: by the user's hook server (the default) or in the call's own process (`AGENTSMD_HOOK_SERVER=0`, and every first call). */
-export type HookMode = "server" | "process";
+type HookMode = "server" | "process";
 
 export interface HookRow {
   host: string;
@@ -290,19 +290,19 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
 // ---------------------------------------------------------------- replay
 
 /** One recorded tool call, paths relative to the tree root. */
-export interface ReplayCall {
+interface ReplayCall {
   tool: "Read" | "Edit" | "Write" | "Grep";
   path: string;
 }
 
-export const REPLAY_FILE = join(BENCH_DIR, "replay", "calls.json");
+const REPLAY_FILE = join(BENCH_DIR, "replay", "calls.json");
 
 /**
  * The recorded sequence (bench/replay/calls.json, made once by `recordReplay` and committed): an
  * agent working in a few areas of the tree at a time: reads, edits of files it read, writes of new
  * files next to them, searches of their directories.
  */
-export function loadReplay(tree: TreeInfo): ReplayCall[] {
+function loadReplay(tree: TreeInfo): ReplayCall[] {
   if (!existsSync(REPLAY_FILE)) throw new Error(`${REPLAY_FILE} missing: node bench/.build/bench/hook.js --record`);
   const calls = JSON.parse(readFileSync(REPLAY_FILE, "utf8")) as ReplayCall[];
   const missing = calls.filter((c) => c.tool === "Read" && !existsSync(join(tree.root, c.path)));
@@ -311,7 +311,7 @@ export function loadReplay(tree: TreeInfo): ReplayCall[] {
 }
 
 /** Makes the recorded sequence from the tree (seeded, deterministic). */
-export function recordReplay(tree: TreeInfo, count = 1000, seed = 15): ReplayCall[] {
+function recordReplay(tree: TreeInfo, count = 1000, seed = 15): ReplayCall[] {
   let state = seed >>> 0;
   const rand = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The pid of the hook server whose files are in `runtime/agentsmd/`, or undefined when none listens. */
-export function hookServerPid(runtime: string): number | undefined {
+function hookServerPid(runtime: string): number | undefined {
   const dir = join(runtime, "agentsmd");
   if (!existsSync(dir)) return undefined;
   const pidFile = readdirSync(dir).find((name) => name.endsWith(".sock.pid"));

@@ -79,7 +79,7 @@ export function sessionOptionsOf(options: GlobalOptions, io: Pick<CliIo, "cwd" |
 }
 
 export function createContext(io: CliIo): CommandContext {
-  const globals = (command: Command) => command.optsWithGlobals() as GlobalOptions;
+  const globals = (command: Command) => command.optsWithGlobals<GlobalOptions>();
   return {
     io,
     globals,

@@ -36,7 +36,7 @@ const BUNDLE_NAME = "agentsmd-hook.cjs";
 /** The launcher's own file name in dist/hook/ (what a new server is started with). */
 const LAUNCHER_NAME = "hook.cjs";
 /** Without a frame from the server for this long, the call runs in process instead. */
-export const ANSWER_TIMEOUT_MS = 10_000;
+const ANSWER_TIMEOUT_MS = 10_000;
 /** A server being started is waited for, not started again, for this long. */
 const STARTING_MS = 10_000;
 

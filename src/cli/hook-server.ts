@@ -46,7 +46,7 @@ const MAX_HEAP_BYTES = 256 * 1024 * 1024;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The server's idle time from its environment: `AGENTSMD_HOOK_SERVER_IDLE` seconds, else 600 s. */
-export function idleMsOf(env: Env): number {
+function idleMsOf(env: Env): number {
   const seconds = Number(env[SERVER_IDLE_SWITCH]);
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, 2 ** 31 - 1) : DEFAULT_IDLE_MS;
 }

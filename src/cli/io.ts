@@ -29,7 +29,7 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes = 16 * 102
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
     size += buffer.length;
     if (size > maxBytes) throw new Error(`stdin is larger than ${maxBytes} bytes`);
     chunks.push(buffer);

@@ -50,7 +50,7 @@ export function parseLeanArgv(argv: readonly string[]): LeanInvocation | null {
   if (command === undefined) return null;
   // An empty marker list is a usage error commander words.
   if (typeof globals.markers === "string" && markersOf(globals.markers).length === 0) return null;
-  return { command, globals: globals as GlobalOptions };
+  return { command, globals: globals };
 }
 
 /**

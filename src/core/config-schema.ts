@@ -203,7 +203,7 @@ type KeyShape = { [K in keyof KeyBuilders]: ReturnType<KeyBuilders[K]> };
 /** Every key's schema, built on first use of any. */
 const keyShape = once((): KeyShape => {
   const shape: Record<string, unknown> = {};
-  for (const [key, build] of Object.entries(KEY_BUILDERS)) shape[key] = keySchema(key);
+  for (const key of Object.keys(KEY_BUILDERS)) shape[key] = keySchema(key);
   return shape as KeyShape;
 });
 
@@ -254,7 +254,7 @@ export type ConfigParse = { success: true; data: AgentsConfig } | { success: fal
  * @example safeParseConfig({ lazy: { maxFiles: 10 } }) // { success: true, data: { lazy: { maxFiles: 10 } } }
  */
 export function safeParseConfig(data: unknown): ConfigParse {
-  if (typeof data === "object" && data !== null && !Array.isArray(data) && [Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+  if (typeof data === "object" && data !== null && !Array.isArray(data) && [Object.prototype, null].includes(Object.getPrototypeOf(data) as object | null)) {
     const keys = Object.keys(data);
     if (keys.every((key) => Object.hasOwn(builders, key))) {
       const out: Record<string, unknown> = {};
@@ -267,7 +267,7 @@ export function safeParseConfig(data: unknown): ConfigParse {
         }
         out[key] = result.data;
       }
-      if (valid) return { success: true, data: out as AgentsConfig };
+      if (valid) return { success: true, data: out };
     }
   }
   return z.safeParse(configSchema(), data);

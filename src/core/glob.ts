@@ -16,7 +16,7 @@
 export class GlobSyntaxError extends Error {}
 
 /** Most alternatives one glob's braces and groups expand to. */
-export const MAX_GLOB_ALTERNATIVES = 256;
+const MAX_GLOB_ALTERNATIVES = 256;
 
 const STAR = 0;
 const ANY = 1;
@@ -363,6 +363,7 @@ export function compileSegmentGlob(pattern: string, options: GlobMatchOptions = 
   const texts = options.expand === false ? [pattern] : expand(parse(pattern));
   const alternatives = texts.map((text) => {
     const segment = compileSegment(text);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: without it the array is { kind: number }[]
     return segment === "**" ? [{ kind: STAR } as Unit] : segment;
   });
   return (name) => alternatives.some((units) => segmentMatches(units, name, dot));

@@ -12,7 +12,7 @@
 export class RegexRefused extends Error {}
 
 /** Most instructions of one compiled pattern (a counted repeat `{n,m}` copies its body). */
-export const MAX_REGEX_PROGRAM = 2000;
+const MAX_REGEX_PROGRAM = 2000;
 
 type CodeTest = (code: number) => boolean;
 type Assertion = "^" | "$" | "b" | "B";
@@ -290,7 +290,7 @@ export interface LinearRegex {
 }
 
 /** Characters scanned between two calls of `test`'s `check`. */
-export const CHECK_EVERY = 4096;
+const CHECK_EVERY = 4096;
 
 /**
  * Compiles `pattern` (RegExp syntax, no flags). Throws {@link RegexRefused} for what it does not
@@ -311,8 +311,8 @@ function run(program: readonly Instruction[], text: string, check?: () => void):
   let generation = 0;
   let current = new Int32Array(size);
   let next = new Int32Array(size);
-  let currentCount = 0;
-  let nextCount = 0;
+  let currentCount: number;
+  let nextCount: number;
   const stack = new Int32Array(2 * size + 2);
   const word = (at: number) => at >= 0 && at < text.length && isWord(text.charCodeAt(at));
   /** Adds the thread at `pc` and what its jumps, splits and assertions lead to; true on a match. */

@@ -108,7 +108,7 @@ export function xdgDir(env: Readonly<Record<string, string | undefined>>, name: 
  * @example userDir("~/state", "/home/me") // "/home/me/state"
  * @example userDir("state", "/home/me") // null
  */
-export function userDir(value: string, home: string): string | null {
+function userDir(value: string, home: string): string | null {
   if (value === "~") return home;
   if (value.startsWith("~/")) return absolute(value.slice(2), home);
   return isAbsolute(value) ? absolute(value, "/") : null;

@@ -41,7 +41,7 @@ import { chooseFiles, groupsFor, identityKey, type NameGroups } from "../load/di
 import type { Found } from "../io/cache.js";
 import { expandImports, findImports, resolveImportPath } from "../load/imports.js";
 import { isBlank } from "../core/budget.js";
-import { ancestors, chain, isInside, join, nameOf, parentOf } from "../core/paths.js";
+import { chain, isInside, join, nameOf, parentOf } from "../core/paths.js";
 import type { ScannedFile } from "./scan.js";
 import { chainTotals, memoFileSystem, presetConfigs, presetReach, scanInstructionTree, startupLoads, SURVEY_CHAIN_LIMIT, type PresetReach } from "./survey.js";
 import { countOf } from "../core/words.js";
@@ -56,7 +56,7 @@ import { RULE_FORMATS, type Diagnostic } from "../core/schema.js";
 import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
 import { globCoverage, ruleFindings } from "./rules.js";
 
-export type Severity = "error" | "warning" | "info";
+type Severity = "error" | "warning" | "info";
 
 export interface Finding {
   code: string;
@@ -99,7 +99,7 @@ export interface DoctorOptions {
  * Per-file limits of agents that no preset models as a budget (docs/loading-rules.md#claude-code): each preset's `fileLimit`.
  * @example AGENT_FILE_LIMITS.find((limit) => limit.preset === "claude")?.bytes // 4194304
  */
-export const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = presetNames().flatMap((name) => {
+const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = presetNames().flatMap((name) => {
   const limit = getPreset(name)?.fileLimit;
   return limit ? [{ preset: name, ...limit }] : [];
 });

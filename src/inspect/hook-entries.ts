@@ -101,6 +101,7 @@ export async function checkHookEntries(
   for (const file of await hookFiles(fs, root, home, env)) {
     const document = await readJsonQuietly(fs, file.path);
     if (document === undefined) continue;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: `document` is unknown
     const plugins = (document as { enabledPlugins?: unknown } | null)?.enabledPlugins;
     if (
       file.readers[0] === "claude-code" &&

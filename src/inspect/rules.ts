@@ -5,13 +5,13 @@
 import { createHash } from "node:crypto";
 import type { RuleFormat } from "../core/schema.js";
 import { quote } from "../core/quote.js";
-import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/formats.js";
-import { isDeliverable, rulesForPath, needsContent, relativeBelow } from "../load/rules/apply.js";
+import { RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/formats.js";
+import { isDeliverable, rulesForPath, relativeBelow } from "../load/rules/apply.js";
 import { compileGlobs, globProblem } from "../load/rules/match.js";
 import type { ScopedRule } from "../load/rules/rule.js";
 
 /** Hosts agentsmd delivers to (its integrations); a rule none of them sees is reported. */
-export const AGENTSMD_HOSTS: readonly string[] = ["claude-code", "opencode", "codex", "gemini", "copilot", "qwen", "kilo", "pi", "mcp"];
+const AGENTSMD_HOSTS: readonly string[] = ["claude-code", "opencode", "codex", "gemini", "copilot", "qwen", "kilo", "pi", "mcp"];
 
 export interface RuleReach {
   /** Hosts that read the rule's format themselves (agentsmd hosts and others, such as Cursor). */
@@ -163,9 +163,3 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
   }
   return findings;
 }
-
-/** Every format, for scans that report on all of them. */
-export const ALL_RULE_FORMATS: readonly RuleFormat[] = RULE_FORMATS;
-
-/** True when testing `rule` against a path needs that file's content. */
-export { needsContent };

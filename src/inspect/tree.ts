@@ -25,7 +25,7 @@ export function estimateTokens(bytes: number): number {
   return tokensForBytes(bytes);
 }
 
-export interface ScopeFile {
+interface ScopeFile {
   path: string;
   /** The directory it governs. */
   scope: string;
@@ -42,7 +42,7 @@ export interface ScopeFile {
 }
 
 /** A scoped rule of the tree (`.github/instructions`, `.cursor/rules`, ...). */
-export interface TreeRule {
+interface TreeRule {
   path: string;
   format: RuleFormat;
   activation: string;

@@ -57,7 +57,7 @@ interface PathEntry {
   checkedAt: number;
 }
 
-const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] }) as DirProbe;
+const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] });
 
 /**
  * Milliseconds on a monotonic clock. process.hrtime rather than performance.now: the `performance`

@@ -132,7 +132,8 @@ function infoOf(stats: Stats): FileInfo {
 }
 
 function wrap(error: unknown, path: string, action: string): FsError {
-  const code = String((error as { code?: unknown })?.code ?? "EUNKNOWN");
+  const raw = (error as { code?: unknown } | null)?.code;
+  const code = typeof raw === "string" ? raw : "EUNKNOWN";
   const fix =
     code === "EACCES" || code === "EPERM"
       ? `check the permissions of ${path}`

@@ -20,6 +20,7 @@ const DELETED = " (deleted)";
  * (or a component) is something else; undefined when it cannot be opened or the answer is in
  * doubt. Never blocks: O_DIRECTORY refuses a FIFO before it is opened.
  */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the sentinel is named for the reader
 function directoryRealPath(path: string): string | "not-directory" | undefined {
   let fd: number;
   try {

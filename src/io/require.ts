@@ -21,5 +21,5 @@ export function homedir(): string {
 
 export function lazyRequire(url: () => string): (id: string) => unknown {
   let required: NodeJS.Require | undefined;
-  return (id) => (required ??= process.getBuiltinModule("node:module").createRequire(url()))(id);
+  return (id): unknown => (required ??= process.getBuiltinModule("node:module").createRequire(url()))(id) as unknown;
 }

@@ -29,10 +29,10 @@ import type { SessionState } from "../core/schema.js";
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /** What group and others may not do in a state directory: write (they could swap a file for a link). */
-export const STATE_DIR_DENIED = 0o022;
+const STATE_DIR_DENIED = 0o022;
 
 /** The mode of the directories agentsmd creates for state: the user's alone. */
-export const STATE_DIR_MODE = 0o700;
+const STATE_DIR_MODE = 0o700;
 
 /** Where to keep state instead, for a fix that names a directory agentsmd may not use. */
 const ELSEWHERE = "or keep agentsmd's state in a directory only you can write (XDG_STATE_HOME; --state-dir or the stateDir option; --state for the CLI)";

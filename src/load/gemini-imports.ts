@@ -28,7 +28,7 @@ import { decodeLossy } from "../core/budget.js";
 import { quote } from "../core/quote.js";
 
 /** One import Gemini's processor inlined. */
-export interface GeminiImport {
+interface GeminiImport {
   /** Absolute path of the imported file (`path.resolve(dir, P)`, not following symlinks). */
   path: string;
   /** The file holding the `@P`. */
@@ -76,7 +76,7 @@ function isLetter(char: string): boolean {
  * `.`, `/` or an ASCII letter, code or not.
  * @example findGeminiImports("see @./a.md, ok") // [{ start: 4, end: 12, path: "./a.md," }]
  */
-export function findGeminiImports(content: string): Token[] {
+function findGeminiImports(content: string): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   while (index < content.length) {
@@ -96,7 +96,7 @@ export function findGeminiImports(content: string): Token[] {
 }
 
 /** Gemini's `findCodeRegions`: [start, end) of every backtick run closed by the same run. */
-export function geminiCodeRegions(content: string): Array<[number, number]> {
+function geminiCodeRegions(content: string): Array<[number, number]> {
   const regions: Array<[number, number]> = [];
   const regex = /(`+)([\s\S]*?)\1/g;
   let match: RegExpExecArray | null;
@@ -112,7 +112,7 @@ async function exists(fs: FileSystem, path: string): Promise<boolean> {
  * The root imports of a file in `dir` must stay inside: the nearest ancestor (or `dir`) holding a
  * marker, else `dir`; `dir` itself with no markers.
  */
-export async function geminiImportRoot(fs: FileSystem, dir: string, markers: readonly string[]): Promise<string> {
+async function geminiImportRoot(fs: FileSystem, dir: string, markers: readonly string[]): Promise<string> {
   const start = resolve(dir);
   if (markers.length === 0) return start;
   const usable = markers.filter((marker) => !isAbsolute(marker) && !marker.includes(".."));
@@ -127,7 +127,8 @@ export async function geminiImportRoot(fs: FileSystem, dir: string, markers: rea
 const ABSENT_FOR_REALPATH = new Set(["ENOENT", "EISDIR", "ENAMETOOLONG", "ENOTDIR"]);
 
 function codeOf(error: unknown): string {
-  return error instanceof FsError ? error.code : String((error as { code?: unknown })?.code ?? "");
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof FsError ? error.code : typeof code === "string" ? code : "";
 }
 
 /** Gemini's `robustRealpath`: the real path of the longest existing prefix, the rest appended. */
@@ -202,7 +203,7 @@ async function readLikeGemini(fs: FileSystem, path: string, room: number): Promi
   try {
     info = await fs.stat(path);
   } catch (error) {
-    throw new Error(nodeMessage(error, "access", path));
+    throw new Error(nodeMessage(error, "access", path), { cause: error });
   }
   if (!info) throw new Error(await missingMessage(fs, path));
   if (info.kind === "directory") throw new Error("EISDIR: illegal operation on a directory, read");
@@ -210,7 +211,7 @@ async function readLikeGemini(fs: FileSystem, path: string, room: number): Promi
   try {
     read = await fs.read(path, room);
   } catch (error) {
-    throw new Error(nodeMessage(error, "open", path));
+    throw new Error(nodeMessage(error, "open", path), { cause: error });
   }
   if (read.truncated) throw new Error(`EFBIG: file is ${read.size} bytes, more than the ${room} bytes left in agentsmd's budget, read '${quote(path)}'`);
   return { text: decodeLossy(read.bytes, true), bytes: read.bytes.length };

@@ -26,7 +26,7 @@ import { mayHoldVariables, substituteKiloVariables } from "./kilo-variables.js";
 import { quote } from "../core/quote.js";
 
 /** Imports nest at most this deep (the importing file is depth 0). */
-export const DEFAULT_IMPORT_DEPTH = 5;
+const DEFAULT_IMPORT_DEPTH = 5;
 
 /** One `@path` token found in a text. */
 export interface ImportToken {
@@ -169,8 +169,6 @@ export function resolveImportPath(path: string, from: string, home: string): str
   if (path.startsWith("~/")) return absolute(path.slice(2), home);
   return absolute(path, parentOf(from));
 }
-
-export type { ImportMarker } from "../core/schema.js";
 
 export interface ImportOptions {
   fs: FileSystem;

@@ -38,7 +38,7 @@ export interface KiloSubstituteOptions {
 }
 
 /** One `{file:}` reference that was inlined. */
-export interface KiloInclude {
+interface KiloInclude {
   path: string;
   from: string;
   depth: 1;

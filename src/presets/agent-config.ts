@@ -41,7 +41,7 @@ const NOT_APPLIED = "its settings are not applied";
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === "string");
 
 /** `$CODEX_HOME` when set and non-empty, else `~/.codex` (as Codex resolves it). */
-export function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
+function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
   return env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
 }
 
@@ -58,7 +58,7 @@ export async function readCodexConfig(context: AgentConfigContext): Promise<Agen
   try {
     // Loaded only when there is a file to parse: hooks of other presets never pay for it.
     const { parse: parseToml } = load("smol-toml") as typeof import("smol-toml");
-    data = parseToml(text) as Record<string, unknown>;
+    data = parseToml(text);
   } catch (error) {
     diagnostics.push({
       level: "warning",

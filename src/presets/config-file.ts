@@ -23,7 +23,7 @@ export function loadDependency(id: string): unknown {
 }
 
 /** Largest agent configuration file read. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * The text of `file`, or null when it does not exist; a file that cannot be read is a warning

@@ -26,7 +26,7 @@ import { quote } from "../core/quote.js";
 export const COPILOT_REPO_FILE = ".github/copilot-instructions.md";
 /** The files Copilot calls "model" instructions, in its order within a directory. */
 export const COPILOT_MODEL_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
-export const COPILOT_NAMES: readonly string[] = [COPILOT_REPO_FILE, ...COPILOT_MODEL_FILES];
+const COPILOT_NAMES: readonly string[] = [COPILOT_REPO_FILE, ...COPILOT_MODEL_FILES];
 
 /**
  * `~/.copilot`, or `$COPILOT_HOME`.
@@ -89,7 +89,7 @@ function relative(path: string, root: string): string {
  * One nested file as Copilot attaches it after a `view`.
  * @example copilotReminder("web/AGENTS.md", "Use React.\n") // "<system_reminder>\nCustom instructions from web/AGENTS.md. Apply these to any code you write here:\n\nUse React.\n\n</system_reminder>"
  */
-export function copilotReminder(label: string, content: string): string {
+function copilotReminder(label: string, content: string): string {
   return `<system_reminder>\nCustom instructions from ${label}. Apply these to any code you write here:\n\n${content}\n</system_reminder>`;
 }
 

@@ -25,11 +25,11 @@ import { type RenderBlock, type Renderer } from "../core/render.js";
 import { join, parentOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 
-export const GEMINI_MD = "GEMINI.md";
+const GEMINI_MD = "GEMINI.md";
 
 /** The text Gemini CLI puts before just-in-time files (after the tool output and a blank line). */
-export const GEMINI_JIT_HEADER = "--- Newly Discovered Project Context ---";
-export const GEMINI_JIT_FOOTER = "--- End Project Context ---";
+const GEMINI_JIT_HEADER = "--- Newly Discovered Project Context ---";
+const GEMINI_JIT_FOOTER = "--- End Project Context ---";
 
 /** `~/.gemini`, or `$GEMINI_CLI_HOME/.gemini`. */
 export function geminiDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
@@ -43,7 +43,7 @@ export function geminiNames(configured: readonly string[] | undefined): string[]
 }
 
 /** Gemini's notion of blank: nothing left after JavaScript's `trim()`. */
-export function geminiBlank(text: string): boolean {
+function geminiBlank(text: string): boolean {
   return text.trim() === "";
 }
 
@@ -53,7 +53,7 @@ export function geminiBlank(text: string): boolean {
  * @example geminiContext([{ path: "/r/GEMINI.md", layer: "project", content: "Hi\n" }])
  * // "--- Context from: /r/GEMINI.md ---\nHi\n--- End of Context from: /r/GEMINI.md ---"
  */
-export function geminiContext(blocks: readonly RenderBlock[]): string {
+function geminiContext(blocks: readonly RenderBlock[]): string {
   return blocks
     .map((block) => {
       const text = block.content.trim();
@@ -106,7 +106,7 @@ function depth(path: string): number {
  * and {@link geminiSessionMemory}. Inline: the JIT block Gemini CLI appends to a tool's output
  * (the host adds it after a blank line), files root to leaf.
  */
-export const geminiRenderer: Renderer = {
+const geminiRenderer: Renderer = {
   initial({ blocks }) {
     const sections: string[] = [];
     const global = geminiContext(blocks.filter((block) => block.layer === "user"));

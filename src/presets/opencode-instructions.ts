@@ -32,7 +32,7 @@ import type { Diagnostic } from "../core/schema.js";
 import { isAbsolute } from "node:path";
 import { absolute, isInside, join, nameOf, parentOf } from "../core/paths.js";
 import { namedReadable, plantedAlong, plantedMessage, realPathOf } from "../io/real-path.js";
-import { AGENT_OUTSIDE_CODE, configDirNamer, envFor, envReferences, type Namer } from "../core/confine.js";
+import { configDirNamer, envFor, envReferences, type Namer } from "../core/confine.js";
 import { quote } from "../core/quote.js";
 import type { FileSystem } from "../io/file-system.js";
 import { parseJsonObject, readConfigText } from "./config-file.js";
@@ -223,7 +223,7 @@ function parseText(layout: FamilyConfigLayout, text: string, file: string, env: 
   if (data === undefined) return "invalid";
   const value = data.instructions;
   if (value === undefined) return { entries: undefined };
-  if (Array.isArray(value) && value.every((entry) => typeof entry === "string")) return { entries: value as string[] };
+  if (Array.isArray(value) && value.every((entry) => typeof entry === "string")) return { entries: value };
   diagnostics.push({
     level: "warning",
     code: "agent-config-invalid",

@@ -23,7 +23,7 @@
  * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
  * (see src/integrations/opencode.ts).
  */
-import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type ListedContext, type ListedFiles, type Preset, type PresetEnv } from "./preset.js";
+import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type ListedContext, type Preset, type PresetEnv } from "./preset.js";
 import {
   OPENCODE_CONFIG_LAYOUT,
   listFamilyInstructions,
@@ -75,7 +75,7 @@ export function claudeDisabled(family: Pick<OpenCodeFamily, "claudeSwitches">, e
 }
 
 /** True when `family`'s project switch is on under `env`. */
-export function projectDisabled(family: Pick<OpenCodeFamily, "config">, env: PresetEnv["env"]): boolean {
+function projectDisabled(family: Pick<OpenCodeFamily, "config">, env: PresetEnv["env"]): boolean {
   return projectSwitchOn(family.config, env);
 }
 
@@ -104,13 +104,8 @@ export const OPENCODE_FAMILY: OpenCodeFamily = {
   },
 };
 
-/** The names OpenCode looks for under `env`. */
-export function opencodeNames(env: PresetEnv["env"]): string[] {
-  return familyNames(OPENCODE_FAMILY, env);
-}
-
 /** Candidates of OpenCode's global layer, in order (the first existing one is used). */
-export function opencodeGlobalCandidates(context: PresetEnv): string[] {
+function opencodeGlobalCandidates(context: PresetEnv): string[] {
   return OPENCODE_FAMILY.globalCandidates(context);
 }
 
@@ -273,7 +268,7 @@ export function familyListed(
  * or agentsmd's `opencode.instructions` when set.
  * @example (await opencodeListed({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
  */
-export const opencodeListed: NonNullable<Preset["listed"]> = familyListed(OPENCODE_FAMILY, {
+const opencodeListed: NonNullable<Preset["listed"]> = familyListed(OPENCODE_FAMILY, {
   key: "opencode.instructions",
   list: (raw) => raw.opencode?.instructions,
 });
@@ -288,7 +283,7 @@ function instructionsFrom(blocks: readonly RenderBlock[]): string[] {
  * project nearest first, then the files config `instructions` lists), and the `<system-reminder>`
  * a read gets for nested files.
  */
-export const opencodeRenderer: Renderer = {
+const opencodeRenderer: Renderer = {
   initial({ blocks }) {
     const user = blocks.filter((block) => block.layer === "user");
     const project = blocks.filter((block) => block.layer !== "user" && block.layer !== "config").reverse();

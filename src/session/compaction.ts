@@ -78,7 +78,7 @@ function rootFirst(a: CompactionFile, b: CompactionFile): number {
  * The truncation line: names every file to re-read in full.
  * @example compactionTruncationLine(["/r/a/AGENTS.md"], 1000)
  */
-export function compactionTruncationLine(paths: readonly string[], maxTokens: number): string {
+function compactionTruncationLine(paths: readonly string[], maxTokens: number): string {
   return `[agentsmd: instruction files cut to fit ${maxTokens} tokens; read these again in full: ${paths.map(quote).join(", ")}]`;
 }
 

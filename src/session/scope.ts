@@ -227,7 +227,7 @@ export class SessionScope {
   ): Promise<{ out: Found[]; generation: number; walked: boolean }> {
     const { cache } = this.#init;
     reals?.expect(dirs);
-    const probes: DirProbe[] = new Array(dirs.length);
+    const probes = new Array<DirProbe>(dirs.length);
     let pending: Array<Promise<unknown>> | undefined;
     for (let index = 0; index < dirs.length; index++) {
       const fresh = cache.peekDir(dirs[index]!, now);

@@ -22,7 +22,7 @@ export const CLAUDE_HOOK_EVENTS: ReadonlyArray<{ event: string; matcher?: string
 ];
 
 /** Seconds Claude Code waits for one hook run. */
-export const HOOK_TIMEOUT_SECONDS = 30;
+const HOOK_TIMEOUT_SECONDS = 30;
 
 interface Handler {
   type: "command";

@@ -32,19 +32,19 @@ const common = {
   turn_id: optionalString,
 };
 
-export const CodexSessionStartSchema = z.looseObject({
+const CodexSessionStartSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("SessionStart"),
   source: z.union([z.enum(["startup", "resume", "clear", "compact"]), string]),
 });
 
-export const CodexUserPromptSubmitSchema = z.looseObject({
+const CodexUserPromptSubmitSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("UserPromptSubmit"),
   prompt: optionalString,
 });
 
-export const CodexPostToolUseSchema = z.looseObject({
+const CodexPostToolUseSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("PostToolUse"),
   tool_name: boundedName,

@@ -23,7 +23,7 @@ import { CODEX_EVENTS } from "./input.js";
 import { codexHookHash, codexHookKey, listHooks, startAppServer, type CommandHandler } from "./trust.js";
 
 /** Seconds Codex waits for one agentsmd hook run. */
-export const CODEX_HOOK_TIMEOUT_SECONDS = 30;
+const CODEX_HOOK_TIMEOUT_SECONDS = 30;
 /** The PostToolUse matcher: Codex's shell tool and apply_patch. */
 export const CODEX_TOOL_MATCHER = "Bash|apply_patch";
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -40,7 +40,7 @@ export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, 
  * True for a handler agentsmd added (its command ends in `hook codex`).
  * @example isAgentsmdCodexHandler({ type: "command", command: "agentsmd hook codex" }) // true
  */
-export const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
+const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
 
 /**
  * The command the hooks run: `node` from PATH and this package's lean hook executable.
@@ -88,7 +88,7 @@ export interface OurHook {
  * hooks.json path as Codex sees it).
  * @example ourHooks(addCodexHooks({}, "agentsmd hook codex").file, "/h/.codex/hooks.json")[0].key // "/h/.codex/hooks.json:session_start:0:0"
  */
-export function ourHooks(file: Json, keySource: string): OurHook[] {
+function ourHooks(file: Json, keySource: string): OurHook[] {
   const out: OurHook[] = [];
   const hooks = (file.hooks ?? {}) as Json;
   for (const [event, groups] of Object.entries(hooks)) {
@@ -120,7 +120,7 @@ const parseJsonFile = parseSettingsText;
 function parseConfig(text: string | null, path: string): Json {
   if (text === null || text.trim() === "") return {};
   try {
-    return parseToml(text) as Json;
+    return parseToml(text);
   } catch (error) {
     throw new ConfigError(`${path} is not valid TOML: ${(error as Error).message}`, {
       path,
@@ -157,7 +157,7 @@ export function withTrust(text: string | null, entries: ReadonlyArray<{ key: str
     const base = text ?? "";
     const appended = `${base}${base === "" || base.endsWith("\n") ? "" : "\n"}${base === "" ? "" : "\n"}${tables.join("\n\n")}\n`;
     try {
-      const check = trustedHashes(parseToml(appended) as Json);
+      const check = trustedHashes(parseToml(appended));
       if (missing.every((e) => check[e.key] === e.hash)) return appended;
     } catch {
       /* e.g. an inline `hooks.state = {...}`: rewrite below */
@@ -192,7 +192,7 @@ export function withoutTrust(text: string, keys: readonly string[], path = "conf
   // a `[hooks.state]` header left with nothing under it goes too
   if (Object.keys(trustedHashes(parseConfig(cut, path))).length === 0) cut = cut.replace(/^\[hooks\.state\]\n(?:[ \t]*\n)*/m, "");
   try {
-    const left = trustedHashes(parseToml(cut) as Json);
+    const left = trustedHashes(parseToml(cut));
     if (present.every((k) => !(k in left))) return cut.replace(/^\n+/, "");
   } catch {
     /* rewrite below */
@@ -208,7 +208,7 @@ export function withoutTrust(text: string, keys: readonly string[], path = "conf
  * The codex executable on PATH, or null.
  * @example await findCodexBinary(process.env) // "/usr/local/bin/codex"
  */
-export async function findCodexBinary(env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+async function findCodexBinary(env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, "codex");

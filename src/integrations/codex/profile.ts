@@ -16,10 +16,10 @@ import { CodexHookEventSchema, toolCommand, type CodexHookEvent } from "./input.
 import { shellCommandPaths } from "./shell-paths.js";
 import { settleShellPaths } from "./targets.js";
 
-export const CODEX_HOST = "codex";
+const CODEX_HOST = "codex";
 
 /** Codex keeps `additionalContext` whole up to 10,000 characters (longer is cut to head and tail). */
-export const CODEX_CONTEXT_LIMIT = 10_000;
+const CODEX_CONTEXT_LIMIT = 10_000;
 
 type AnsweredEvent = CodexHookEvent["hook_event_name"];
 

@@ -13,7 +13,7 @@ import { parse, type ParseEntry } from "shell-quote";
 import { isAbsolute, posix } from "node:path";
 
 /** How a command uses a path. */
-export type PathUse = "read" | "list" | "write";
+type PathUse = "read" | "list" | "write";
 
 export interface ShellPath {
   /** Absolute, normalised path (for a glob: the absolute pattern). */
@@ -39,9 +39,9 @@ export interface ShellPathsContext {
 }
 
 /** Longest command text examined; longer commands yield `{ ok: false }`. */
-export const MAX_COMMAND_CHARS = 64 * 1024;
+const MAX_COMMAND_CHARS = 64 * 1024;
 /** Most paths one command line contributes (the rest are dropped). */
-export const MAX_PATHS = 64;
+const MAX_PATHS = 64;
 /** Deepest `bash -c '...'` nesting followed. */
 const MAX_NESTING = 3;
 

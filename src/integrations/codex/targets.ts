@@ -14,7 +14,7 @@ import type { ShellPath } from "./shell-paths.js";
 /** Most paths one glob expands to. */
 export const MAX_GLOB_MATCHES = 64;
 /** Most directories read while expanding the globs of one command. */
-export const MAX_GLOB_READDIRS = 64;
+const MAX_GLOB_READDIRS = 64;
 /** Most ancestors probed for `.git` when resolving `REV:PATH`. */
 const MAX_GIT_ROOT_DEPTH = 64;
 

@@ -24,7 +24,7 @@ export interface CommandHandler {
 }
 
 /** snake_case label of a hook event in keys and hashes. */
-export function eventLabel(event: string): string {
+function eventLabel(event: string): string {
   return event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
 }
 
@@ -164,14 +164,4 @@ export async function startAppServer(codexBin: string, env: NodeJS.ProcessEnv, t
 export async function listHooks(server: AppServer, cwd: string): Promise<CodexListedHook[]> {
   const result = (await server.call("hooks/list", { cwds: [cwd] })) as { data?: Array<{ hooks?: CodexListedHook[] }> };
   return (result.data ?? []).flatMap((entry) => entry.hooks ?? []);
-}
-
-/**
- * Records trust for the given keys through Codex's own config writer.
- * @example await writeTrust(server, [{ key, hash }])
- */
-export async function writeTrust(server: AppServer, entries: ReadonlyArray<{ key: string; hash: string }>): Promise<void> {
-  if (entries.length === 0) return;
-  const edits = entries.map(({ key, hash }) => ({ keyPath: "hooks.state", value: { [key]: { trusted_hash: hash } }, mergeStrategy: "upsert" }));
-  await server.call("config/batchWrite", { edits });
 }

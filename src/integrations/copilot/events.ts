@@ -61,7 +61,7 @@ export function inferCopilotEvent(data: Record<string, unknown>): CopilotEventNa
  * True for an event name `agentsmd hook copilot` handles.
  * @example isCopilotEventName("postToolUse") // true
  */
-export function isCopilotEventName(name: string): name is CopilotEventName {
+function isCopilotEventName(name: string): name is CopilotEventName {
   return (COPILOT_EVENTS as readonly string[]).includes(name);
 }
 
@@ -89,7 +89,7 @@ export function parseCopilotEvent(data: unknown, event?: string): CopilotEvent |
 }
 
 /** An event `agentsmd hook copilot` has nothing to say to (preToolUse, agentStop, ...). */
-export interface IgnoredCopilotEvent {
+interface IgnoredCopilotEvent {
   event: "ignored";
 }
 

@@ -18,13 +18,12 @@ import { COPILOT_EVENTS } from "./events.js";
 import { COPILOT_FILE_TOOLS } from "./targets.js";
 
 export type CopilotScope = "user" | "project";
-export const COPILOT_SCOPES: readonly CopilotScope[] = ["user", "project"];
 
 /** Seconds Copilot waits for one hook run. */
-export const COPILOT_HOOK_TIMEOUT = 30;
+const COPILOT_HOOK_TIMEOUT = 30;
 
 /** The name of agentsmd's hooks file. */
-export const COPILOT_HOOKS_FILE = "agentsmd.json";
+const COPILOT_HOOKS_FILE = "agentsmd.json";
 
 const OURS = /(^|\s)hook\s+copilot\s+--event[=\s][A-Za-z]+\s*$/;
 
@@ -84,7 +83,7 @@ export function isAgentsmdHooksFile(text: string): boolean {
   }
   const hooks = (data as { hooks?: unknown } | null)?.hooks;
   if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return false;
-  const handlers = Object.values(hooks).flatMap((list) => (Array.isArray(list) ? list : [null]));
+  const handlers = Object.values(hooks as Record<string, unknown>).flatMap((list): unknown[] => (Array.isArray(list) ? list : [null]));
   return (
     handlers.length > 0 &&
     handlers.every((handler) => typeof (handler as { bash?: unknown } | null)?.bash === "string" && OURS.test((handler as { bash: string }).bash))

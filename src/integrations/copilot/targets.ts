@@ -9,7 +9,7 @@
 import { toolTargets, type TargetTable } from "../host/targets.js";
 
 /** The tool-target table: tool name -> the argument naming its paths. */
-export const COPILOT_TOOL_TARGETS: TargetTable = {
+const COPILOT_TOOL_TARGETS: TargetTable = {
   view: { fields: ["path"] },
   create: { fields: ["path"] },
   edit: { fields: ["path"] },

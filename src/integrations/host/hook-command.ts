@@ -20,7 +20,7 @@ import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
  * A word for a POSIX shell command line: bare when it holds only safe characters, else single-quoted.
  * @example shellWord("/opt/my tools/hook.cjs") // "'/opt/my tools/hook.cjs'"
  */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -53,15 +53,15 @@ export function userHookPrefix(script: string = packageHookScript()): string {
 export type LocalInstall = "hook" | "bin" | null;
 
 /** The project's lean hook executable, relative to the project. */
-export const LOCAL_HOOK_SCRIPT = "node_modules/agentsmd/dist/hook/hook.cjs";
+const LOCAL_HOOK_SCRIPT = "node_modules/agentsmd/dist/hook/hook.cjs";
 /** The project's bin link, relative to the project. */
-export const LOCAL_BIN = "node_modules/.bin/agentsmd";
+const LOCAL_BIN = "node_modules/.bin/agentsmd";
 
 /**
  * Which copy of agentsmd the project at `projectDir` has of its own.
  * @example await localInstall("/repo") // "hook" after `npm install -D agentsmd`
  */
-export async function localInstall(projectDir: string, fs: FileSystem = nodeFileSystem): Promise<LocalInstall> {
+async function localInstall(projectDir: string, fs: FileSystem = nodeFileSystem): Promise<LocalInstall> {
   if ((await fs.stat(join(projectDir, LOCAL_HOOK_SCRIPT)).catch(() => null))?.kind === "file") return "hook";
   if ((await fs.stat(join(projectDir, LOCAL_BIN)).catch(() => null)) !== null) return "bin";
   return null;

@@ -36,7 +36,7 @@ export function cliHookCommand(host: string): string {
  * The matcher groups of `specs`, each running `command`.
  * @example hookGroupsOf([{ event: "SessionStart", timeout: 30 }], "agentsmd hook qwen")
  */
-export function hookGroupsOf(specs: readonly HookSpec[], command: string): HookGroup[] {
+function hookGroupsOf(specs: readonly HookSpec[], command: string): HookGroup[] {
   return specs.map((spec) => ({
     event: spec.event,
     ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}),

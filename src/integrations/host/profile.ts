@@ -18,7 +18,7 @@ import type { ConversationId } from "./store.js";
  * - `precompact`: the conversation is about to be compacted: path-layer files will be offered again;
  * - `ignore`: nothing to do (no answer, no state read).
  */
-export type HostEventKind = "start" | "resume" | "compact" | "tool" | "prompt" | "precompact" | "ignore";
+type HostEventKind = "start" | "resume" | "compact" | "tool" | "prompt" | "precompact" | "ignore";
 
 export interface HostEvent {
   kind: HostEventKind;
@@ -65,7 +65,7 @@ export interface NativeContext<H> {
  * again only the files the model no longer sees, and `precompact` only marks the transcript: the
  * next `tool` or `prompt` event checks it and gives back what a compaction took away.
  */
-export interface HostTranscript<I> {
+interface HostTranscript<I> {
   /** The transcript file of the conversation (absolute), if the event names one. */
   path(input: I): string | undefined;
   /** The history the model sees, from a piece of the transcript; `replaced`: the piece shows a compaction (or a reload). */

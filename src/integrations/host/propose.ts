@@ -21,7 +21,7 @@ export interface Piece {
 }
 
 /** How the shown files become text: which of them fit (`shown`), and which are only named. */
-export interface Rendered {
+interface Rendered {
   text: string;
   shown: ReadonlySet<string>;
   named?: readonly string[];

@@ -40,7 +40,7 @@ export interface ToolCall {
  * paths), else cwd with `orCwd` (a search without a path searches cwd); or a function for shapes a
  * field list cannot say (patch texts).
  */
-export type TargetRule = { readonly fields: readonly string[]; readonly orCwd?: boolean } | ((call: ToolCall) => string[]);
+type TargetRule = { readonly fields: readonly string[]; readonly orCwd?: boolean } | ((call: ToolCall) => string[]);
 
 /** Tool name -> rule. */
 export type TargetTable = Readonly<Record<string, TargetRule>>;

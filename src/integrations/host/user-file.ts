@@ -17,7 +17,7 @@ import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { nodeFileSystem, readTextFile, removeEmptyDir, type FileSystem } from "../../io/file-system.js";
 
 /** Largest configuration file read (a settings file is a few KB). */
-export const MAX_USER_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_USER_FILE_BYTES = 4 * 1024 * 1024;
 
 const RecordSchema = z
   .object({

@@ -125,7 +125,7 @@ const NO_FIELDS = z.object({}).strict();
  * The plugin's options, checked: a clear error naming the host's config file.
  * @example parseFamilyOptions(KILO_PLUGIN_HOST, { mode: "paths" })
  */
-export function parseFamilyOptions(host: FamilyPluginHost, options: PluginOptions | undefined): FamilyPluginOptions {
+function parseFamilyOptions(host: FamilyPluginHost, options: PluginOptions | undefined): FamilyPluginOptions {
   const result = FamilyPluginOptionsSchema.safeParse(options ?? {});
   if (!result.success) {
     throw new ConfigError(`invalid agentsmd/${host.host} plugin options:\n${formatIssues(result.error)}`, {

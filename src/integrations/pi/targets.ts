@@ -22,7 +22,7 @@ export const PI_FILE_TOOLS: Readonly<Record<string, { orCwd: boolean }>> = {
 export const PI_SHELL_TOOL = "bash";
 
 /** The most characters a path argument may have (longer ones are ignored, never walked). */
-export const MAX_PI_PATH_CHARS = 4096;
+const MAX_PI_PATH_CHARS = 4096;
 
 // The spaces pi's normalizeUnicodeSpaces turns into " " (NBSP, the U+2000 block, NNBSP, MMSP, ideographic space).
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;

@@ -25,7 +25,7 @@ function parse(line: string): Record_ | undefined {
   if (line.trim() === "") return undefined;
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record_) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined; // a partial line
   }

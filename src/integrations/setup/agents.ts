@@ -21,8 +21,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export const HOOK_AGENTS = ["claude-code", "codex", "gemini", "copilot", "qwen"] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 /** The agents that load agentsmd as a plugin (no `install` of theirs). */
-export const PLUGIN_AGENTS = ["opencode", "kilo", "pi"] as const;
-export type PluginAgent = (typeof PLUGIN_AGENTS)[number];
+const PLUGIN_AGENTS = ["opencode", "kilo", "pi"] as const;
+type PluginAgent = (typeof PLUGIN_AGENTS)[number];
 export type AgentId = HookAgent | PluginAgent;
 export const AGENT_IDS: readonly AgentId[] = [...HOOK_AGENTS, ...PLUGIN_AGENTS];
 

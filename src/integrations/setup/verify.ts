@@ -26,7 +26,7 @@ import { findOnPath, type HookAgent } from "./agents.js";
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Milliseconds a checked hook may take (the agents give it 30 s). */
-export const VERIFY_TIMEOUT_MS = 30_000;
+const VERIFY_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** The event each agent's check sends, and the answer field the agent reads. */
@@ -193,7 +193,7 @@ function eventFor(host: HookAgent, dir: string, target: string): Record<string, 
 }
 
 /** The context text of an answer in the agent's answer field, or undefined. */
-export function answerText(host: HookAgent, stdout: string): string | undefined {
+function answerText(host: HookAgent, stdout: string): string | undefined {
   let data: unknown;
   try {
     data = JSON.parse(stdout);
@@ -210,7 +210,7 @@ function run(
   options: { cwd: string; env: Env; stdin: string; timeoutMs: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

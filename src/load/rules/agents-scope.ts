@@ -21,6 +21,7 @@ export function agentsScope(text: string): string[] | null {
   for (const key of KEYS) {
     const value = header.data[key];
     if (value === undefined || value === null) continue;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a YAML map here still becomes "[object Object]": to be refused with a problem
     const globs = Array.isArray(value) ? value.map((item) => cleanGlob(String(item))) : splitGlobList(String(value));
     return globs.filter(Boolean);
   }

@@ -79,7 +79,7 @@ function regexOf(pattern: string): LinearRegex | null {
  * refused pattern matches nothing. `check` is called as the text is scanned (a deadline throws from it).
  * @example contentMatches({ regex: ["class \\w+"] } as ScopedRule, "class A {}") // "class \\w+"
  */
-export function contentMatches(rule: ScopedRule, text: string, check?: () => void): string | null {
+function contentMatches(rule: ScopedRule, text: string, check?: () => void): string | null {
   for (const pattern of rule.regex ?? []) {
     if (regexOf(pattern)?.test(text, check)) return pattern;
   }

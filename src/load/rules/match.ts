@@ -40,7 +40,7 @@ export function splitGlobList(text: string): string[] {
  */
 export function cleanGlob(glob: string): string {
   let text = glob.trim();
-  if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text.endsWith(text[0]!)) text = text.slice(1, -1).trim();
+  if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text.endsWith(text[0])) text = text.slice(1, -1).trim();
   while (text.startsWith("./")) text = text.slice(2);
   if (text.startsWith("/") && !text.startsWith("//")) text = text.slice(1);
   return text;
@@ -100,12 +100,4 @@ export function globProblem(glob: string): string | null {
     if (error instanceof GlobSyntaxError) return error.message;
     throw error;
   }
-}
-
-/**
- * Whether a glob is taken (for `doctor`).
- * @example isValidGlob("+(a|b)") // false
- */
-export function isValidGlob(glob: string): boolean {
-  return globProblem(glob) === null;
 }

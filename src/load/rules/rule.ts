@@ -11,7 +11,7 @@ import type { Frontmatter } from "./frontmatter.js";
  * matches, `model` only when the agent asks for it by description, `manual` only when a person
  * attaches it. agentsmd delivers `always` and `glob` rules.
  */
-export type RuleActivation = "always" | "glob" | "model" | "manual";
+type RuleActivation = "always" | "glob" | "model" | "manual";
 
 export interface ScopedRule {
   format: RuleFormat;
@@ -54,14 +54,17 @@ function listOf(value: unknown, commaList: boolean): string[] | undefined {
   if (Array.isArray(value))
     return value
       .filter((item) => item !== null && item !== undefined)
+
       .map((item) => cleanGlob(String(item)))
       .filter(Boolean);
   if (typeof value === "string") return commaList ? splitGlobList(value) : [cleanGlob(value)].filter(Boolean);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- as above
   return [cleanGlob(String(value))].filter(Boolean);
 }
 
 function textOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- as above
   const text = String(value).trim();
   return text.length ? text : undefined;
 }
