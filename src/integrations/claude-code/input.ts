@@ -6,9 +6,9 @@ import * as z from "zod/mini";
 import "../../core/zod-locale.js";
 import { leaves, once } from "../../core/config-schema.js";
 import { absolute, join } from "../../core/paths.js";
-import { conversationPath, hostStateDir } from "../host/store.js";
+import { conversationPath } from "../host/store.js";
 import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";
-import { HookInputError, parseHostInput, parseHostText, readHostJson, type HostInputSide } from "../host/deliver.js";
+import { HookInputError, parseHostText, type HostInputSide } from "../host/deliver.js";
 import type { HostEvent } from "../host/profile.js";
 
 export { HookInputError };
@@ -35,7 +35,7 @@ export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
  * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
  * @example normalizeHookInput({ sessionId: "s", hookEventName: "SessionStart", source: "new", cwd: "/r" }) // { ..., session_id: "s", hook_event_name: "SessionStart", source: "startup" }
  */
-export function normalizeHookInput(raw: unknown): unknown {
+function normalizeHookInput(raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
   const data = Object.fromEntries(Object.entries(raw));
   if (data.session_id !== undefined || data.hook_event_name !== undefined) return raw;
@@ -57,7 +57,7 @@ export function normalizeHookInput(raw: unknown): unknown {
 export const ClaudeHookEventSchema = z.pipe(z.transform(normalizeHookInput), ClaudeHookInputSchema);
 
 /** Tool name -> the input fields naming its paths (Grep/Glob without `path` search cwd: nothing new). */
-export const CLAUDE_TOOL_TARGETS: TargetTable = {
+const CLAUDE_TOOL_TARGETS: TargetTable = {
   Read: { fields: ["file_path"] },
   Write: { fields: ["file_path"] },
   Edit: { fields: ["file_path"] },
@@ -73,7 +73,7 @@ export const CLAUDE_TOOL_TARGETS: TargetTable = {
  * The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path).
  * @example toolTargets({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Grep", tool_input: { pattern: "x", path: "src" } }) // ["/r/src"]
  */
-export function toolTargets(input: ClaudeHookInput): string[] {
+function toolTargets(input: ClaudeHookInput): string[] {
   if (!input.tool_name) return [];
   return extractTargets(CLAUDE_TOOL_TARGETS, { tool: input.tool_name, input: input.tool_input ?? {}, cwd: absolute(input.cwd, "/") });
 }
@@ -120,14 +120,6 @@ export function claudeCodeEvent(input: ClaudeHookInput): HostEvent {
 /** The host's name in the state directory and in `agentsmd hook`. */
 export const CLAUDE_CODE_HOST = "claude-code";
 
-/**
- * The directory of the per-session state files.
- * @example hookStateDir({ CLAUDE_PLUGIN_DATA: "/data" }, "/home/me") // "/data/sessions"
- */
-export function hookStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  return pluginDataDir(env) ?? hostStateDir(CLAUDE_CODE_HOST, env, home);
-}
-
 /** `$CLAUDE_PLUGIN_DATA/sessions` when installed as a plugin (absolute only). */
 export function pluginDataDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const data = env.CLAUDE_PLUGIN_DATA;
@@ -143,25 +135,7 @@ export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent
 }
 
 /** The input side of the Claude Code profile. */
-export const CLAUDE_CODE_INPUT: HostInputSide<ClaudeHookInput> = { host: CLAUDE_CODE_HOST, displayName: "Claude Code", input: ClaudeHookEventSchema };
-
-/**
- * Validates a parsed hook event (Claude Code's, or VS Code's camelCase one). Throws HookInputError
- * naming the first problem.
- * @example validateHookInput({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r" }).session_id // "s"
- */
-export function validateHookInput(data: unknown): ClaudeHookInput {
-  return parseHostInput(CLAUDE_CODE_INPUT, data);
-}
-
-/**
- * A hook's stdin as JSON, not yet validated (`handleClaudeCodeHook` validates it, after telling
- * another host's event apart). Throws HookInputError when it is not JSON.
- * @example readHookJson('{"session_id":"s"}') // { session_id: "s" }
- */
-export function readHookJson(text: string): unknown {
-  return readHostJson(CLAUDE_CODE_INPUT, text);
-}
+const CLAUDE_CODE_INPUT: HostInputSide<ClaudeHookInput> = { host: CLAUDE_CODE_HOST, displayName: "Claude Code", input: ClaudeHookEventSchema };
 
 /** Gemini CLI's own event names (Claude Code has none of them). */
 const GEMINI_EVENTS: ReadonlySet<string> = new Set([

@@ -120,7 +120,7 @@ export function parseHostText<I>(profile: HostInputSide<I>, text: string): I {
  * A hook's stdin as JSON, not yet validated. Throws HookInputError when it is not JSON.
  * @example readHostJson({ displayName: "Codex" }, '{"session_id":"s"}') // { session_id: "s" }
  */
-export function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName">, text: string): unknown {
+function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName">, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -292,7 +292,7 @@ async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H
 }
 
 /** The most of a transcript read to find what the model still sees. */
-export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
+const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
 /**
  * What the model sees now per the host's transcript, read from `offset` (at most the last
@@ -548,10 +548,8 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
   }
 }
 
-export { renderPiece };
-
 /** What `agentsmd hook <host>` passes to a host's runner. */
-export interface HookRunOptions extends Omit<HostHookOptions<unknown>, "deliver"> {
+interface HookRunOptions extends Omit<HostHookOptions<unknown>, "deliver"> {
   /** The host's own command-line flags (see HookHostEntry.flags), validated against their choices. */
   flags: Readonly<Record<string, string | undefined>>;
   deliver(output: unknown): void | Promise<void>;

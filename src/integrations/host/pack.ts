@@ -8,7 +8,7 @@ import { trimEndText } from "../../core/budget.js";
 import { quote } from "../../core/quote.js";
 
 /** What an answer is kept under when the host profile does not say. */
-export const DEFAULT_CONTEXT_BUDGET = 9_500;
+const DEFAULT_CONTEXT_BUDGET = 9_500;
 
 function depth(path: string): number {
   return path.split("/").length;
@@ -102,7 +102,7 @@ export function packContext(
   // bound of the final list), capped.
   const cap = Math.min(2_000, Math.floor(budget / 4));
   const cost = (path: string) => (alreadyNamed.has(path) ? 0 : quote(path).length + 3);
-  const after: number[] = new Array(pieces.length + 1).fill(0);
+  const after: number[] = new Array<number>(pieces.length + 1).fill(0);
   for (let index = pieces.length - 1; index >= 0; index--) after[index] = after[index + 1]! + cost(pieces[index]!.path);
   const shown: string[] = [];
   const left: string[] = [];
@@ -138,7 +138,7 @@ export function fit(text: string, budget: number, host = "the host"): string {
 }
 
 /** The update notice's first line. */
-export const NOTICE_HEADING = "agentsmd: instruction files changed since they were shown in this conversation:";
+const NOTICE_HEADING = "agentsmd: instruction files changed since they were shown in this conversation:";
 
 /**
  * The update notice: a heading and the lines that fit under `budget`, then "... and N more".
