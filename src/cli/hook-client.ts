@@ -55,7 +55,6 @@ export function ownDirectory(path: string, uid: number | undefined, denied: numb
  * The socket of this build's hook server, its directory created (0700) if needed; undefined when
  * the server is off (`AGENTSMD_HOOK_SERVER=0`), the platform has no Unix sockets or uids, the
  * bundle is missing, or the directory is not the user's alone.
- * @example hookServerSocket(process.env, "/usr/lib/node_modules/agentsmd/dist/hook") // "/run/user/1000/agentsmd/hook-v20.20.2-….sock"
  */
 export function hookServerSocket(env: Env, hookDir: string): string | undefined {
   const uid = process.getuid?.();
@@ -89,7 +88,6 @@ export type ServerOutcome =
 
 /**
  * Sends one hook call to the server at `socket` and writes its answer to descriptors 1 and 2.
- * @example const outcome = await askHookServer(socket, request, require)
  */
 export function askHookServer(socket: string, request: HookRequest, require: Require): Promise<ServerOutcome> {
   const net = require("node:net") as typeof import("node:net");
@@ -152,7 +150,6 @@ export function askHookServer(socket: string, request: HookRequest, require: Req
  * Starts a hook server on `socket` in the background (detached, no stdio), unless one is being
  * started: a marker file next to the socket, created exclusively, stands for that start until the
  * server listens (it removes the marker) or STARTING_MS passes.
- * @example startHookServer(socket, process.env, __dirname, require)
  */
 export function startHookServer(socket: string, env: Env, hookDir: string, require: Require): void {
   const marker = `${socket}.starting`;

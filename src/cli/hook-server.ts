@@ -284,7 +284,6 @@ async function listenOn(server: Server, socketPath: string): Promise<void> {
 
 /**
  * Listens on `socketPath` and answers hook calls until idle. Resolves when the server has stopped.
- * @example await serveHooks({ socketPath: "/run/user/1000/agentsmd/hook-v20.20.2-1-2.sock", env: process.env })
  */
 export async function serveHooks(options: ServeOptions): Promise<void> {
   const net = process.getBuiltinModule("node:net");

@@ -12,7 +12,6 @@ export type StdinRead = { bytes: Buffer; complete: boolean } | { error: Error };
 
 /**
  * Reads descriptor 0 to its end, or as far as it goes without blocking.
- * @example const input = readStdinOnce(MAX_STDIN); if ("bytes" in input && input.complete) send(input.bytes)
  */
 export function readStdinOnce(maxBytes: number = MAX_STDIN): StdinRead {
   try {

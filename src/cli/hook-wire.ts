@@ -50,7 +50,6 @@ export function frameText(value: HookRequest | ServerFrame | { ack: true }): str
 /**
  * The server's directory: `$XDG_RUNTIME_DIR/agentsmd` (the user's own, cleared at logout) when set,
  * else `<$TMPDIR or /tmp>/agentsmd-<uid>`. The caller checks it is a directory only the user can use.
- * @example serverDirOf({ XDG_RUNTIME_DIR: "/run/user/1000" }, 1000) // "/run/user/1000/agentsmd"
  */
 export function serverDirOf(env: Readonly<Record<string, string | undefined>>, uid: number): string {
   const runtime = env.XDG_RUNTIME_DIR;
@@ -63,7 +62,6 @@ export function serverDirOf(env: Readonly<Record<string, string | undefined>>, u
  * The socket of the server for one build of the bundle on one Node: a rebuilt bundle or another
  * Node gets its own server, and the old one idles out. A checksum of the three, so the path stays
  * short under a long `$TMPDIR` (macOS: ~50 bytes before it).
- * @example socketName("v20.20.2", 212345, 1764130000123.4) // "hook-<16 hex digits>.sock"
  */
 export function socketName(nodeVersion: string, bundleSize: number, bundleMtimeMs: number): string {
   return `hook-${checksum(`${nodeVersion}\0${bundleSize}\0${Math.trunc(bundleMtimeMs)}`)}.sock`;

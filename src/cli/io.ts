@@ -76,7 +76,6 @@ export function processIo(): CliIo {
  * The same io with every stderr line quoted: names from an untrusted tree reach stderr inside
  * messages, and no terminal escape gets through. (A prototype, not a spread: `cwd` is a getter
  * that may throw and must stay lazy.)
- * @example const io = withQuotedStderr(processIo());
  */
 export function withQuotedStderr(given: CliIo): CliIo {
   return Object.assign(Object.create(given) as CliIo, { stderr: (text: string) => given.stderr(quoteControls(text, { keepNewlines: true })) });

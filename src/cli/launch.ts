@@ -46,7 +46,6 @@ function privateDir(path: string): boolean {
 
 /**
  * The compile cache directory, created if needed; undefined when turned off or not safe to use.
- * @example compileCacheDir({ XDG_CACHE_HOME: "/home/me/.cache" }, os.homedir) // "/home/me/.cache/agentsmd/compile-cache"
  */
 export function compileCacheDir(env: Env, homedir: () => string): string | undefined {
   if (env.AGENTSMD_COMPILE_CACHE === "0" || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -80,7 +79,6 @@ const homedirOf = (require: Require) => () => (require("node:os") as typeof impo
 
 /**
  * Turns on Node's compile cache for the modules loaded after this call (Node >= 22.1; false elsewhere).
- * @example enableCompileCache(process.env, require)
  */
 export function enableCompileCache(env: Env, require: Require, dir = hasCompileCache() ? compileCacheDir(env, homedirOf(require)) : undefined): boolean {
   if (!hasCompileCache() || dir === undefined) return false;
@@ -204,7 +202,6 @@ async function viaServer(argv: readonly string[], env: Env, place: LaunchPlace):
  * Runs `agentsmd hook ...` (or a plain `show`, which the server never takes) through the user's hook server, else from the bundle (or, in a build
  * without it, from the compiled modules), and ends the process with its exit code; returns the
  * code only when output is still draining.
- * @example process.exitCode = await launchHook(process.argv.slice(2), process.env, { hookDir: __dirname, require })
  */
 export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
   const place = await placeOf(at);
@@ -230,7 +227,6 @@ export async function launchHook(argv: readonly string[], env: Env = process.env
 /**
  * The hook server's process (`node dist/hook/hook.cjs --agentsmd-serve <socket>`, started by a
  * client): the bundle, loaded as a hook call loads it, answers calls until idle, then exits.
- * @example await launchHookServer(socket, process.env, { hookDir: __dirname, require })
  */
 export async function launchHookServer(socket: string, env: Env = process.env, at?: LaunchPlace): Promise<never> {
   const place = await placeOf(at);

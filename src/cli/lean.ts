@@ -29,7 +29,6 @@ function camel(option: string): string {
 
 /**
  * Parses `[globals] show [globals]`; null for anything else (commander then runs it, or reports it).
- * @example parseLeanArgv(["--cwd", "src", "show", "--json"]) // { command: "show", globals: { cwd: "src", json: true } }
  */
 export function parseLeanArgv(argv: readonly string[]): LeanInvocation | null {
   const globals: Record<string, string | boolean> = {};
@@ -55,7 +54,6 @@ export function parseLeanArgv(argv: readonly string[]): LeanInvocation | null {
 
 /**
  * Runs a lean invocation and returns the exit code (the same output and codes as the commander command).
- * @example process.exitCode = await runLean({ command: "show", globals: {} }, io)
  */
 export async function runLean(invocation: LeanInvocation, given: CliIo): Promise<number> {
   const io = withQuotedStderr(given);
@@ -87,7 +85,6 @@ export async function runLean(invocation: LeanInvocation, given: CliIo): Promise
 
 /**
  * `main()`'s and the bundle's fast path: runs a plain `show`, or returns null to let commander handle argv.
- * @example const code = await runLeanArgv(["show"], io) // null for ["show", "--help"]
  */
 export async function runLeanArgv(argv: readonly string[], io: CliIo): Promise<number | null> {
   const invocation = parseLeanArgv(argv);

@@ -70,7 +70,6 @@ async function buildProgram(io: CliIo, command: string | undefined): Promise<Com
 
 /**
  * Runs the CLI.
- * @example process.exitCode = await main(process.argv.slice(2), processIo());
  */
 export async function main(argv: readonly string[], given: CliIo): Promise<number> {
   const io = withQuotedStderr(given);

@@ -284,7 +284,6 @@ function emit(ast: Ast, program: Instruction[]): void {
 export interface LinearRegex {
   /**
    * `check` is called every {@link CHECK_EVERY} characters (a deadline throws from it).
-   * @example compileLinearRegex("class \\w+").test("export class A {}") // true
    */
   test(text: string, check?: () => void): boolean;
 }
@@ -295,7 +294,6 @@ const CHECK_EVERY = 4096;
 /**
  * Compiles `pattern` (RegExp syntax, no flags). Throws {@link RegexRefused} for what it does not
  * run, and the RegExp's own SyntaxError for an invalid pattern.
- * @example compileLinearRegex("^(a+)+$").test("a".repeat(40) + "!") // false, at once
  */
 export function compileLinearRegex(pattern: string): LinearRegex {
   new RegExp(pattern); // a pattern RegExp rejects is rejected the same way (its construction does not backtrack)
@@ -372,7 +370,6 @@ function run(program: readonly Instruction[], text: string, check?: () => void):
 
 /**
  * Why a pattern never matches here (invalid, or needs backtracking), or null when it runs.
- * @example regexProblem("(a)\\1") // "a backreference (\\1 ...) needs backtracking"
  */
 export function regexProblem(pattern: string): string | null {
   try {

@@ -97,7 +97,6 @@ export interface DoctorOptions {
 
 /**
  * Per-file limits of agents that no preset models as a budget (docs/loading-rules.md#claude-code): each preset's `fileLimit`.
- * @example AGENT_FILE_LIMITS.find((limit) => limit.preset === "claude")?.bytes // 4194304
  */
 const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = presetNames().flatMap((name) => {
   const limit = getPreset(name)?.fileLimit;
@@ -127,7 +126,6 @@ function kib(bytes: number): string {
 
 /**
  * Scans `options.root` and reports findings.
- * @example const report = await doctor({ root: "/repo", session: { home: os.homedir() } });
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const started = performance.now();
@@ -521,7 +519,6 @@ const AGENT_SIGNS: ReadonlyArray<{ agents: readonly string[]; names: readonly st
 /**
  * Agents whose own instruction files or settings appear in the tree (the repository is set up
  * for them). AGENTS.md alone is every agent's file, so it marks none.
- * @example usedAgents(files, new Set([".gemini"])) // Set { "gemini", ... }
  */
 function usedAgents(data: readonly FileData[], rootEntries: ReadonlySet<string>): Set<string> {
   const used = new Set<string>();

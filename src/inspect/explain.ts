@@ -105,7 +105,6 @@ function bytes(count: number): string {
 
 /**
  * Explains, for the session `options` describe, which instruction files apply to `target`.
- * @example const explanation = await explainPath({ cwd: "/repo", preset: "codex" }, "/repo/pkg/src/a.ts");
  */
 export async function explainPath(options: SessionOptions, target: string): Promise<Explanation> {
   const session = await createSession(options);
@@ -126,7 +125,6 @@ function budgetSource(configured: number | undefined, presetBytes: number, used:
 /**
  * The budgets line of `explain`: every preset has one, imports included; where the agent has no
  * limit, agentsmd's default applies and this says so.
- * @example describeBudget(session) // "initial.maxBytes 1048576 (agentsmd's default: the agent sets no limit); lazy.maxBytes ..."
  */
 function describeBudget(session: AgentsSession): string {
   const raw = session.rawConfig;
@@ -398,7 +396,6 @@ function notDeliveredReason(session: AgentsSession, found: Found, dir: string): 
 /**
  * The order the preset delivers files in: the initial message as rendered, then what touch adds,
  * root side first (spec 000 §6) or nearest first where the agent does so.
- * @example deliveryOrder(session) // "startup files in the initial message's order, then the files touch delivers, root side first (docs/loading-rules.md#progressive-resolution)"
  */
 function deliveryOrder(session: AgentsSession): string {
   const startup = session.preset.startup.order === "path" ? "sorted by path, as the agent sorts them" : "in the initial message's order";
@@ -428,7 +425,6 @@ export interface PresetMatrix {
 
 /**
  * {@link explainPath} under every registered preset (`--all-presets`).
- * @example const matrix = await explainAllPresets({ cwd: "/repo" }, "/repo/pkg/a.ts");
  */
 export async function explainAllPresets(options: SessionOptions, target: string): Promise<PresetMatrix> {
   const presets = presetNames();

@@ -24,7 +24,6 @@ export interface RuleReach {
  * Who sees a rule: the hosts reading its format, and the agentsmd hosts it is delivered to under
  * `formats` (`rules.formats`; default per host). Manual and agent-requested rules reach only their
  * own host; agentsmd never delivers them.
- * @example ruleReach(cursorRule).agentsmd // ["claude-code", "opencode", ...]
  */
 export function ruleReach(rule: ScopedRule, formats?: readonly RuleFormat[]): RuleReach {
   const native = [...RULE_FORMAT_SPECS[rule.format].nativeHosts];
@@ -46,7 +45,6 @@ export interface AppliedRule {
 /**
  * The rules that apply to `target` (absolute): glob matches (content-checked for `regex` rules when
  * `content` is given) and always-apply rules, in rule order.
- * @example rulesApplying(rules, "/repo/src/a.ts").map((r) => r.matched) // ["**\/*.ts"]
  */
 export function rulesApplying(rules: readonly ScopedRule[], target: string, content?: string, formats?: readonly RuleFormat[]): AppliedRule[] {
   const matched = new Map(rulesForPath(rules, target, content).map((match) => [match.rule, match.reason]));
@@ -71,7 +69,6 @@ export interface RuleFinding {
 
 /**
  * Tracks which glob rules match some file of a tree, fed one directory listing at a time.
- * @example const seen = globCoverage(rules); seen.add("src/a.ts"); seen.unmatched()
  */
 export function globCoverage(rules: readonly ScopedRule[]): { add(relativePath: string): void; unmatched(): ScopedRule[] } {
   let open = rules
@@ -93,7 +90,6 @@ function normalisedBody(rule: ScopedRule): string {
 /**
  * Findings over a project's rules: globs that match no file (`unmatched`, from {@link globCoverage}),
  * rules no agentsmd host will ever see, the same rule kept in two files, globs the matcher refuses.
- * @example ruleFindings(rules, coverage.unmatched(), config.rules?.formats)
  */
 export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly ScopedRule[], formats?: readonly RuleFormat[]): RuleFinding[] {
   const findings: RuleFinding[] = [];

@@ -56,7 +56,6 @@ function fileRealPath(path: string): string | undefined {
 
 /**
  * `realpathSync.native(path)` for an absolute path, answered through /proc when it can be.
- * @example realpathNow("/repo/link/src") // "/elsewhere/src" when /repo/link -> /elsewhere
  */
 export function realpathNow(path: string): string {
   if (!noProc && path.startsWith("/")) {

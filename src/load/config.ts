@@ -79,7 +79,6 @@ const BUILT_IN = new WeakSet<object>();
 /**
  * Marks a config agentsmd itself passes (frozen, so it stays as tested): `parseConfig` returns it
  * without building the schema, which a hook process would otherwise pay at every call (docs/performance.md#the-hook-process).
- * @example const HOOK_CONFIG = builtInConfig({ lazy: { maxFiles: 10_000 } })
  */
 export function builtInConfig<T extends AgentsConfig>(config: T): T {
   BUILT_IN.add(freeze(config));
@@ -144,7 +143,6 @@ function envValue(env: Readonly<Record<string, string | undefined>>, names: read
 
 /**
  * The config layer env vars define. Unset or empty vars define nothing.
- * @example configFromEnv({ AGENTSMD_MARKERS: ".git,.hg" }) // { root: { markers: [".git", ".hg"] } }
  */
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): AgentsConfig {
   const out: AgentsConfig = {};
@@ -196,7 +194,6 @@ function isPlain(value: unknown): value is Plain {
 
 /**
  * Deep merge where `undefined` never overwrites and arrays replace.
- * @example mergeConfigs({ root: { markers: [".git"] } }, { root: { stopAtFsRoot: false } }) // { root: { markers: [".git"], stopAtFsRoot: false } }
  */
 function mergeConfigs(...layers: Array<AgentsConfig | undefined>): AgentsConfig {
   const out: Plain = {};

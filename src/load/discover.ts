@@ -111,7 +111,6 @@ export function identityKey(info: { dev: number; ino: number }): string {
 /**
  * Keeps the first of the files that share a device + inode (hard links, case-insensitive file
  * systems), in order; each dropped one names the kept path it duplicates.
- * @example dedupeByIdentity(found).duplicates // [{ found: <agents.md>, sameAs: "/r/AGENTS.md" }]
  */
 export function dedupeByIdentity(found: readonly Found[]): { kept: Found[]; duplicates: Array<{ found: Found; sameAs: string }> } {
   const first = new Map<string, string>();
@@ -142,7 +141,6 @@ export interface DirChoice {
 
 /**
  * The decision `selectFiles` makes, with what it left aside.
- * @example chooseFiles(await cache.probeDir(dir), groupsFor(["AGENTS.override.md", "AGENTS.md"], "first")).shadowed
  */
 export function chooseFiles(probe: DirProbe, groups: NameGroups): DirChoice {
   const choice: DirChoice = { selected: [], shadowed: [], ignored: [], irregular: [...probe.irregular] };

@@ -74,7 +74,6 @@ function isLetter(char: string): boolean {
 /**
  * Gemini's `findImports`: every `@token` at the start or after whitespace whose path starts with
  * `.`, `/` or an ASCII letter, code or not.
- * @example findGeminiImports("see @./a.md, ok") // [{ start: 4, end: 12, path: "./a.md," }]
  */
 function findGeminiImports(content: string): Token[] {
   const tokens: Token[] = [];
@@ -279,9 +278,6 @@ function failure(file: string, path: string, why: string): Diagnostic {
 /**
  * Expands the imports of `content` (the text of `file`) as Gemini CLI does when it reads a context
  * file.
- * @example
- * const { content } = await expandGeminiImports(nodeFileSystem, "Rules: @./docs/rules.md\n", "/r/GEMINI.md");
- * // "Rules: <!-- Imported from: ./docs/rules.md -->\n…\n<!-- End of import from: ./docs/rules.md -->\n"
  */
 export async function expandGeminiImports(fs: FileSystem, content: string, file: string, options: GeminiImportOptions = {}): Promise<GeminiImportResult> {
   const base = dirname(file);

@@ -81,7 +81,6 @@ export function initialDirs(root: string | null, cwd: string, scope: "chain" | "
 
 /**
  * Loads the initial bundle.
- * @example const load = await loadInitial({ cache, config, preset, root, cwd, home, env, sink });
  */
 export async function loadInitial(context: InitialContext): Promise<InitialLoad> {
   const { cache, config, preset, sink } = context;

@@ -47,7 +47,6 @@ function codexHome(home: string, env: Readonly<Record<string, string | undefined
 
 /**
  * The project-doc settings of Codex's `config.toml`.
- * @example (await readCodexConfig({ cwd, home, env, fs: nodeFileSystem })).config // { codex: { project_doc_fallback_filenames: ["CONTRIBUTING.md"] } }
  */
 export async function readCodexConfig(context: AgentConfigContext): Promise<AgentConfigLayer> {
   const file = join(codexHome(context.home, context.env), "config.toml");
@@ -96,7 +95,6 @@ export async function readCodexConfig(context: AgentConfigContext): Promise<Agen
 
 /**
  * Gemini CLI's `context.fileName` from its user and workspace settings (the workspace wins).
- * @example (await readGeminiSettings({ cwd: "/repo", home, env, fs: nodeFileSystem }, "/home/me/.gemini")).config // { files: { names: ["AGENTS.md"] } }
  */
 export async function readGeminiSettings(context: AgentConfigContext, geminiDir: string): Promise<AgentConfigLayer> {
   const diagnostics: Diagnostic[] = [];

@@ -53,7 +53,6 @@ function managedDir(): string {
 
 /**
  * `~/.claude`, or `$CLAUDE_CONFIG_DIR`.
- * @example claudeConfigDir("/home/me", {}) // "/home/me/.claude"
  */
 export function claudeConfigDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const dir = env.CLAUDE_CONFIG_DIR;
@@ -74,7 +73,6 @@ function modeIn(settings: unknown): InstructionFilesMode | undefined {
 /**
  * Claude Code's `instructionFiles` setting: managed settings win over `~/.claude/settings.json`;
  * project and local settings are ignored by Claude Code, so they are here too.
- * @example await instructionFilesMode(nodeFileSystem, os.homedir(), process.env) // "claude-md-or-agents-md"
  */
 async function instructionFilesMode(fs: FileSystem, home: string, env: Readonly<Record<string, string | undefined>>): Promise<InstructionFilesMode> {
   const managed = modeIn(await readJsonQuietly(fs, join(managedDir(), "managed-settings.json")));
@@ -86,7 +84,6 @@ async function instructionFilesMode(fs: FileSystem, home: string, env: Readonly<
  * The first `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` in `cwd` or an ancestor (nearest
  * first), or null. A symlink counts (it is what Claude Code sees). `~/.claude/CLAUDE.md` does not,
  * nor does a file `claudeMdExcludes` excludes (`exclude`): Claude Code then reads AGENTS.md there.
- * @example await claudeMdAtOrAbove(nodeFileSystem, "/repo/pkg") // "/repo/CLAUDE.md"
  */
 async function claudeMdAtOrAbove(fs: FileSystem, cwd: string, exclude?: (path: string) => boolean): Promise<string | null> {
   const dirs = ancestors(cwd);
@@ -115,7 +112,6 @@ export interface BuiltinAgentsMd {
 
 /**
  * Whether Claude Code's built-in AGENTS.md support (≥ 2.1.277) is active for a session in `cwd`.
- * @example const { active, reason } = await builtinAgentsMd({ fs: nodeFileSystem, cwd, home, env });
  */
 export async function builtinAgentsMd(context: {
   fs: FileSystem;
@@ -140,7 +136,6 @@ export async function builtinAgentsMd(context: {
 
 /**
  * The name groups Claude Code uses for a session (see `Preset.prepare`).
- * @example (await claudeGroups({ cwd, root: "/", home, env, fs: nodeFileSystem })).groups
  */
 async function claudeGroups(context: PrepareContext): Promise<PreparedGroups> {
   const builtin = await builtinAgentsMd(context);
@@ -158,7 +153,6 @@ async function claudeGroups(context: PrepareContext): Promise<PreparedGroups> {
 /**
  * Drops block-level HTML comments (a line starting with `<!--` up to the line holding `-->`)
  * outside fenced code blocks, as Claude Code does since 2.1.72.
- * @example stripBlockComments("<!-- note -->\nKeep.\n") // "Keep.\n"
  */
 export function stripBlockComments(text: string): string {
   if (!text.includes("<!--")) return text;
@@ -199,7 +193,6 @@ export function stripBlockComments(text: string): string {
 
 /**
  * The description Claude Code appends to a file's path in the `claudeMd` block.
- * @example claudeDescription({ path: "/r/CLAUDE.local.md", layer: "project" }) // " (user's private project instructions, not checked in)"
  */
 function claudeDescription(block: Pick<RenderBlock, "path" | "layer">): string {
   if (block.layer === "user") return " (user's private global instructions for all projects)";
@@ -259,7 +252,6 @@ async function realVariant(fs: FileSystem, pattern: string): Promise<string | un
  * What Claude Code's settings keep from loading: with `CLAUDE_CODE_DISABLE_CLAUDE_MDS` every memory
  * file; else the files `claudeMdExcludes` matches (globs or absolute paths, picomatch with dot files,
  * on absolute paths; the lists of every settings file merged), never the managed CLAUDE.md.
- * @example (await claudeExcludes({ cwd, root: "/", home, env, fs, agentConfig: true, raw: {} }))?.matches("/repo/pkg/CLAUDE.md")
  */
 export async function claudeExcludes(context: ListedContext): Promise<Excludes | undefined> {
   if (envTruthy(context.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS))

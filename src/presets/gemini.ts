@@ -50,8 +50,6 @@ function geminiBlank(text: string): boolean {
 /**
  * Gemini's `concatenateInstructions`: each non-blank file trimmed (JavaScript `trim()`) between
  * `--- Context from: P ---` lines, joined by a blank line.
- * @example geminiContext([{ path: "/r/GEMINI.md", layer: "project", content: "Hi\n" }])
- * // "--- Context from: /r/GEMINI.md ---\nHi\n--- End of Context from: /r/GEMINI.md ---"
  */
 function geminiContext(blocks: readonly RenderBlock[]): string {
   return blocks
@@ -79,8 +77,6 @@ const GEMINI_MEMORY_EXPLAINER = `The following content is loaded from local and 
  * The global tier as Gemini CLI appends it to the system instruction: `renderUserMemory` of the
  * global memory string, headed by the context file names (`names`: the session's
  * `files.names`). "" without global files.
- * @example geminiSystemMemory(session.initialLoad!.blocks, session.config.files.names)
- * // "\n# Contextual Instructions (GEMINI.md)\nThe following content is loaded from…\n\n<loaded_context>\n--- Context from: …\n</loaded_context>"
  */
 export function geminiSystemMemory(blocks: readonly RenderBlock[], names: readonly string[] = [GEMINI_MD]): string {
   const global = geminiContext(blocks.filter((block) => block.layer === "user"));

@@ -50,7 +50,6 @@ function xdg(context: PresetEnv, name: string, fallback: string, sub: string): s
 
 /**
  * Kilo's global config directory: `$KILO_CONFIG_DIR` when set, else `$XDG_CONFIG_HOME/kilo`, else `~/.config/kilo`.
- * @example kiloConfigDir({ home: "/home/me", env: {} }) // "/home/me/.config/kilo"
  */
 export function kiloConfigDir(context: PresetEnv): string {
   return context.env.KILO_CONFIG_DIR || xdg(context, "XDG_CONFIG_HOME", ".config", "kilo");

@@ -140,7 +140,6 @@ export interface SystemPathsInput {
  * The files a CLI of `family` puts in its system prompt right now (recomputed every step): the
  * global file (the first existing candidate not omitted), then the project files nearest first.
  * Config `instructions` are not included.
- * @example const paths = await familySystemPaths(OPENCODE_FAMILY, { cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
  */
 export async function familySystemPaths(family: OpenCodeFamily, input: SystemPathsInput): Promise<string[]> {
   const out: string[] = [];
@@ -167,7 +166,6 @@ export async function familySystemPaths(family: OpenCodeFamily, input: SystemPat
 /**
  * The files OpenCode puts in its system prompt right now (recomputed every step by OpenCode):
  * the global file, then the project files nearest first. Config `instructions` are not included.
- * @example const paths = await opencodeSystemPaths({ cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
  */
 export function opencodeSystemPaths(input: SystemPathsInput): Promise<string[]> {
   return familySystemPaths(OPENCODE_FAMILY, input);
@@ -192,7 +190,6 @@ export function familyPrepare(family: OpenCodeFamily): NonNullable<Preset["prepa
  * (what it puts in its system prompt after the project files), as the in-process plugins see
  * them. `entries` are the config's entries when the caller read them already (the CLI reads its
  * config once per run; the globs every step); `observer` hears of what the globs list and probe.
- * @example const paths = await familyListedPaths(OPENCODE_FAMILY, { cwd, worktree, home, env, fs: nodeFileSystem });
  */
 export async function familyListedPaths(
   family: OpenCodeFamily,
@@ -207,7 +204,6 @@ export async function familyListedPaths(
 /**
  * The family's config `instructions` as a preset's `listed`: the CLI's own list, or the list of
  * agentsmd's own config (`own`, e.g. `opencode.instructions`) when that sets one.
- * @example (await familyListed(OPENCODE_FAMILY, { key: "opencode.instructions", list: (raw) => raw.opencode?.instructions })({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
  */
 export function familyListed(
   family: OpenCodeFamily,
@@ -266,7 +262,6 @@ export function familyListed(
 /**
  * OpenCode's config `instructions` as files (see opencode-instructions.ts): the agent's own list,
  * or agentsmd's `opencode.instructions` when set.
- * @example (await opencodeListed({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
  */
 const opencodeListed: NonNullable<Preset["listed"]> = familyListed(OPENCODE_FAMILY, {
   key: "opencode.instructions",

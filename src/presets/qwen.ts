@@ -36,8 +36,6 @@ const QWEN_DEFAULT_NAMES: readonly string[] = [QWEN_MD, "AGENTS.md"];
 
 /**
  * `~/.qwen`, or `$QWEN_HOME` (a leading `~` expands to `home`, as Qwen's `resolvePath` does).
- * @example qwenDir("/home/me", {}) // "/home/me/.qwen"
- * @example qwenDir("/home/me", { QWEN_HOME: "~/q" }) // "/home/me/q"
  */
 export function qwenDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const override = env.QWEN_HOME;
@@ -63,8 +61,6 @@ function nameRank(path: string, names: readonly string[]): number {
 /**
  * Qwen's `concatenateInstructions`: blocks grouped by name (the global file, then root to cwd),
  * each trimmed between `--- Context from: <relative path> ---` lines, joined by a blank line.
- * @example qwenContext([{ path: "/r/AGENTS.md", layer: "project", content: "Hi\n" }], "/r")
- * // "--- Context from: AGENTS.md ---\nHi\n--- End of Context from: AGENTS.md ---"
  */
 function qwenContext(blocks: readonly RenderBlock[], cwd: string, names: readonly string[] = QWEN_DEFAULT_NAMES): string {
   return blocks

@@ -69,9 +69,6 @@ const TARGET_MEMO_LIMIT = 1024;
 
 /**
  * Candidates for a target, root side first.
- * @example
- * const scope = new SessionScope({ cwd, root, home, hasProject: true, config, preset, cache, sink, ledger, groups, lazyGroups: groups });
- * const found = await scope.applicable("src/index.ts"); // AGENTS.md files from root to src/
  */
 export class SessionScope {
   readonly #init: ScopeInit;

@@ -33,7 +33,6 @@ export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
 /**
  * VS Code's agent hooks read the same settings files and send camelCase fields (`sessionId`,
  * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
- * @example normalizeHookInput({ sessionId: "s", hookEventName: "SessionStart", source: "new", cwd: "/r" }) // { ..., session_id: "s", hook_event_name: "SessionStart", source: "startup" }
  */
 function normalizeHookInput(raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
@@ -71,7 +70,6 @@ const CLAUDE_TOOL_TARGETS: TargetTable = {
 
 /**
  * The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path).
- * @example toolTargets({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Grep", tool_input: { pattern: "x", path: "src" } }) // ["/r/src"]
  */
 function toolTargets(input: ClaudeHookInput): string[] {
   if (!input.tool_name) return [];
@@ -97,7 +95,6 @@ function readShown(input: ClaudeHookInput): HostEvent["read"] {
 
 /**
  * What a Claude Code event means for delivery.
- * @example claudeCodeEvent({ session_id: "s", hook_event_name: "SessionStart", source: "resume", cwd: "/r" }).kind // "resume"
  */
 export function claudeCodeEvent(input: ClaudeHookInput): HostEvent {
   const base = { conversation: { id: input.session_id, agent: input.agent_id }, cwd: absolute(input.cwd, "/"), targets: [] };
@@ -128,7 +125,6 @@ export function pluginDataDir(env: Readonly<Record<string, string | undefined>>)
 
 /**
  * The state file of one conversation (a subagent has its own context, so its own file).
- * @example hookStatePath({ session_id: "abc", agent_id: "a1" }, "/s") // "/s/abc.agent-a1.json"
  */
 export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent_id">, dir: string): string {
   return conversationPath(dir, { id: input.session_id, agent: input.agent_id });
@@ -160,8 +156,6 @@ const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Multi
  *   hook files send camelCase payloads without an event name;
  * - Gemini CLI has its own event names (AfterTool, BeforeAgent, ...) and sets `GEMINI_*`
  *   variables for its hooks; its payloads carry a `timestamp`.
- * @example foreignHookHost({ hook_event_name: "PostToolUse", session_id: "s", cwd: "/r", tool_name: "Read", tool_input: { path: "/r/a" } }, {}) // "copilot"
- * @example foreignHookHost({ hook_event_name: "AfterTool", session_id: "s", cwd: "/r" }, {}) // "gemini"
  */
 export function foreignHookHost(raw: unknown, env: Readonly<Record<string, string | undefined>> = {}): "copilot" | "gemini" | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
@@ -195,7 +189,6 @@ export function foreignHookHost(raw: unknown, env: Readonly<Record<string, strin
 
 /**
  * Parses a hook's stdin. Throws HookInputError naming what is wrong.
- * @example parseHookInput('{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r","source":"startup"}')
  */
 export function parseHookInput(text: string): ClaudeHookInput {
   return parseHostText(CLAUDE_CODE_INPUT, text);

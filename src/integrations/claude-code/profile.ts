@@ -103,7 +103,6 @@ function isClaudeFile(path: string): boolean {
 /**
  * True when a CLAUDE file of the same directory is this file (symlink, hard link) or imports it
  * with `@path`: Claude Code then loads its text already.
- * @example await coveredByClaudeFile(nodeFileSystem, "/repo/AGENTS.md") // true when /repo/CLAUDE.md says "@AGENTS.md"
  */
 async function coveredByClaudeFile(fs: FileSystem, path: string): Promise<boolean> {
   const dir = parentOf(path);

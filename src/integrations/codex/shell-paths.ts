@@ -318,8 +318,6 @@ class Unparseable extends Error {}
 
 /**
  * The paths a shell command line names, resolved against `context.cwd`.
- * @example shellCommandPaths("cd pkg && sed -n '1,80p' src/a.ts | head", { cwd: "/repo" })
- * // { ok: true, paths: [{ path: "/repo/pkg/src/a.ts", use: "read" }] }
  */
 export function shellCommandPaths(command: string, context: ShellPathsContext): ShellPathsResult {
   if (typeof command !== "string") return { ok: false, reason: "not a string" };

@@ -35,7 +35,6 @@ export interface CopilotInstallContext {
 
 /**
  * The hooks file of a scope.
- * @example copilotHooksPath("project", { projectDir: "/repo", home: "/home/me", env: {} }) // "/repo/.github/hooks/agentsmd.json"
  */
 export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallContext): string {
   const dir = scope === "user" ? join(copilotHome(context.home, context.env), "hooks") : join(context.projectDir, ".github/hooks");
@@ -45,7 +44,6 @@ export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallCon
 /**
  * The command prefix user-scope hooks run: `node` from PATH and this package's lean hook executable
  * (one pre-bundled file that takes `hook <host> ...`, src/cli/hook-bin.ts).
- * @example defaultCopilotCommand() // "node /…/agentsmd/dist/hook/hook.cjs"
  */
 export function defaultCopilotCommand(): string {
   return userHookPrefix();
@@ -53,7 +51,6 @@ export function defaultCopilotCommand(): string {
 
 /**
  * The file agentsmd writes: one command hook per event, postToolUse only for the file tools.
- * @example copilotHooksDocument("agentsmd").hooks.postToolUse[0].bash // "agentsmd hook copilot --event postToolUse"
  */
 export function copilotHooksDocument(command: string): { version: 1; hooks: Record<string, Array<Record<string, unknown>>> } {
   const hooks: Record<string, Array<Record<string, unknown>>> = {};
@@ -72,7 +69,6 @@ export function copilotHooksDocument(command: string): { version: 1; hooks: Reco
 
 /**
  * True when a hooks file's text is one agentsmd wrote: every handler runs `… hook copilot --event <event>`.
- * @example isAgentsmdHooksFile(JSON.stringify(copilotHooksDocument("agentsmd"))) // true
  */
 export function isAgentsmdHooksFile(text: string): boolean {
   let data: unknown;
@@ -107,7 +103,6 @@ function notOurs(file: string): ConfigError {
 /**
  * Writes agentsmd's hooks file for `scope` (through the install records, so uninstall also takes
  * away the directories it created). Idempotent.
- * @example await installCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function installCopilot(options: CopilotInstallContext & { scope: CopilotScope; command?: string }): Promise<CopilotInstallResult> {
   const file = copilotHooksPath(options.scope, options);
@@ -126,7 +121,6 @@ export async function installCopilot(options: CopilotInstallContext & { scope: C
 
 /**
  * Deletes agentsmd's hooks file of `scope` (nothing else but the directories install created for it, when empty).
- * @example await uninstallCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function uninstallCopilot(options: CopilotInstallContext & { scope: CopilotScope }): Promise<CopilotInstallResult> {
   const file = copilotHooksPath(options.scope, options);

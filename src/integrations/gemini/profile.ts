@@ -55,7 +55,6 @@ async function configuredNames(file: string): Promise<string[] | undefined> {
 /**
  * Gemini's loading for a conversation: names from the user and workspace settings (the workspace
  * wins), and the nearest `.git`.
- * @example await geminiState({ cwd: "/repo/pkg" }, { fs, home: "/home/me", env: {} }) // { names: ["GEMINI.md"], gitRoot: "/repo", cwd: "/repo/pkg" }
  */
 async function geminiState(input: Pick<GeminiHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<GeminiState> {
   const cwd = absolute(input.cwd, "/");
@@ -100,7 +99,6 @@ async function geminiNative(path: string, origin: NativeOrigin, context: NativeC
  * context is a part of its own beside the prompt, which a resume keeps), later ones are turn starts;
  * SessionStart resume continues it (Gemini replays the history), AfterTool is a tool, PreCompress
  * a possible compression. SessionStart startup/clear delivers nothing (docs/hosts/gemini.md).
- * @example geminiEvent({ session_id: "s", hook_event_name: "AfterTool", cwd: "/r", tool_name: "read_file", tool_input: { file_path: "a/b.ts" } }).targets // ["/r/a/b.ts"]
  */
 function geminiEvent(input: GeminiHookInput): HostEvent {
   const cwd = absolute(input.cwd, "/");
@@ -135,7 +133,6 @@ function answered(name: string): name is GeminiHookOutput["hookSpecificOutput"][
 /**
  * True when the model's history still holds this text of the file: as agentsmd framed it, or as
  * Gemini's own just-in-time loader did.
- * @example geminiSees({ path: "/r/AGENTS.md", content: "x\n" }, "…Contents of /r/AGENTS.md (AGENTS.md instructions for /r and everything below it):\n\nx…") // true
  */
 function geminiSees(file: { path: string; content: string }, history: string): boolean {
   return history.includes(renderPiece(file)) || history.includes(`--- Context from: ${quote(file.path)} ---\n${file.content.trim()}\n--- End of Context from:`);
@@ -143,7 +140,6 @@ function geminiSees(file: { path: string; content: string }, history: string): b
 
 /**
  * The Gemini CLI profile.
- * @example await handleHostEvent(geminiProfile(), event)
  */
 export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, GeminiHookOutput> {
   return {
@@ -168,5 +164,5 @@ export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, Gemin
   };
 }
 
-/** The runner of `agentsmd hook gemini` (what HOOK_HOSTS loads). @example await runGeminiHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook gemini` (what HOOK_HOSTS loads). */
 export const runGeminiHook = hookRunner(() => geminiProfile());

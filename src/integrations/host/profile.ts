@@ -90,7 +90,6 @@ export interface HostHeaders {
 /**
  * The headers of a host that loads no AGENTS.md below its own chain and whose compaction drops
  * what agentsmd gave (Gemini CLI, Qwen Code): one wording for every such host.
- * @example transcriptHeaders("Qwen Code").startup // "agentsmd: the AGENTS.md files below apply to this project (Qwen Code does not load them itself). ..."
  */
 export function transcriptHeaders(displayName: string): HostHeaders {
   return {
@@ -104,7 +103,6 @@ export function transcriptHeaders(displayName: string): HostHeaders {
 
 /**
  * One host. `I` is its parsed event, `H` its own fields in the conversation state, `O` its answer.
- * @example see src/integrations/claude-code/index.ts (claudeCodeProfile)
  */
 export interface HostProfile<I, H, O> {
   /** Folder and state-directory name, and `agentsmd hook <host>`. */

@@ -64,7 +64,6 @@ async function withRealPaths(paths: readonly string[], fs: FileSystem): Promise<
 /**
  * The files Qwen Code loads at startup for this cwd (preset `qwen`, with `context.fileName` from
  * the workspace or user settings).
- * @example (await qwenState({ cwd: "/repo" }, { fs, home, env })).loaded // ["/repo/AGENTS.md"]
  */
 async function qwenState(input: Pick<QwenHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<QwenState> {
   const cwd = absolute(input.cwd, "/");
@@ -105,7 +104,6 @@ async function qwenNative(path: string, origin: NativeOrigin, context: NativeCon
  * Qwen's events as deliveries: SessionStart startup/clear starts a conversation; resume and
  * compact give back what the model does not see (its system prompt lost the earlier answer);
  * PostToolUse is a tool; UserPromptSubmit a turn start (also before tool-result continuations).
- * @example qwenEvent({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r", source: "compact" }).kind // "compact"
  */
 function qwenEvent(input: QwenHookInput): HostEvent {
   const cwd = absolute(input.cwd, "/");
@@ -134,7 +132,6 @@ function answered(name: string): name is QwenHookOutput["hookSpecificOutput"]["h
 
 /**
  * The Qwen Code profile.
- * @example await handleHostEvent(qwenProfile(), event)
  */
 export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOutput> {
   return {
@@ -162,5 +159,5 @@ export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOut
   };
 }
 
-/** The runner of `agentsmd hook qwen` (what HOOK_HOSTS loads). @example await runQwenHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook qwen` (what HOOK_HOSTS loads). */
 export const runQwenHook = hookRunner(() => qwenProfile());

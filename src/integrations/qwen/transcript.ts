@@ -42,7 +42,6 @@ export interface QwenHistory {
 /**
  * The current history: after the last compaction its compressed history, the pending message sent
  * with it and every later message; without one, every message.
- * @example qwenHistory('{"type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}\n').text // "hi"
  */
 export function qwenHistory(text: string): QwenHistory {
   const records = text.split("\n").map(parse);

@@ -121,7 +121,6 @@ async function planned(host: HookAgent, options: SetupOptions, trust: boolean): 
 
 /**
  * Whether the codex executable runs here (`codex --version` answers within 10 s); the reason when not.
- * @example await codexRuns("/usr/local/bin/codex", process.env) // { runs: true }
  */
 function codexRuns(binary: string, env: Env): Promise<{ runs: boolean; reason?: string }> {
   return new Promise((resolve) => {
@@ -210,7 +209,6 @@ function failure(error: unknown): { message: string; fix?: string } {
 /**
  * Detects, plans and (unless a dry run) installs or uninstalls agentsmd for each selected agent,
  * then checks each installed hook. One agent's failure is reported and the others go on.
- * @example const report = await runSetup({ home: os.homedir(), env: process.env, cwd: process.cwd() });
  */
 export async function runSetup(options: SetupOptions): Promise<SetupReport> {
   const detected = await detectAgents({ home: options.home, env: options.env });

@@ -36,9 +36,6 @@ export const RULE_DEFAULTS = { maxFiles: 500, maxDepth: 6, maxBytes: 256 * 1024 
 
 /**
  * Reads every rule file of the given formats under `root`, sorted by format then path.
- * @example
- * const { rules, diagnostics } = await findRules({ root: "/repo", fs: nodeFileSystem });
- * rules.map((rule) => `${rule.format} ${rule.path} ${rule.globs}`);
  */
 export async function findRules(options: FindRulesOptions): Promise<FoundRules> {
   const { root, fs } = options;

@@ -43,9 +43,6 @@ const RAW = "\u0000raw:";
 
 /**
  * Splits and parses a `---` YAML header.
- * @example
- * parseFrontmatter("---\napplyTo: '**\/*.ts'\n---\nUse strict.\n").data // { applyTo: "**\/*.ts" }
- * parseFrontmatter("---\nglobs: *.ts\n---\nx", ["globs"]).data // { globs: "*.ts" }
  */
 export function parseFrontmatter(input: string, rawKeys: readonly string[] = []): Frontmatter {
   const text = input.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");

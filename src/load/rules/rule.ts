@@ -93,10 +93,6 @@ export interface NormaliseInput {
 /**
  * Normalises a parsed rule file to a {@link ScopedRule}, with the problems found in its header.
  * A header that does not parse leaves the rule `manual` (never delivered) until it is fixed.
- * @example
- * normaliseRule({ format: "claude", path: "/p/.claude/rules/a.md", base: "/p",
- *   frontmatter: parseFrontmatter("---\npaths: src/**\n---\nx", ["paths"]), mtimeMs: 0, sizeBytes: 20, truncated: false }).rule.globs
- * // ["src/**"]
  */
 export function normaliseRule(input: NormaliseInput): { rule: ScopedRule; problems: RuleProblem[] } {
   const spec = RULE_FORMAT_SPECS[input.format];
