@@ -34,7 +34,7 @@ import { BENCH_DIR } from "./generate-tree.js";
 import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";
 import { patchFsPromises, type FsCounts } from "./lib/fs-count.js";
 
-export const GEMINI_VERSION = "0.61.0";
+const GEMINI_VERSION = "0.61.0";
 const PACKAGE_DIR = join(BENCH_DIR, "peers", "node_modules", "@google", "gemini-cli-core");
 
 interface JitResult {

@@ -83,7 +83,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 /** bench/ in the source tree, whether running from bench/.build/bench or not. */
 export const BENCH_DIR = HERE.includes(`${"/"}.build${"/"}`) ? resolve(HERE, "..", "..") : HERE;
 
-export const DEFAULT_TREE_OPTIONS: TreeOptions = {
+const DEFAULT_TREE_OPTIONS: TreeOptions = {
   dirs: 100_000,
   maxDepth: 24,
   instructionShare: 0.02,

@@ -132,7 +132,7 @@ const qwen: HostEvents = {
 };
 
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-export const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen };
+const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen };
 
 export interface HookRow {
   host: string;
@@ -256,19 +256,19 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
 // ---------------------------------------------------------------- replay
 
 /** One recorded tool call, paths relative to the tree root. */
-export interface ReplayCall {
+interface ReplayCall {
   tool: "Read" | "Edit" | "Write" | "Grep";
   path: string;
 }
 
-export const REPLAY_FILE = join(BENCH_DIR, "replay", "calls.json");
+const REPLAY_FILE = join(BENCH_DIR, "replay", "calls.json");
 
 /**
  * The recorded sequence (bench/replay/calls.json, made once by `recordReplay` and committed): an
  * agent working in a few areas of the tree at a time: reads, edits of files it read, writes of new
  * files next to them, searches of their directories.
  */
-export function loadReplay(tree: TreeInfo): ReplayCall[] {
+function loadReplay(tree: TreeInfo): ReplayCall[] {
   if (!existsSync(REPLAY_FILE)) throw new Error(`${REPLAY_FILE} missing: node bench/.build/bench/hook.js --record`);
   const calls = JSON.parse(readFileSync(REPLAY_FILE, "utf8")) as ReplayCall[];
   const missing = calls.filter((c) => c.tool === "Read" && !existsSync(join(tree.root, c.path)));
@@ -277,7 +277,7 @@ export function loadReplay(tree: TreeInfo): ReplayCall[] {
 }
 
 /** Makes the recorded sequence from the tree (seeded, deterministic). */
-export function recordReplay(tree: TreeInfo, count = 1000, seed = 15): ReplayCall[] {
+function recordReplay(tree: TreeInfo, count = 1000, seed = 15): ReplayCall[] {
   let state = seed >>> 0;
   const rand = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;

@@ -16,7 +16,7 @@ import { dirname, sep } from "node:path";
 import type { Implementation, Loader, LoadedFile } from "./lib/loader.js";
 import type { FsCounts } from "./lib/fs-count.js";
 
-export const NAIVE_NAMES = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"] as const;
+const NAIVE_NAMES = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"] as const;
 
 /** The two calls the naive loader makes. */
 export interface NaiveFs {
@@ -25,7 +25,7 @@ export interface NaiveFs {
   readFile(path: string): Promise<string>;
 }
 
-export const plainNaiveFs: NaiveFs = {
+const plainNaiveFs: NaiveFs = {
   isFile: (path) =>
     stat(path).then(
       (s) => s.isFile(),

@@ -16,7 +16,7 @@ import { patchFsPromises, zeroCounts, type FsCounts } from "./lib/fs-count.js";
 import type { Loader } from "./lib/loader.js";
 
 /** Instruction files applying to `dir`, root first. */
-export function expectedFor(tree: TreeInfo, dir: string): string[] {
+function expectedFor(tree: TreeInfo, dir: string): string[] {
   return tree.instructionFiles
     .filter((f) => {
       const scope = dirname(f);

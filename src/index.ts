@@ -9,7 +9,36 @@ export { createSession, restoreSession, parseSessionState, AgentsSession, RESOLV
 export type { SessionOptions, AdmitOptions, RestoreOptions, FileVersion, RefreshOptions, RefreshResult, RefreshedFile } from "./session/session.js";
 export { PROMPT_GUIDANCE } from "./core/guidance.js";
 // Schemas (zod) and the types inferred from them: the one source of public types.
-export * from "./core/schema.js";
+export {
+  AgentsConfigSchema,
+  AgentsConfigV1Schema,
+  configJsonSchema,
+  DiagnosticSchema,
+  formatIssues,
+  InitialFileSchema,
+  InlineBlockSchema,
+  LayerSchema,
+  LoadedVersionSchema,
+  ResolvedAgentsSchema,
+  RULE_FORMATS,
+  RuleFormatSchema,
+  SESSION_STATE_VERSION,
+  SessionStateSchema,
+  SystemReminderTypeSchema,
+} from "./core/schema.js";
+export type {
+  AgentsConfig,
+  Diagnostic,
+  InitialFile,
+  InlineBlock,
+  Layer,
+  LoadedVersion,
+  ResolvedAgents,
+  ResolvedFile,
+  RuleFormat,
+  SessionState,
+  SystemReminderType,
+} from "./core/schema.js";
 export { resolveConfig, loadConfigFile, parseConfig, DEFAULT_PRESET } from "./load/config.js";
 export type { ResolvedConfig, ConfigInput, ConfigResult } from "./load/config.js";
 export { findProjectRoot } from "./load/root.js";

@@ -33,11 +33,8 @@ import { ensureInstalled } from "../lib/install.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-/** The directory holding this harness's package.json and node_modules. */
-export const CLAUDE_CODE_E2E_DIR = HERE;
-
 /** Tools allowed without a permission prompt (`-p` mode cannot ask). */
-export const DEFAULT_ALLOWED_TOOLS = ["Read", "Edit", "Write", "Glob", "Grep", "NotebookEdit"];
+const DEFAULT_ALLOWED_TOOLS = ["Read", "Edit", "Write", "Glob", "Grep", "NotebookEdit"];
 
 function platformPackageKeys(): string[] {
   const arch = process.arch;
@@ -50,7 +47,7 @@ function platformPackageKeys(): string[] {
  * package's postinstall put in `bin/claude.exe`, else the platform package's own binary (so an
  * install with `--ignore-scripts` works too). Throws with the install command when missing.
  */
-export function claudeCodeBinary(): string {
+function claudeCodeBinary(): string {
   const override = process.env.CLAUDE_CODE_E2E_BIN;
   if (override) return override;
   const scope = path.join(HERE, "node_modules", "@anthropic-ai");
@@ -161,7 +158,7 @@ export async function createClaudeFixture(options: FixtureOptions = {}): Promise
  * The CLI's environment, built from scratch: HOME and XDG dirs in the fixture, the scripted server,
  * and every switch that keeps Claude Code off the network apart from ANTHROPIC_BASE_URL.
  */
-export function claudeEnv(fixture: ClaudeFixture, server: AnthropicServer, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+function claudeEnv(fixture: ClaudeFixture, server: AnthropicServer, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: fixture.home,

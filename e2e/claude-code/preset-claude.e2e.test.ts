@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { startAnthropicServer, type AnthropicServer } from "../lib/anthropic-server.js";
+import { startAnthropicServer } from "../lib/anthropic-server.js";
 import { textSegments } from "../lib/anthropic-request-text.js";
 import { runAgentsmd } from "../lib/agentsmd.js";
 import { cleanEnv } from "../lib/exec.js";

@@ -44,7 +44,7 @@ export const FIXTURE = {
 } as const;
 
 /** Per-run bound for one `codex exec`. */
-export const RUN_TIMEOUT_MS = 90_000;
+const RUN_TIMEOUT_MS = 90_000;
 
 export interface HooksFixture {
   tree: BuiltTree;
@@ -74,14 +74,14 @@ export async function buildFixture(options: { install: boolean; extraConfig?: st
 }
 
 /** Points the fixture's config.toml at `server` (the port changes per test). */
-export async function useServer(fixture: HooksFixture, server: ResponsesServer): Promise<void> {
+async function useServer(fixture: HooksFixture, server: ResponsesServer): Promise<void> {
   const file = path.join(fixture.codexHome, "config.toml");
   const text = await readFile(file, "utf8");
   await writeFile(file, text.replace(/base_url = "http:\/\/127\.0\.0\.1:\d+\/v1"/, `base_url = ${JSON.stringify(server.baseURL)}`));
 }
 
 /** Runs `codex exec` (or `codex exec resume --last`) in `cwd` with the fixture's homes. */
-export async function codexExec(fixture: HooksFixture, options: { cwd: string; prompt: string; resume?: boolean }): Promise<RunResult> {
+async function codexExec(fixture: HooksFixture, options: { cwd: string; prompt: string; resume?: boolean }): Promise<RunResult> {
   const args = [await codexEntry(), "-C", options.cwd, "exec", ...(options.resume ? ["resume", "--last"] : []), "--skip-git-repo-check", options.prompt];
   return run(process.execPath, args, { cwd: options.cwd, env: cleanEnv({ CODEX_HOME: fixture.codexHome, HOME: fixture.home }), timeoutMs: RUN_TIMEOUT_MS });
 }
@@ -103,7 +103,7 @@ export async function scriptedRun(
 }
 
 /** How many times `word` occurs in the model-visible input of a request. */
-export function occurrences(request: RecordedResponsesRequest | undefined, word: string): number {
+function occurrences(request: RecordedResponsesRequest | undefined, word: string): number {
   const text = JSON.stringify(request?.body?.input ?? []);
   return text.split(word).length - 1;
 }

@@ -49,7 +49,7 @@ export async function codexEntry(): Promise<string> {
 }
 
 /** The full model-visible input list `codex debug prompt-input` prints. */
-export async function codexPromptInput(options: CodexOracleOptions, prompt = "hi"): Promise<unknown> {
+async function codexPromptInput(options: CodexOracleOptions, prompt = "hi"): Promise<unknown> {
   const home = options.home ?? options.codexHome;
   if (home === undefined) throw new Error("codexPromptInput: give `home` when `codexHome` is omitted");
   const entry = await codexEntry();
@@ -72,7 +72,7 @@ export async function codexPromptInput(options: CodexOracleOptions, prompt = "hi
 }
 
 /** Every `input_text` text in the input list that starts with `# AGENTS.md instructions`, in order. */
-export function agentsFragments(input: unknown): string[] {
+function agentsFragments(input: unknown): string[] {
   const found: string[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {

@@ -34,7 +34,7 @@ import {
   type RequestKind,
   type ScriptStep,
 } from "../lib/openai-chat-server.js";
-import { assertAgentsmdBuilt, AGENTSMD_BIN } from "../lib/agentsmd.js";
+import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { runText } from "../lib/exec.js";
 import { ensureInstalled } from "../lib/install.js";
 
@@ -50,7 +50,7 @@ export function pinnedCopilotVersion(): string {
  * The native binary of the platform package (what the npm loader would spawn), or
  * `COPILOT_E2E_BIN`. Throws with the install command when missing.
  */
-export function copilotBinary(): string {
+function copilotBinary(): string {
   if (process.env.COPILOT_E2E_BIN) return process.env.COPILOT_E2E_BIN;
   const platform = process.platform === "linux" ? "linux" : process.platform;
   const file = path.join(HERE, "node_modules", "@github", `copilot-${platform}-${process.arch}`, process.platform === "win32" ? "copilot.exe" : "copilot");
@@ -59,13 +59,13 @@ export function copilotBinary(): string {
 }
 
 /** Installs the pinned CLI when missing and returns the binary's path. */
-export async function ensureCopilotInstalled(): Promise<string> {
+async function ensureCopilotInstalled(): Promise<string> {
   await ensureInstalled({ folder: "copilot", pkg: "@github/copilot", version: pinnedCopilotVersion() });
   return copilotBinary();
 }
 
 /** One cache directory for every run of this machine: the CLI unpacks its package there once. */
-export const COPILOT_CACHE_DIR = path.join(os.tmpdir(), "agentsmd-e2e-copilot-cache");
+const COPILOT_CACHE_DIR = path.join(os.tmpdir(), "agentsmd-e2e-copilot-cache");
 
 export interface CopilotFixture {
   base: string;
@@ -115,10 +115,10 @@ export async function createCopilotFixture(options: { files?: Record<string, str
 }
 
 /** The user message Copilot sends when it compacts the history (its summarisation request). */
-export const COMPACTION_PROMPT_START = "Please create a detailed summary of the conversation so far.";
+const COMPACTION_PROMPT_START = "Please create a detailed summary of the conversation so far.";
 
 /** Copilot's requests: its compaction request also offers tools, so it is recognised by its last user message. */
-export function classifyCopilotRequest(body: ChatRequestBody): RequestKind {
+function classifyCopilotRequest(body: ChatRequestBody): RequestKind {
   const last = body.messages?.at(-1);
   if (last?.role === "user" && messageText(last).startsWith(COMPACTION_PROMPT_START)) return "compaction";
   return Array.isArray(body.tools) && body.tools.length > 0 ? "main" : "other";
@@ -168,7 +168,7 @@ export interface RunCopilotOptions {
  * The environment of a run, from scratch: the fixture's HOME, the shared unpack cache, BYOK
  * offline mode against the server.
  */
-export function copilotEnv(fixture: CopilotFixture, server: OpenAIChatServer, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+function copilotEnv(fixture: CopilotFixture, server: OpenAIChatServer, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: fixture.home,
@@ -269,18 +269,13 @@ export function nativeReminders(body: ChatRequestBody): Array<{ rel: string; con
 }
 
 /** Text every message of a request carries, joined (to count tokens across the whole conversation). */
-export function requestText(body: ChatRequestBody): string {
+function requestText(body: ChatRequestBody): string {
   return body.messages.map((message) => messageText(message)).join("\n\u0000\n");
 }
 
 /** How often `token` occurs in the request. */
 export function occurrences(body: ChatRequestBody, token: string): number {
   return requestText(body).split(token).length - 1;
-}
-
-/** The node + CLI command a hook runs, for the built agentsmd. */
-export function agentsmdCommand(): string {
-  return `${process.execPath} ${AGENTSMD_BIN}`;
 }
 
 /** Registers the per-file set-up: the build check, the install, and cleanups after each test. */

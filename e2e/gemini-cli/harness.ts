@@ -17,7 +17,6 @@
  */
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
@@ -25,12 +24,11 @@ import type { GeminiServer } from "../lib/gemini-server.js";
 import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
 
-export const GEMINI_CLI_VERSION = "0.61.0";
-export const GEMINI_E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
+const GEMINI_CLI_VERSION = "0.61.0";
 /** The model name sent (a real one, so Gemini's token limits apply: 1,048,576). */
-export const GEMINI_MODEL = "gemini-2.5-flash";
+const GEMINI_MODEL = "gemini-2.5-flash";
 /** Every agent run is killed after this long. */
-export const GEMINI_RUN_TIMEOUT_MS = 90_000;
+const GEMINI_RUN_TIMEOUT_MS = 90_000;
 
 /** The CLI's entry script, installing the pinned package on first use. */
 export async function geminiEntry(): Promise<string> {

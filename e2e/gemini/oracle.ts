@@ -20,7 +20,7 @@ export const GEMINI_CORE_VERSION = "0.61.0";
 const ORACLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "oracle.mjs");
 
 /** What Gemini's `Config` holds after `MemoryContextManager.refresh()` (`getUserMemory()`). */
-export interface GeminiMemory {
+interface GeminiMemory {
   global: string;
   extension: string;
   project: string;
@@ -44,14 +44,14 @@ export interface GeminiStart {
   loadedPaths: string[];
 }
 
-export interface GeminiJit {
+interface GeminiJit {
   /** `discoverJitContext(config, path)`. */
   jit: string;
   /** `appendJitContext("", jit)`: what a tool appends to its output ("" when nothing). */
   appended: string;
 }
 
-export interface GeminiStartOptions {
+interface GeminiStartOptions {
   cwd: string;
   home: string;
   geminiCliHome?: string;

@@ -18,30 +18,20 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createFamilyFixture,
-  familyEnv,
-  isNativeExecutable,
-  pinnedBinary,
-  platformBinaries,
-  type FamilyFixture,
-  type FamilyFixtureOptions,
-  type FamilyHost,
-  type FamilyXdg,
-} from "../lib/opencode-family.js";
+import { familyEnv, isNativeExecutable, pinnedBinary, platformBinaries, type FamilyFixture, type FamilyHost, type FamilyXdg } from "../lib/opencode-family.js";
 
 export const KILO_VERSION = "7.7.7";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** The native Kilo binary from e2e/kilo/node_modules (`$AGENTSMD_E2E_KILO_BIN` when set), or `null`. */
-export function findKiloBinary(modulesDir = join(HERE, "node_modules")): string | null {
+function findKiloBinary(modulesDir = join(HERE, "node_modules")): string | null {
   if (process.env.AGENTSMD_E2E_KILO_BIN) return process.env.AGENTSMD_E2E_KILO_BIN;
   return platformBinaries(modulesDir, "@kilocode/cli", "kilo").find(isNativeExecutable) ?? null;
 }
 
 /** The pinned Kilo binary, installed on first use (e2e/lib/opencode-family.ts `pinnedBinary`). */
-export const requireKiloBinary: () => Promise<string> = pinnedBinary({
+const requireKiloBinary: () => Promise<string> = pinnedBinary({
   name: "Kilo",
   folder: "kilo",
   pkg: "@kilocode/cli",
@@ -74,11 +64,3 @@ export const KILO_HOST: FamilyHost = {
 };
 
 export type KiloFixture = FamilyFixture;
-
-/**
- * Create a fixture repo and temp HOME. See the module comment.
- * @example const fixture = await createKiloFixture({ files: { "AGENTS.md": "root rules\n" } });
- */
-export function createKiloFixture(options: FamilyFixtureOptions = {}): Promise<KiloFixture> {
-  return createFamilyFixture(KILO_HOST, options);
-}

@@ -21,14 +21,14 @@ import http from "node:http";
 import { listenLocal } from "./listen.js";
 
 /** One tool call the scripted model makes. `id` defaults to a unique `toolu_e2e_<n>`. */
-export interface ScriptedToolUse {
+interface ScriptedToolUse {
   name: string;
   input: Record<string, unknown>;
   id?: string;
 }
 
 /** What the scripted model answers for one main-loop request. */
-export interface ScriptReply {
+interface ScriptReply {
   /** Text before the tool calls, or the final answer when there are no tool calls. */
   text?: string;
   /** Tool calls; when present the stop reason is `tool_use`. */
@@ -43,7 +43,7 @@ export interface ScriptReply {
 /** A turn is a fixed reply, or a function of the request it answers. */
 export type ScriptTurn = ScriptReply | ((request: RecordedRequest) => ScriptReply);
 
-export interface Usage {
+interface Usage {
   input_tokens: number;
   output_tokens: number;
   cache_creation_input_tokens: number;
@@ -58,7 +58,7 @@ export interface Usage {
  * - `count_tokens`, `models`: utility endpoints;
  * - `unknown`: any other path (answered 404, also listed in `unexpected`).
  */
-export type RequestKind = "main" | "compact" | "side" | "count_tokens" | "models" | "unknown";
+type RequestKind = "main" | "compact" | "side" | "count_tokens" | "models" | "unknown";
 
 export interface RecordedRequest {
   /** 0-based position among all requests. */
@@ -114,7 +114,7 @@ export interface AnthropicServer {
 let toolUseCounter = 0;
 
 /** The text of a content value (string or block list), text blocks only, joined by "\n". */
-export function contentText(content: unknown): string {
+function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
@@ -134,7 +134,7 @@ function systemText(system: unknown): string {
  * - main: the request offers the agent's file tools (`Read` among `tools`) and is not compaction;
  * - side: everything else (no tools: title generation, topic detection, quota probes, ...).
  */
-export function classifyMessagesRequest(body: any): RequestKind {
+function classifyMessagesRequest(body: any): RequestKind {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
   // Claude Code may put `system`-role messages (hook context) after the last user message.
   const lastUser = [...messages].reverse().find((m) => m && m.role === "user");

@@ -157,7 +157,7 @@ export function describeTextRun(
 }
 
 /** Environment variables that change what agentsmd or the peer agents load; tests never inherit them. */
-export const LOADER_ENV_VARS: readonly string[] = [
+const LOADER_ENV_VARS: readonly string[] = [
   "AGENTSMD_ROOT",
   "AGENTSMD_MARKERS",
   "CODELIA_AGENTS_ROOT",

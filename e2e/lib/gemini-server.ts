@@ -23,14 +23,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { listenLocal } from "./listen.js";
 
 /** One part of a Gemini `Content`. */
-export interface GeminiPart {
+interface GeminiPart {
   text?: string;
   functionCall?: { id?: string; name: string; args?: Record<string, unknown> };
   functionResponse?: { id?: string; name: string; response?: Record<string, unknown> };
   [key: string]: unknown;
 }
 
-export interface GeminiContent {
+interface GeminiContent {
   role?: string;
   parts?: GeminiPart[];
 }
@@ -44,17 +44,17 @@ export interface GeminiRequestBody {
 }
 
 /** `main`: the agent loop (tools offered); `compression`: the chat-compression summarizer; `other`: the rest. */
-export type GeminiRequestKind = "main" | "compression" | "count" | "other";
+type GeminiRequestKind = "main" | "compression" | "count" | "other";
 
-export interface GeminiCall {
+interface GeminiCall {
   name: string;
   args: Record<string, unknown>;
 }
 
 /** One scripted answer. `promptTokens` is reported as `usageMetadata.promptTokenCount` (large values provoke compression). */
-export type GeminiTurn = { calls: GeminiCall[]; text?: string; promptTokens?: number } | { text: string; promptTokens?: number };
+type GeminiTurn = { calls: GeminiCall[]; text?: string; promptTokens?: number } | { text: string; promptTokens?: number };
 
-export interface GeminiRecordedRequest {
+interface GeminiRecordedRequest {
   index: number;
   method: string;
   /** Path with query, e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`. */
@@ -89,7 +89,7 @@ export interface GeminiServer {
 }
 
 /** The first words of Gemini CLI 0.61's compression system prompt (`getCompressionPrompt`). */
-export const GEMINI_COMPRESSION_MARKER = "state_snapshot";
+const GEMINI_COMPRESSION_MARKER = "state_snapshot";
 
 function partsText(parts: readonly GeminiPart[] | undefined): string {
   const out: string[] = [];
@@ -106,7 +106,7 @@ function partsText(parts: readonly GeminiPart[] | undefined): string {
 }
 
 /** The system instruction's text. */
-export function geminiSystemText(body: GeminiRequestBody): string {
+function geminiSystemText(body: GeminiRequestBody): string {
   const system = body.systemInstruction;
   if (system === undefined) return "";
   if (typeof system === "string") return system;
@@ -119,42 +119,6 @@ export function geminiSystemText(body: GeminiRequestBody): string {
  */
 export function geminiRequestText(body: GeminiRequestBody): string {
   return [geminiSystemText(body), ...(body.contents ?? []).map((content) => partsText(content.parts))].join("\n");
-}
-
-/** One function response as the model received it, with the call it answers. */
-export interface GeminiToolResult {
-  name: string;
-  args: Record<string, unknown> | undefined;
-  output: string;
-  contentIndex: number;
-}
-
-/** Every function response in a request's history, in order, paired with its call by id (else by order). */
-export function geminiToolResults(body: GeminiRequestBody): GeminiToolResult[] {
-  const calls = new Map<string, GeminiCall>();
-  const pending: GeminiCall[] = [];
-  const results: GeminiToolResult[] = [];
-  (body.contents ?? []).forEach((content, contentIndex) => {
-    for (const part of content.parts ?? []) {
-      if (part.functionCall) {
-        const call = { name: part.functionCall.name, args: part.functionCall.args ?? {} };
-        if (part.functionCall.id) calls.set(part.functionCall.id, call);
-        pending.push(call);
-      }
-      if (part.functionResponse) {
-        const byId = part.functionResponse.id ? calls.get(part.functionResponse.id) : undefined;
-        const call = byId ?? pending.shift();
-        const response = part.functionResponse.response ?? {};
-        results.push({
-          name: part.functionResponse.name,
-          args: call?.args,
-          output: typeof response.output === "string" ? response.output : JSON.stringify(response),
-          contentIndex,
-        });
-      }
-    }
-  });
-  return results;
 }
 
 function classify(url: string, body: GeminiRequestBody | null): GeminiRequestKind {
@@ -187,7 +151,7 @@ export async function startGeminiServer(options: GeminiServerOptions): Promise<G
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const url = req.url ?? "/";
-    let body: GeminiRequestBody | null = null;
+    let body: GeminiRequestBody | null;
     try {
       body = raw ? (JSON.parse(raw) as GeminiRequestBody) : null;
     } catch {

@@ -21,7 +21,7 @@ import { run } from "./exec.js";
 /** Absolute path of the repository root. */
 export const REPO_ROOT: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** Absolute path of the `e2e` folder. */
-export const E2E_ROOT: string = path.join(REPO_ROOT, "e2e");
+const E2E_ROOT: string = path.join(REPO_ROOT, "e2e");
 
 export interface EnsureInstalledOptions {
   /** Folder under `e2e/` holding the pinned package.json + lockfile, e.g. `"codex"`. */

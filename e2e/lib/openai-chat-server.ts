@@ -44,7 +44,7 @@ export interface ChatRequestBody {
 /** What a request is for. Only `main` requests consume script turns. */
 export type RequestKind = "main" | "title" | "compaction" | "other";
 
-export interface ScriptedToolCall {
+interface ScriptedToolCall {
   /** Tool name as the agent registered it, e.g. `read`, `edit`, `write`. */
   tool: string;
   args: Record<string, unknown>;
@@ -53,14 +53,14 @@ export interface ScriptedToolCall {
 }
 
 /** Token usage reported for a turn (e.g. a large `prompt_tokens` to provoke auto-compaction). */
-export interface ScriptedUsage {
+interface ScriptedUsage {
   prompt_tokens: number;
   completion_tokens: number;
 }
 
-export type ScriptTurn = { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage } | { text: string; usage?: ScriptedUsage };
+type ScriptTurn = { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage } | { text: string; usage?: ScriptedUsage };
 
-export interface TurnContext {
+interface TurnContext {
   /** The request this turn answers. */
   request: RecordedRequest;
   /** Every request recorded so far, this one included. */
@@ -117,8 +117,8 @@ export interface OpenAIChatServer {
   close(): Promise<void>;
 }
 
-export const TITLE_SYSTEM_MARKER = "You are a title generator";
-export const COMPACTION_SYSTEM_MARKER = "You are a context summarization agent";
+const TITLE_SYSTEM_MARKER = "You are a title generator";
+const COMPACTION_SYSTEM_MARKER = "You are a context summarization agent";
 
 /** Text of a message's content, whether a string or an array of parts. */
 export function messageText(message: ChatMessage): string {
@@ -218,7 +218,7 @@ export async function startOpenAIChatServer(options: OpenAIChatServerOptions): P
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    let body: ChatRequestBody | null = null;
+    let body: ChatRequestBody | null;
     try {
       body = raw ? (JSON.parse(raw) as ChatRequestBody) : null;
     } catch {

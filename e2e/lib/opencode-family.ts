@@ -38,8 +38,8 @@ import {
   type ScriptStep,
 } from "./openai-chat-server.js";
 
-export const PROVIDER_ID = "scripted";
-export const MODEL_ID = "scripted-model";
+const PROVIDER_ID = "scripted";
+const MODEL_ID = "scripted-model";
 
 /** XDG dirs of a fixture's HOME. */
 export interface FamilyXdg {
@@ -102,7 +102,7 @@ export function platformBinaries(modulesDir: string, prefix: string, exe: string
 }
 
 /** `bin --version`, trimmed, with nothing of the caller's environment but PATH (the one spawn of e2e/lib/exec.ts). */
-export async function binaryVersion(bin: string): Promise<string> {
+async function binaryVersion(bin: string): Promise<string> {
   const run = await runText(bin, ["--version"], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "" }, timeoutMs: 60_000 });
   if (run.code !== 0) throw new Error(`${bin} --version failed (exit ${run.code}${run.timedOut ? ", timed out" : ""}): ${run.stderr.slice(-1000)}`);
   return run.stdout.trim();
@@ -164,7 +164,7 @@ export interface FamilyFixtureOptions {
   modelId?: string;
 }
 
-export interface FamilyRunOptions {
+interface FamilyRunOptions {
   prompt: string;
   script: ScriptStep[];
   /** Directory to run in, relative to the repo. Default: the repo. */
@@ -180,7 +180,7 @@ export interface FamilyRunOptions {
 }
 
 /** One line of `run --format json` output. */
-export interface FamilyEvent {
+interface FamilyEvent {
   type: string;
   [key: string]: unknown;
 }
@@ -270,7 +270,7 @@ export function familyEnv(home: string, xdg: FamilyXdg, prefix: string, extra: R
  * The config keys that point the CLI at the scripted server: one OpenAI-compatible provider, its
  * one model as model and small model, every permission granted.
  */
-export function scriptedProviderConfig(schema: string, baseURL: string, contextLimit: number, modelId: string): Record<string, unknown> {
+function scriptedProviderConfig(schema: string, baseURL: string, contextLimit: number, modelId: string): Record<string, unknown> {
   return {
     $schema: schema,
     autoupdate: false,
@@ -300,7 +300,7 @@ export function scriptedProviderConfig(schema: string, baseURL: string, contextL
 }
 
 /** Writes `files` (relative path -> text) under `root`, creating directories. */
-export async function writeTree(root: string, files: Record<string, string>): Promise<void> {
+async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [relative, content] of Object.entries(files)) {
     const file = join(root, relative);
     await mkdir(dirname(file), { recursive: true });
@@ -346,7 +346,7 @@ function parseEvents(stdout: string): FamilyEvent[] {
  * Create a fixture repo and temp HOME for `host`. See the module comment.
  * @example const fixture = await createFamilyFixture(OPENCODE_HOST, { files: { "AGENTS.md": "root rules\n" } });
  */
-export async function createFamilyFixture(host: FamilyHost, options: FamilyFixtureOptions = {}): Promise<FamilyFixture> {
+async function createFamilyFixture(host: FamilyHost, options: FamilyFixtureOptions = {}): Promise<FamilyFixture> {
   const base = await realpath(await mkdtemp(join(tmpdir(), `agentsmd-e2e-${host.name}-`)));
   const home = join(base, "home");
   const repo = join(base, "repo");

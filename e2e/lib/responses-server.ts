@@ -24,7 +24,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { listenLocal } from "./listen.js";
 
 /** One function call the scripted model makes. */
-export interface ScriptedCall {
+interface ScriptedCall {
   /** Tool name as offered, e.g. `exec_command`, or an MCP tool's own name. */
   name: string;
   /** For MCP tools: `mcp__<server name>`. */
@@ -38,7 +38,7 @@ export interface ScriptedCall {
  * One call of a freeform ("custom") tool, e.g. Codex's `apply_patch` for models whose metadata says
  * `apply_patch_tool_type: "freeform"` (such as `gpt-5.5`): the raw `input` text, no JSON arguments.
  */
-export interface ScriptedCustomCall {
+interface ScriptedCustomCall {
   custom: true;
   name: string;
   input: string;
@@ -57,7 +57,7 @@ export interface RecordedResponsesRequest {
 }
 
 /** The fields of a Responses API request body the tests look at. */
-export interface ResponsesRequestBody {
+interface ResponsesRequestBody {
   model?: string;
   input?: unknown[];
   tools?: unknown[];

@@ -41,11 +41,11 @@ export interface FifoEntry {
   kind: "fifo";
 }
 /** A plain string is shorthand for a UTF-8 file. */
-export type TreeEntry = string | FileEntry | DirEntry | SymlinkEntry | FifoEntry;
+type TreeEntry = string | FileEntry | DirEntry | SymlinkEntry | FifoEntry;
 export type TreeSpec = Readonly<Record<string, TreeEntry>>;
 
 /** A UTF-8 file. */
-export function file(text: string): FileEntry {
+function file(text: string): FileEntry {
   return { kind: "file", content: new TextEncoder().encode(text) };
 }
 /** A file with raw bytes (e.g. invalid UTF-8). */

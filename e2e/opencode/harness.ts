@@ -24,33 +24,16 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createFamilyFixture,
-  familyEnv,
-  isNativeExecutable,
-  pinnedBinary,
-  platformBinaries,
-  type FamilyEvent,
-  type FamilyFixture,
-  type FamilyFixtureOptions,
-  type FamilyHost,
-  type FamilyRunOptions,
-  type FamilyRunResult,
-  type FamilyXdg,
-} from "../lib/opencode-family.js";
+import { familyEnv, isNativeExecutable, pinnedBinary, platformBinaries, type FamilyFixture, type FamilyHost, type FamilyXdg } from "../lib/opencode-family.js";
 
-export { MODEL_ID, PROVIDER_ID, type PluginCall } from "../lib/opencode-family.js";
+export { type PluginCall } from "../lib/opencode-family.js";
 
 export const OPENCODE_VERSION = "1.18.33";
 /** The recording plugin (see fixtures/recorder-plugin.js); pass its source in `plugins`. */
-export const RECORDER_PLUGIN_FILE = fileURLToPath(new URL("./fixtures/recorder-plugin.js", import.meta.url));
+const RECORDER_PLUGIN_FILE = fileURLToPath(new URL("./fixtures/recorder-plugin.js", import.meta.url));
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type OpenCodeFixtureOptions = FamilyFixtureOptions;
-export type OpenCodeRunOptions = FamilyRunOptions;
-export type OpenCodeEvent = FamilyEvent;
-export type OpenCodeRunResult = FamilyRunResult;
 export type OpenCodeFixture = FamilyFixture;
 
 /**
@@ -58,14 +41,14 @@ export type OpenCodeFixture = FamilyFixture;
  * Prefers the platform package itself, so it works even when npm skipped `opencode-ai`'s
  * postinstall script (which only copies that binary to `opencode-ai/bin/opencode.exe`).
  */
-export function findOpenCodeBinary(modulesDir = join(HERE, "node_modules")): string | null {
+function findOpenCodeBinary(modulesDir = join(HERE, "node_modules")): string | null {
   if (process.env.AGENTSMD_E2E_OPENCODE_BIN) return process.env.AGENTSMD_E2E_OPENCODE_BIN;
   const candidates = [...platformBinaries(modulesDir, "opencode", "opencode"), join(modulesDir, "opencode-ai", "bin", "opencode.exe")];
   return candidates.find(isNativeExecutable) ?? null;
 }
 
 /** The pinned OpenCode binary, installed on first use (e2e/lib/opencode-family.ts `pinnedBinary`). */
-export const requireOpenCodeBinary: () => Promise<string> = pinnedBinary({
+const requireOpenCodeBinary: () => Promise<string> = pinnedBinary({
   name: "OpenCode",
   folder: "opencode",
   pkg: "opencode-ai",
@@ -75,7 +58,7 @@ export const requireOpenCodeBinary: () => Promise<string> = pinnedBinary({
 });
 
 /** The environment that keeps OpenCode offline, quiet and inside the fixture (e2e/lib/opencode-family.ts `familyEnv`). */
-export function openCodeEnv(home: string, xdg: FamilyXdg, extra: Record<string, string> = {}): Record<string, string> {
+function openCodeEnv(home: string, xdg: FamilyXdg, extra: Record<string, string> = {}): Record<string, string> {
   return familyEnv(home, xdg, "OPENCODE", extra);
 }
 
@@ -93,12 +76,4 @@ export const OPENCODE_HOST: FamilyHost = {
 /** Source of fixtures/recorder-plugin.js, for `plugins: { "recorder.js": await recorderPluginSource() }`. */
 export function recorderPluginSource(): Promise<string> {
   return readFile(RECORDER_PLUGIN_FILE, "utf8");
-}
-
-/**
- * Create a fixture repo and temp HOME. See the module comment.
- * @example const fixture = await createOpenCodeFixture({ files: { "AGENTS.md": "root rules\n" } });
- */
-export function createOpenCodeFixture(options: OpenCodeFixtureOptions = {}): Promise<OpenCodeFixture> {
-  return createFamilyFixture(OPENCODE_HOST, options);
 }

@@ -31,7 +31,7 @@ const ENV_END = "</env>\n";
 const SKILLS_START = "\nSkills provide specialized instructions";
 
 /** The instruction entries of an OpenCode system prompt (see the module comment). */
-export function instructionPart(system: string): string {
+function instructionPart(system: string): string {
   const envEnd = system.indexOf(ENV_END);
   expect(envEnd, "system prompt without </env>").toBeGreaterThan(0);
   expect(system.indexOf(ENV_END, envEnd + 1), "</env> twice").toBe(-1);
@@ -118,7 +118,7 @@ export function familyStates(cli: string, between: State[] = []): State[] {
   ];
 }
 
-export async function apply(base: string, files: State["files"]): Promise<void> {
+async function apply(base: string, files: State["files"]): Promise<void> {
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(base, rel);
     await rm(file, { recursive: true, force: true });

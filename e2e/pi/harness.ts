@@ -39,17 +39,17 @@ import {
 import { runText } from "../lib/exec.js";
 import { ensureInstalled } from "../lib/install.js";
 
-export const PI_PACKAGE = "@earendil-works/pi-coding-agent";
-export const PI_VERSION = "0.87.1";
-export const PROVIDER_ID = "scripted";
-export const MODEL_ID = "scripted-model";
+const PI_PACKAGE = "@earendil-works/pi-coding-agent";
+const PI_VERSION = "0.87.1";
+const PROVIDER_ID = "scripted";
+const MODEL_ID = "scripted-model";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const PI_PACKAGE_DIR = join(HERE, "node_modules", ...PI_PACKAGE.split("/"));
 const PI_CLI = join(PI_PACKAGE_DIR, "dist", "cli.js");
 
 /** Marker of pi's compaction (summarisation) requests: their system prompt. */
-export const PI_SUMMARY_MARKER = "context summarization assistant";
+const PI_SUMMARY_MARKER = "context summarization assistant";
 
 function nodeMajorMinor(bin: string): [number, number] | null {
   try {
@@ -80,7 +80,7 @@ export function requirePi(): Promise<{ node: string; cli: string }> {
 }
 
 /** pi's requests: the summariser by its system prompt, everything offering tools is the agent loop. */
-export function classifyPiRequest(body: ChatRequestBody): RequestKind {
+function classifyPiRequest(body: ChatRequestBody): RequestKind {
   const system = (body.messages ?? [])
     .filter((m) => m.role === "system" || m.role === "developer")
     .map(messageText)
@@ -103,7 +103,7 @@ export interface PiFixtureOptions {
   settings?: Record<string, unknown>;
 }
 
-export interface PiRunOptions {
+interface PiRunOptions {
   prompt: string;
   script: ScriptStep[];
   /** Directory to run in, relative to the repo. Default: the repo. */
@@ -120,7 +120,7 @@ export interface PiRunOptions {
   server?: Omit<OpenAIChatServerOptions, "script">;
 }
 
-export interface PiEvent {
+interface PiEvent {
   type: string;
   [key: string]: unknown;
 }
@@ -160,7 +160,7 @@ async function writeTree(root: string, files: Record<string, string>): Promise<v
 }
 
 /** The environment that keeps pi offline, quiet and inside the fixture. */
-export function piEnv(home: string, agentDir: string, extra: Record<string, string> = {}): Record<string, string> {
+function piEnv(home: string, agentDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,

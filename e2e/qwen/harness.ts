@@ -21,10 +21,10 @@ import type { OpenAIChatServer } from "../lib/openai-chat-server.js";
 import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
 
-export const QWEN_CLI_VERSION = "0.24.4";
-export const QWEN_MODEL = "qwen3-coder-plus";
+const QWEN_CLI_VERSION = "0.24.4";
+const QWEN_MODEL = "qwen3-coder-plus";
 /** Every agent run is killed after this long. */
-export const QWEN_RUN_TIMEOUT_MS = 90_000;
+const QWEN_RUN_TIMEOUT_MS = 90_000;
 
 /** The CLI's entry script, installing the pinned package on first use. */
 export async function qwenEntry(): Promise<string> {

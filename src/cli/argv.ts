@@ -8,7 +8,6 @@ export const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--cwd", "--ro
 
 /**
  * The command word of argv: the first argument that is neither a global option nor its value.
- * @example commandOf(["--cwd", "x", "show"]) // "show"
  */
 export function commandOf(argv: readonly string[]): string | undefined {
   for (let index = 0; index < argv.length; index++) {
@@ -22,7 +21,6 @@ export function commandOf(argv: readonly string[]): string | undefined {
 /**
  * A call that only asks for the version (`--version` or `-V`, as commander takes them), answered
  * before anything else loads.
- * @example isVersionCall(["--version"]) // true
  */
 export function isVersionCall(argv: readonly string[]): boolean {
   return argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V");

@@ -42,7 +42,6 @@ export interface CommandContext {
 
 /**
  * The names of a `--markers` value (an empty list is a usage error the caller reports).
- * @example markersOf(".git, .jj") // [".git", ".jj"]
  */
 export function markersOf(value: string): string[] {
   return value
@@ -53,7 +52,6 @@ export function markersOf(value: string): string[] {
 
 /**
  * Session options from parsed global options (shared by the commander commands and the lean hook entry).
- * @example sessionOptionsOf({ preset: "claude" }, io) // { cwd: io.cwd, env: io.env, preset: "claude" }
  */
 export function sessionOptionsOf(options: GlobalOptions, io: Pick<CliIo, "cwd" | "env">): SessionOptions {
   const explicit: AgentsConfig = {};
@@ -79,7 +77,7 @@ export function sessionOptionsOf(options: GlobalOptions, io: Pick<CliIo, "cwd" |
 }
 
 export function createContext(io: CliIo): CommandContext {
-  const globals = (command: Command) => command.optsWithGlobals() as GlobalOptions;
+  const globals = (command: Command) => command.optsWithGlobals<GlobalOptions>();
   return {
     io,
     globals,

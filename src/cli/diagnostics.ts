@@ -3,7 +3,6 @@ import { quoteControls } from "../core/quote.js";
 /**
  * A session's warnings and errors on stderr (info is not printed), so stdout stays exactly the
  * requested output. Shared by the commander commands and the lean `show` (lean.ts).
- * @example printDiagnostics(io.stderr, session.diagnostics)
  */
 export function printDiagnostics(
   stderr: (text: string) => void,

@@ -23,7 +23,7 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes = 16 * 102
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
     size += buffer.length;
     if (size > maxBytes) throw new Error(`stdin is larger than ${maxBytes} bytes`);
     chunks.push(buffer);
@@ -70,7 +70,6 @@ export function processIo(): CliIo {
  * The same io with every stderr line quoted: names from an untrusted tree reach stderr inside
  * messages, and no terminal escape gets through. (A prototype, not a spread: `cwd` is a getter
  * that may throw and must stay lazy.)
- * @example const io = withQuotedStderr(processIo());
  */
 export function withQuotedStderr(given: CliIo): CliIo {
   return Object.assign(Object.create(given) as CliIo, { stderr: (text: string) => given.stderr(quoteControls(text, { keepNewlines: true })) });

@@ -29,7 +29,6 @@ function camel(option: string): string {
 
 /**
  * Parses `[globals] show [globals]`; null for anything else (commander then runs it, or reports it).
- * @example parseLeanArgv(["--cwd", "src", "show", "--json"]) // { command: "show", globals: { cwd: "src", json: true } }
  */
 export function parseLeanArgv(argv: readonly string[]): LeanInvocation | null {
   const globals: Record<string, string | boolean> = {};
@@ -50,12 +49,11 @@ export function parseLeanArgv(argv: readonly string[]): LeanInvocation | null {
   if (command === undefined) return null;
   // An empty marker list is a usage error commander words.
   if (typeof globals.markers === "string" && markersOf(globals.markers).length === 0) return null;
-  return { command, globals: globals as GlobalOptions };
+  return { command, globals: globals };
 }
 
 /**
  * Runs a lean invocation and returns the exit code (the same output and codes as the commander command).
- * @example process.exitCode = await runLean({ command: "show", globals: {} }, io)
  */
 export async function runLean(invocation: LeanInvocation, given: CliIo): Promise<number> {
   const io = withQuotedStderr(given);
@@ -87,7 +85,6 @@ export async function runLean(invocation: LeanInvocation, given: CliIo): Promise
 
 /**
  * `main()`'s and the bundle's fast path: runs a plain `show`, or returns null to let commander handle argv.
- * @example const code = await runLeanArgv(["show"], io) // null for ["show", "--help"]
  */
 export async function runLeanArgv(argv: readonly string[], io: CliIo): Promise<number | null> {
   const invocation = parseLeanArgv(argv);

@@ -57,7 +57,7 @@ async function buildProgram(io: CliIo, command: string | undefined): Promise<Com
     .exitOverride();
   // A --cwd that is not a directory is a problem in the input, not an empty project.
   program.hook("preAction", async (_program, action) => {
-    const cwd = (action.optsWithGlobals() as { cwd?: string }).cwd;
+    const cwd = action.optsWithGlobals<{ cwd?: string }>().cwd;
     if (cwd === undefined) return;
     const path = absolute(cwd, io.cwd);
     const info = await nodeFileSystem.stat(path).catch(() => null);
@@ -70,7 +70,6 @@ async function buildProgram(io: CliIo, command: string | undefined): Promise<Com
 
 /**
  * Runs the CLI.
- * @example process.exitCode = await main(process.argv.slice(2), processIo());
  */
 export async function main(argv: readonly string[], given: CliIo): Promise<number> {
   const io = withQuotedStderr(given);

@@ -28,7 +28,6 @@ export function trimEndText(text: string): string {
 /**
  * The length of the longest prefix of `bytes` (at most `limit`) that does not split a UTF-8
  * character. Invalid sequences count as single bytes.
- * @example utf8Boundary(new TextEncoder().encode("hé"), 2) // 1
  */
 export function utf8Boundary(bytes: Uint8Array, limit: number): number {
   const end = Math.min(limit, bytes.length);
@@ -56,7 +55,6 @@ export function decodeLossy(bytes: Uint8Array, keepBom: boolean): string {
 
 /**
  * The visible line closing a file that was cut short.
- * @example truncationNote("/r/AGENTS.md", 100, 5000)
  */
 export function truncationNote(path: string, shownBytes: number, totalBytes: number): string {
   return `[agentsmd: truncated, showed ${shownBytes} of ${totalBytes} bytes; read ${quote(path)} for the rest]`;

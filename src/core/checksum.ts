@@ -10,7 +10,6 @@
  * (a file moved to a machine of the other order is only validated again): two lanes, FNV-1a and
  * a multiply-xorshift, each finished with an avalanche step. Words, not characters, because a
  * fresh process runs this loop in V8's interpreter, where the number of iterations is the cost.
- * @example checksum("{}") // 16 hex digits
  */
 export function checksum(text: string): string {
   // Memory of its own (offset 0), so the word view is aligned.

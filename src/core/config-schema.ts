@@ -12,7 +12,6 @@ import "./zod-locale.js";
 
 /**
  * A value built on first call and kept (zod schemas are immutable values).
- * @example const schema = once(() => z.string()); schema() === schema() // true
  */
 export function once<T>(build: () => T): () => T {
   let value: T | undefined;
@@ -22,7 +21,6 @@ export function once<T>(build: () => T): () => T {
 /**
  * An object whose fields are built on first read and kept: `{ a: () => x }` reads as `{ a: x }`,
  * building only the fields a caller touches (destructuring touches the names it lists).
- * @example const o = lazyFields({ s: () => z.string() }); o.s === o.s // true
  */
 export function lazyFields<B extends Record<string, () => unknown>>(builders: B): { readonly [K in keyof B]: ReturnType<B[K]> } {
   const fields = {} as { [K in keyof B]: ReturnType<B[K]> };
@@ -203,7 +201,7 @@ type KeyShape = { [K in keyof KeyBuilders]: ReturnType<KeyBuilders[K]> };
 /** Every key's schema, built on first use of any. */
 const keyShape = once((): KeyShape => {
   const shape: Record<string, unknown> = {};
-  for (const [key, build] of Object.entries(KEY_BUILDERS)) shape[key] = keySchema(key);
+  for (const key of Object.keys(KEY_BUILDERS)) shape[key] = keySchema(key);
   return shape as KeyShape;
 });
 
@@ -234,7 +232,6 @@ function keySchema(key: string): z.ZodMiniType {
 
 /**
  * The full configuration schema: the v1 keys plus extensions for presets and integrations.
- * @example configSchema().safeParse({ initial: { maxFiles: 8 } }).success // true
  */
 export const configSchema = once(() =>
   z.strictObject({
@@ -251,10 +248,9 @@ export type ConfigParse = { success: true; data: AgentsConfig } | { success: fal
 /**
  * Validates a config object as `configSchema()` does, building only the schemas of the keys it
  * holds; anything the per-key check does not accept goes to the whole schema (its exact issues).
- * @example safeParseConfig({ lazy: { maxFiles: 10 } }) // { success: true, data: { lazy: { maxFiles: 10 } } }
  */
 export function safeParseConfig(data: unknown): ConfigParse {
-  if (typeof data === "object" && data !== null && !Array.isArray(data) && [Object.prototype, null].includes(Object.getPrototypeOf(data))) {
+  if (typeof data === "object" && data !== null && !Array.isArray(data) && [Object.prototype, null].includes(Object.getPrototypeOf(data) as object | null)) {
     const keys = Object.keys(data);
     if (keys.every((key) => Object.hasOwn(builders, key))) {
       const out: Record<string, unknown> = {};
@@ -267,7 +263,7 @@ export function safeParseConfig(data: unknown): ConfigParse {
         }
         out[key] = result.data;
       }
-      if (valid) return { success: true, data: out as AgentsConfig };
+      if (valid) return { success: true, data: out };
     }
   }
   return z.safeParse(configSchema(), data);

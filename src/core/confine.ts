@@ -13,8 +13,6 @@ export type Namer = "user" | "repository";
 /**
  * True when a path named by `namer`, whose real path is `real`, may be read; `scope` is the real
  * path of the project (a tree without a VCS marker still has one: cwd and below).
- * @example mayReadNamed("repository", "/home/me/.ssh/id_rsa", "/repo") // false
- * @example mayReadNamed("user", "/home/me/notes.md", "/repo") // true
  */
 export function mayReadNamed(namer: Namer, real: string, scope: string): boolean {
   return namer === "user" || isInside(real, scope);
@@ -25,7 +23,6 @@ export function mayReadNamed(namer: Namer, real: string, scope: string): boolean
  * (`~/.opencode`), the agent's global directory or one the environment names; any other (found
  * walking from cwd up, inside the project or above it) is the repository's, wherever the
  * project's scope ends.
- * @example configDirNamer("/tmp/x/.opencode", { home: "/home/me", own: ["/home/me/.config/opencode"] }) // "repository"
  */
 export function configDirNamer(dir: string, where: { home: string; own: readonly (string | undefined)[]; names: readonly string[] }): Namer {
   if (where.own.includes(dir)) return "user";
@@ -36,7 +33,6 @@ export function configDirNamer(dir: string, where: { home: string; own: readonly
  * The environment a config text's `{env:NAME}` references see: the variables for the user's own
  * configuration, none for a repository's (the reference stays as written, so no value of yours
  * reaches a path, a message or the model).
- * @example envFor("repository", process.env) // undefined
  */
 export function envFor<T>(namer: Namer, env: T): T | undefined {
   return namer === "user" ? env : undefined;

@@ -34,7 +34,6 @@ export class Deadline {
   /**
    * @param limitMs milliseconds from now (Infinity: never)
    * @param now a monotonic clock in milliseconds
-   * @example const deadline = new Deadline(5000, monotonicMs)
    */
   constructor(limitMs: number, now: () => number) {
     this.limitMs = limitMs;
@@ -54,7 +53,6 @@ export class Deadline {
 
   /**
    * Throws {@link DeadlineExceeded} once the deadline has passed.
-   * @example for (const dir of dirs) { deadline.check(); await walk(dir) }
    */
   check(): void {
     if (this.expired) throw new DeadlineExceeded(this.limitMs);
@@ -67,7 +65,6 @@ export const NO_DEADLINE = new Deadline(Infinity, () => 0);
 /**
  * The deadline's milliseconds from the environment: {@link DEADLINE_ENV} when it is a whole number
  * (0: none), else {@link DEFAULT_DEADLINE_MS}.
- * @example deadlineMsOf({ AGENTSMD_DEADLINE_MS: "2000" }) // 2000
  */
 export function deadlineMsOf(env: Readonly<Record<string, string | undefined>>): number {
   const text = env[DEADLINE_ENV]?.trim();

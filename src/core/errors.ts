@@ -43,8 +43,6 @@ export class PathError extends AgentsMdError {}
  * What `JSON.parse` disliked, without the file's bytes: V8 quotes the start of the text ("Unexpected
  * token 'x', \"secret...\" is not valid JSON"), and a state or config file's first bytes must not
  * reach a terminal or a log (docs/security.md). Keeps the position when there is one.
- * @example jsonParseProblem(new SyntaxError("Unexpected token 'a', \"abc\" is not valid JSON")) // "not valid JSON"
- * @example jsonParseProblem(new SyntaxError("Unexpected end of JSON input")) // "not valid JSON (it ends early)"
  */
 export function jsonParseProblem(error: unknown): string {
   const message = error instanceof Error ? error.message : "";

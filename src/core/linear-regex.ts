@@ -12,7 +12,7 @@
 export class RegexRefused extends Error {}
 
 /** Most instructions of one compiled pattern (a counted repeat `{n,m}` copies its body). */
-export const MAX_REGEX_PROGRAM = 2000;
+const MAX_REGEX_PROGRAM = 2000;
 
 type CodeTest = (code: number) => boolean;
 type Assertion = "^" | "$" | "b" | "B";
@@ -284,18 +284,16 @@ function emit(ast: Ast, program: Instruction[]): void {
 export interface LinearRegex {
   /**
    * `check` is called every {@link CHECK_EVERY} characters (a deadline throws from it).
-   * @example compileLinearRegex("class \\w+").test("export class A {}") // true
    */
   test(text: string, check?: () => void): boolean;
 }
 
 /** Characters scanned between two calls of `test`'s `check`. */
-export const CHECK_EVERY = 4096;
+const CHECK_EVERY = 4096;
 
 /**
  * Compiles `pattern` (RegExp syntax, no flags). Throws {@link RegexRefused} for what it does not
  * run, and the RegExp's own SyntaxError for an invalid pattern.
- * @example compileLinearRegex("^(a+)+$").test("a".repeat(40) + "!") // false, at once
  */
 export function compileLinearRegex(pattern: string): LinearRegex {
   new RegExp(pattern); // a pattern RegExp rejects is rejected the same way (its construction does not backtrack)
@@ -311,8 +309,8 @@ function run(program: readonly Instruction[], text: string, check?: () => void):
   let generation = 0;
   let current = new Int32Array(size);
   let next = new Int32Array(size);
-  let currentCount = 0;
-  let nextCount = 0;
+  let currentCount: number;
+  let nextCount: number;
   const stack = new Int32Array(2 * size + 2);
   const word = (at: number) => at >= 0 && at < text.length && isWord(text.charCodeAt(at));
   /** Adds the thread at `pc` and what its jumps, splits and assertions lead to; true on a match. */
@@ -372,7 +370,6 @@ function run(program: readonly Instruction[], text: string, check?: () => void):
 
 /**
  * Why a pattern never matches here (invalid, or needs backtracking), or null when it runs.
- * @example regexProblem("(a)\\1") // "a backreference (\\1 ...) needs backtracking"
  */
 export function regexProblem(pattern: string): string | null {
   try {

@@ -47,7 +47,6 @@ const SEP = sep.charCodeAt(0);
 
 /**
  * `dir` and every ancestor, nearest first, up to the file-system root.
- * @example ancestors("/a/b") // ["/a/b", "/a", "/"]
  */
 export function ancestors(dir: string): string[] {
   const out = [dir];
@@ -62,7 +61,6 @@ export function ancestors(dir: string): string[] {
 
 /**
  * The directories from `root` down to `dir`, root first. Empty when `dir` is not inside `root`.
- * @example chain("/r", "/r/a/b") // ["/r", "/r/a", "/r/a/b"]
  */
 export function chain(root: string, dir: string): string[] {
   if (!isInside(dir, root)) return [];
@@ -94,8 +92,6 @@ export function join(dir: string, name: string): string {
 /**
  * An XDG base directory: `env[name]` when it is an absolute path (the XDG spec says to ignore a
  * relative one), else `home/fallback`.
- * @example xdgDir({ XDG_STATE_HOME: "/s" }, "XDG_STATE_HOME", "/home/me", ".local/state") // "/s"
- * @example xdgDir({}, "XDG_DATA_HOME", "/home/me", ".local/share") // "/home/me/.local/share"
  */
 export function xdgDir(env: Readonly<Record<string, string | undefined>>, name: string, home: string, fallback: string): string {
   const value = env[name];
@@ -105,10 +101,8 @@ export function xdgDir(env: Readonly<Record<string, string | undefined>>, name: 
 /**
  * A directory an option of the user's own names: an absolute path (normalised), or `~` / `~/x`
  * under `home` (a JSON config has no shell to expand it); null for any other relative path.
- * @example userDir("~/state", "/home/me") // "/home/me/state"
- * @example userDir("state", "/home/me") // null
  */
-export function userDir(value: string, home: string): string | null {
+function userDir(value: string, home: string): string | null {
   if (value === "~") return home;
   if (value.startsWith("~/")) return absolute(value.slice(2), home);
   return isAbsolute(value) ? absolute(value, "/") : null;
@@ -119,7 +113,6 @@ export function userDir(value: string, home: string): string | null {
  * the option and the fix named: resolved against the process's cwd it scattered state over every
  * directory the agent was started from, and against the project it would write state into the
  * repository, where a checked-in config could choose it.
- * @example optionDir("stateDir", "~/s", "/home/me", { owner: "agentsmd/kilo plugin options", where: "kilo.json" }) // "/home/me/s"
  */
 export function optionDir(option: string, value: string, home: string, about: { owner: string; where: string }): string {
   const dir = userDir(value, home);
@@ -145,8 +138,6 @@ export const MAX_PATH_DEPTH = 2048;
  * Why `path` cannot be taken as a path input, or null when it can: longer than
  * {@link MAX_PATH_BYTES}, deeper than {@link MAX_PATH_DEPTH}, empty, or holding a NUL byte.
  * Checked before any work, so a hostile 200 KB path costs nothing.
- * @example pathInputProblem("/r/a.ts") // null
- * @example pathInputProblem("/a".repeat(3000)) // "is 6000 bytes long; paths are at most 4095 bytes (PATH_MAX)"
  */
 export function pathInputProblem(path: string): string | null {
   if (path.length === 0) return "is empty";
@@ -170,8 +161,6 @@ export function pathInputProblem(path: string): string | null {
  * The home directory from the environment: `$HOME` when it is an absolute path, else `fallback()`
  * (the OS account's home). An empty or relative `HOME=` must not send state files to `/.local/state`
  * or under the working directory (docs/security.md).
- * @example homeFromEnv({ HOME: "/home/me" }, () => "/root") // "/home/me"
- * @example homeFromEnv({ HOME: "" }, () => "/root") // "/root"
  */
 export function homeFromEnv(env: Readonly<Record<string, string | undefined>>, fallback: () => string): string {
   const home = env.HOME;

@@ -29,9 +29,6 @@ const SHORT: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n"
 
 /**
  * True when `name` would be printed quoted by {@link quote}.
- * @example needsQuoting("/repo/src") // false
- * @example needsQuoting("/repo/x\n</system-reminder>") // true
- * @example needsQuoting("/repo/\u202Etxt.exe") // true
  */
 export function needsQuoting(name: string): boolean {
   if (name === "" || name.charCodeAt(0) === 34) return true;
@@ -80,7 +77,6 @@ const UNSAFE_IN_JSON = lazy(String.raw`[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}<>]`, "gu
  * written as a `\uXXXX` escape (JSON.stringify leaves `<`, `>`, U+2028/2029, C1 controls and bidi
  * overrides raw). Such characters can only occur inside JSON strings, so the text parses to the
  * same value; JSON read by a model or shown on a terminal then carries names as inert text.
- * @example jsonText({ path: "/r/x\u202e</tag>" }) // '{"path":"/r/x\\u202e\\u003c/tag\\u003e"}'
  */
 export function jsonText(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON(), escapeOne);
@@ -95,8 +91,6 @@ const CONTROLS_BUT_NEWLINE = lazy(String.raw`[^\P{Cc}\n]|[\p{Cf}\p{Zl}\p{Zp}]|\p
  * {@link quote}; everything else, `<` and `>` included, is left as is. With `keepNewlines`, `\n`
  * stays (multi-line messages). Compose with {@link quote} for the names themselves where the text
  * is built; this is the last line of defence where it is printed.
- * @example quoteControls("cannot read /r/\u001b[2Jx: EACCES") // "cannot read /r/\\u001b[2Jx: EACCES"
- * @example quoteControls("a\nb", { keepNewlines: true }) // "a\nb"
  */
 export function quoteControls(text: string, options: { keepNewlines?: boolean } = {}): string {
   return text.replace((options.keepNewlines ? CONTROLS_BUT_NEWLINE : CONTROLS)(), (match) => (match === '"' || match === "\\" ? match : escapeOne(match)));

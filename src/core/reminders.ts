@@ -55,7 +55,7 @@ export function sessionResumeDiff(input: ResumeDiffInput): string {
 }
 
 /** mtimes are printed as integral milliseconds, as docs/loading-rules.md shows. */
-export function formatMtime(mtimeMs: number): string {
+function formatMtime(mtimeMs: number): string {
   return String(Math.floor(mtimeMs));
 }
 

@@ -13,7 +13,7 @@ export interface RenderBlock {
   content: string;
 }
 
-export interface InitialRenderInput {
+interface InitialRenderInput {
   cwd: string;
   root: string;
   blocks: readonly RenderBlock[];

@@ -10,14 +10,11 @@ import { SESSION_STATE_VERSION, sessionStateSchema, type SessionState } from "./
  * @example const state = parseSessionState(JSON.parse(text), "state file /tmp/s.json");
  */
 export function parseSessionState(data: unknown, source = "session state"): SessionState {
-  if (typeof data === "object" && data !== null && "version" in data && (data as { version: unknown }).version !== SESSION_STATE_VERSION) {
-    throw new StateError(
-      `${source} has version ${JSON.stringify((data as { version: unknown }).version)}; this agentsmd reads version ${SESSION_STATE_VERSION}`,
-      {
-        path: source,
-        fix: "delete the state file to start a new session",
-      },
-    );
+  if (typeof data === "object" && data !== null && "version" in data && data.version !== SESSION_STATE_VERSION) {
+    throw new StateError(`${source} has version ${JSON.stringify(data.version)}; this agentsmd reads version ${SESSION_STATE_VERSION}`, {
+      path: source,
+      fix: "delete the state file to start a new session",
+    });
   }
   const result = sessionStateSchema().safeParse(data);
   if (!result.success) {

@@ -6,6 +6,5 @@ import { createRequire } from "node:module";
 
 /**
  * This package's version.
- * @example new McpServer({ name: "agentsmd", version: VERSION })
  */
 export const VERSION: string = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;

@@ -8,7 +8,6 @@ const IRREGULAR: Readonly<Record<string, string>> = { directory: "directories", 
 
 /**
  * The noun for `count`: singular for exactly 1, plural otherwise.
- * @example plural(2, "directory") // "directories"
  */
 export function plural(count: number, noun: string): string {
   if (count === 1) return noun;
@@ -20,8 +19,6 @@ export function plural(count: number, noun: string): string {
 
 /**
  * `count` followed by its noun.
- * @example countOf(1, "directory") // "1 directory"
- * @example countOf(3, "instruction file") // "3 instruction files"
  */
 export function countOf(count: number, noun: string): string {
   return `${count} ${plural(count, noun)}`;

@@ -41,7 +41,7 @@ import { chooseFiles, groupsFor, identityKey, type NameGroups } from "../load/di
 import type { Found } from "../io/cache.js";
 import { expandImports, findImports, resolveImportPath } from "../load/imports.js";
 import { isBlank } from "../core/budget.js";
-import { ancestors, chain, isInside, join, nameOf, parentOf } from "../core/paths.js";
+import { chain, isInside, join, nameOf, parentOf } from "../core/paths.js";
 import type { ScannedFile } from "./scan.js";
 import { chainTotals, memoFileSystem, presetConfigs, presetReach, scanInstructionTree, startupLoads, SURVEY_CHAIN_LIMIT, type PresetReach } from "./survey.js";
 import { countOf } from "../core/words.js";
@@ -56,7 +56,7 @@ import { RULE_FORMATS, type Diagnostic } from "../core/schema.js";
 import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
 import { globCoverage, ruleFindings } from "./rules.js";
 
-export type Severity = "error" | "warning" | "info";
+type Severity = "error" | "warning" | "info";
 
 export interface Finding {
   code: string;
@@ -97,9 +97,8 @@ export interface DoctorOptions {
 
 /**
  * Per-file limits of agents that no preset models as a budget (docs/loading-rules.md#claude-code): each preset's `fileLimit`.
- * @example AGENT_FILE_LIMITS.find((limit) => limit.preset === "claude")?.bytes // 4194304
  */
-export const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = presetNames().flatMap((name) => {
+const AGENT_FILE_LIMITS: ReadonlyArray<{ preset: string; agent: string; bytes: number; effect: string }> = presetNames().flatMap((name) => {
   const limit = getPreset(name)?.fileLimit;
   return limit ? [{ preset: name, ...limit }] : [];
 });
@@ -127,7 +126,6 @@ function kib(bytes: number): string {
 
 /**
  * Scans `options.root` and reports findings.
- * @example const report = await doctor({ root: "/repo", session: { home: os.homedir() } });
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const started = performance.now();
@@ -521,7 +519,6 @@ const AGENT_SIGNS: ReadonlyArray<{ agents: readonly string[]; names: readonly st
 /**
  * Agents whose own instruction files or settings appear in the tree (the repository is set up
  * for them). AGENTS.md alone is every agent's file, so it marks none.
- * @example usedAgents(files, new Set([".gemini"])) // Set { "gemini", ... }
  */
 function usedAgents(data: readonly FileData[], rootEntries: ReadonlySet<string>): Set<string> {
   const used = new Set<string>();

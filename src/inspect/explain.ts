@@ -25,7 +25,7 @@ import { knownInstructionNames } from "./survey.js";
 import { quote, quoteControls } from "../core/quote.js";
 
 /** What happened to a file. The first three reach the model. */
-export type ExplainStatus =
+type ExplainStatus =
   | "loaded" // in the initial message, whole
   | "cut" // in the initial message, truncated by the budget
   | "touch" // delivered when PATH is touched (inline mode)
@@ -37,7 +37,7 @@ export type ExplainStatus =
   | "skipped" // not a regular file
   | "not-delivered"; // selected for PATH's chain, but touch does not deliver it
 
-export interface ExplainEntry {
+interface ExplainEntry {
   path: string;
   /** 1-based position among the files the model sees; null for the others. */
   order: number | null;
@@ -57,7 +57,7 @@ export interface ExplainEntry {
   reason: string;
 }
 
-export interface ExplainedRule extends AppliedRule {
+interface ExplainedRule extends AppliedRule {
   /** What this session does with it: `initial`, `touch` (delivered when the path is touched), or why not. */
   delivery: string;
 }
@@ -105,7 +105,6 @@ function bytes(count: number): string {
 
 /**
  * Explains, for the session `options` describe, which instruction files apply to `target`.
- * @example const explanation = await explainPath({ cwd: "/repo", preset: "codex" }, "/repo/pkg/src/a.ts");
  */
 export async function explainPath(options: SessionOptions, target: string): Promise<Explanation> {
   const session = await createSession(options);
@@ -126,9 +125,8 @@ function budgetSource(configured: number | undefined, presetBytes: number, used:
 /**
  * The budgets line of `explain`: every preset has one, imports included; where the agent has no
  * limit, agentsmd's default applies and this says so.
- * @example describeBudget(session) // "initial.maxBytes 1048576 (agentsmd's default: the agent sets no limit); lazy.maxBytes ..."
  */
-export function describeBudget(session: AgentsSession): string {
+function describeBudget(session: AgentsSession): string {
   const raw = session.rawConfig;
   return [
     `initial.maxBytes ${budgetSource(raw.initial?.maxBytes, session.preset.initial.maxBytes, session.config.initial.maxBytes)}`,
@@ -398,9 +396,8 @@ function notDeliveredReason(session: AgentsSession, found: Found, dir: string): 
 /**
  * The order the preset delivers files in: the initial message as rendered, then what touch adds,
  * root side first (spec 000 §6) or nearest first where the agent does so.
- * @example deliveryOrder(session) // "startup files in the initial message's order, then the files touch delivers, root side first (docs/loading-rules.md#progressive-resolution)"
  */
-export function deliveryOrder(session: AgentsSession): string {
+function deliveryOrder(session: AgentsSession): string {
   const startup = session.preset.startup.order === "path" ? "sorted by path, as the agent sorts them" : "in the initial message's order";
   const touch =
     session.preset.scope.touchOrder === SPEC_SCOPE.touchOrder
@@ -428,7 +425,6 @@ export interface PresetMatrix {
 
 /**
  * {@link explainPath} under every registered preset (`--all-presets`).
- * @example const matrix = await explainAllPresets({ cwd: "/repo" }, "/repo/pkg/a.ts");
  */
 export async function explainAllPresets(options: SessionOptions, target: string): Promise<PresetMatrix> {
   const presets = presetNames();
@@ -451,7 +447,7 @@ const STATUS_WORDS: Record<ExplainStatus, string> = {
 };
 
 /** A matrix cell: `#order status` for what the model sees, a word otherwise. */
-export function matrixCell(entry: ExplainEntry | undefined): string {
+function matrixCell(entry: ExplainEntry | undefined): string {
   if (!entry) return "-";
   const word = entry.status === "cut" ? `cut@${entry.includedBytes}` : STATUS_WORDS[entry.status];
   return entry.order === null ? word : `${entry.order} ${word}`;

@@ -30,7 +30,6 @@ const MATCH_OPTIONS = { dot: true, expand: false } as const;
 
 /**
  * Parses the text of a `.gitignore`.
- * @example parseGitignore("node_modules/\n*.log\n!keep.log").length // 3
  */
 export function parseGitignore(text: string): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
@@ -69,7 +68,6 @@ export function parseGitignore(text: string): IgnoreRule[] {
 /**
  * Whether `path` (absolute, below every frame's directory) is ignored by the frames, given
  * outermost first.
- * @example isIgnored([{ dir: "/r", rules: parseGitignore("dist/") }], "/r/a/dist", true) // true
  */
 export function isIgnored(frames: readonly IgnoreFrame[], path: string, isDir: boolean): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);

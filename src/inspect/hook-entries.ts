@@ -87,7 +87,6 @@ async function hookFiles(fs: FileSystem, root: string, home: string, env: Readon
 
 /**
  * Adds the hook-entry findings for a project at `root`.
- * @example await checkHookEntries(nodeFileSystem, "/repo", os.homedir(), process.env, (finding) => findings.push(finding));
  */
 export async function checkHookEntries(
   fs: FileSystem,
@@ -101,6 +100,7 @@ export async function checkHookEntries(
   for (const file of await hookFiles(fs, root, home, env)) {
     const document = await readJsonQuietly(fs, file.path);
     if (document === undefined) continue;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: `document` is unknown
     const plugins = (document as { enabledPlugins?: unknown } | null)?.enabledPlugins;
     if (
       file.readers[0] === "claude-code" &&

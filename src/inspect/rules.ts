@@ -5,14 +5,14 @@
 import { createHash } from "node:crypto";
 import type { RuleFormat } from "../core/schema.js";
 import { quote } from "../core/quote.js";
-import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/formats.js";
-import { isDeliverable, rulesForPath, needsContent, relativeBelow } from "../load/rules/apply.js";
+import { RULE_FORMAT_SPECS, formatsForHost } from "../load/rules/formats.js";
+import { isDeliverable, rulesForPath, relativeBelow } from "../load/rules/apply.js";
 import { compileGlobs, globProblem } from "../load/rules/match.js";
 import type { ScopedRule } from "../load/rules/rule.js";
 import { ruleAgentOf, ruleIsFor } from "../load/rules/targets.js";
 
 /** Hosts agentsmd delivers to (its integrations); a rule none of them sees is reported. */
-export const AGENTSMD_HOSTS: readonly string[] = ["claude-code", "opencode", "codex", "gemini", "copilot", "qwen", "kilo", "pi", "mcp"];
+const AGENTSMD_HOSTS: readonly string[] = ["claude-code", "opencode", "codex", "gemini", "copilot", "qwen", "kilo", "pi", "mcp"];
 
 export interface RuleReach {
   /** Hosts that read the rule's format themselves (agentsmd hosts and others, such as Cursor). */
@@ -25,7 +25,6 @@ export interface RuleReach {
  * Who sees a rule: the hosts reading its format, and the agentsmd hosts it is delivered to under
  * `formats` (`rules.formats`; default per host). Manual and agent-requested rules reach only their
  * own host; agentsmd never delivers them.
- * @example ruleReach(cursorRule).agentsmd // ["claude-code", "opencode", ...]
  */
 export function ruleReach(rule: ScopedRule, formats?: readonly RuleFormat[]): RuleReach {
   const native = [...RULE_FORMAT_SPECS[rule.format].nativeHosts];
@@ -49,7 +48,6 @@ export interface AppliedRule {
 /**
  * The rules that apply to `target` (absolute): glob matches (content-checked for `regex` rules when
  * `content` is given) and always-apply rules, in rule order.
- * @example rulesApplying(rules, "/repo/src/a.ts").map((r) => r.matched) // ["**\/*.ts"]
  */
 export function rulesApplying(rules: readonly ScopedRule[], target: string, content?: string, formats?: readonly RuleFormat[]): AppliedRule[] {
   const matched = new Map(rulesForPath(rules, target, content).map((match) => [match.rule, match.reason]));
@@ -74,7 +72,6 @@ export interface RuleFinding {
 
 /**
  * Tracks which glob rules match some file of a tree, fed one directory listing at a time.
- * @example const seen = globCoverage(rules); seen.add("src/a.ts"); seen.unmatched()
  */
 export function globCoverage(rules: readonly ScopedRule[]): { add(relativePath: string): void; unmatched(): ScopedRule[] } {
   let open = rules
@@ -96,7 +93,6 @@ function normalisedBody(rule: ScopedRule): string {
 /**
  * Findings over a project's rules: globs that match no file (`unmatched`, from {@link globCoverage}),
  * rules no agentsmd host will ever see, the same rule kept in two files, globs the matcher refuses.
- * @example ruleFindings(rules, coverage.unmatched(), config.rules?.formats)
  */
 export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly ScopedRule[], formats?: readonly RuleFormat[]): RuleFinding[] {
   const findings: RuleFinding[] = [];
@@ -170,9 +166,3 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
   }
   return findings;
 }
-
-/** Every format, for scans that report on all of them. */
-export const ALL_RULE_FORMATS: readonly RuleFormat[] = RULE_FORMATS;
-
-/** True when testing `rule` against a path needs that file's content. */
-export { needsContent };

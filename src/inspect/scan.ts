@@ -123,7 +123,6 @@ async function outerFrames(fs: FileSystem, root: string): Promise<IgnoreFrame[]>
 
 /**
  * Scans `options.root`.
- * @example const { files, dirs } = await scanTree({ fs: nodeFileSystem, root: "/repo", names: ["AGENTS.md"], exclude: DEFAULT_EXCLUDES });
  */
 export async function scanTree(options: ScanOptions): Promise<ScanResult> {
   const { fs, root } = options;

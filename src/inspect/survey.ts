@@ -18,7 +18,6 @@ import { scanTree, type ScanResult } from "./scan.js";
 /**
  * Every instruction file name a registered preset reads (files, touch groups), plus `extra`,
  * in first-seen order.
- * @example knownInstructionNames() // ["AGENTS.md", "AGENTS.override.md", ..., "GEMINI.md"]
  */
 export function knownInstructionNames(extra: Iterable<string> = []): string[] {
   const names = new Set<string>();
@@ -37,7 +36,6 @@ const ABSENT: Promise<null> = Promise.resolve(null);
 /**
  * A file system that answers each question once (a survey reads a tree that is not changing).
  * Reads are kept at the largest size asked and served sliced for smaller budgets.
- * @example const fs = memoFileSystem(nodeFileSystem);
  */
 export function memoFileSystem(inner: FileSystem): FileSystem {
   const stats = new Map<string, Promise<FileInfo | null>>();
@@ -119,7 +117,6 @@ export interface StartupLoad {
 /**
  * Runs a session per (preset, directory) and keeps what it loads at startup. Sessions share one
  * memoising file system, so each file is read once whatever the number of sessions.
- * @example const loads = await startupLoads({ home, env: {}, fs }, ["codex", "claude"], ["/repo", "/repo/pkg"]);
  */
 export async function startupLoads(base: SessionOptions, presets: readonly string[], dirs: readonly string[]): Promise<Map<string, Map<string, StartupLoad>>>;
 export async function startupLoads<T>(
@@ -166,7 +163,6 @@ export interface PresetConfigs {
 
 /**
  * Resolves every preset's config under the user's settings (agentsmd's file and the agents' own).
- * @example const { configs } = await presetConfigs({ root: "/repo", fs, session: { home }, presets: ["codex"] });
  */
 export async function presetConfigs(options: {
   root: string;
@@ -197,7 +193,6 @@ export async function presetConfigs(options: {
  * The one scan `doctor` and `tree` share, so both count the same directories: every name a
  * preset reads (as configured), not entering a directory any preset excludes (its top level is
  * still listed).
- * @example const scan = await scanInstructionTree({ fs, root: "/repo", configs: configs.values() });
  */
 export async function scanInstructionTree(options: {
   fs: FileSystem;
@@ -242,7 +237,6 @@ export interface PresetReach {
  * in one of `dirs` is touched: the same session calls `explain` makes, with one touch for all
  * directories and the inline caps lifted to `bytes` / `files` (what the tree holds) so that a cap
  * reached in one directory does not hide another's files.
- * @example const reach = await presetReach({ home, env: {}, fs }, ["codex"], "/repo", ["/repo", "/repo/pkg"], { bytes: 1e6, files: 10 });
  */
 export async function presetReach(
   base: SessionOptions,
@@ -290,7 +284,6 @@ export interface ChainTotal {
  * totals per scope. Every directory's running total is computed once, from its parent's, so the
  * work is linear in the directories on the chains however deep they are (a walk of ancestors per
  * scope would be quadratic).
- * @example chainTotals(new Map([["/r", { bytes: 5, files: 1 }], ["/r/a", { bytes: 3, files: 1 }]])).get("/r/a") // { bytes: 8, files: 2 }
  */
 export function chainTotals(perScope: ReadonlyMap<string, ChainTotal>): Map<string, ChainTotal> {
   const NONE: ChainTotal = { bytes: 0, files: 0 };

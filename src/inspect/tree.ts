@@ -19,13 +19,12 @@ import { ruleReach, type RuleReach } from "./rules.js";
 
 /**
  * Rough token estimate of a file size: four bytes a token, the rule of compaction's `estimateTokens`.
- * @example estimateTokens(324) // 81
  */
 export function estimateTokens(bytes: number): number {
   return tokensForBytes(bytes);
 }
 
-export interface ScopeFile {
+interface ScopeFile {
   path: string;
   /** The directory it governs. */
   scope: string;
@@ -42,7 +41,7 @@ export interface ScopeFile {
 }
 
 /** A scoped rule of the tree (`.github/instructions`, `.cursor/rules`, ...). */
-export interface TreeRule {
+interface TreeRule {
   path: string;
   format: RuleFormat;
   activation: string;
@@ -70,7 +69,6 @@ export interface ScopeTreeOptions {
 
 /**
  * Scans `root` and asks every preset what it loads at startup in each scope.
- * @example const tree = await buildScopeTree({ root: "/repo", session: { home } });
  */
 export async function buildScopeTree(options: ScopeTreeOptions): Promise<ScopeTree> {
   const fs = memoFileSystem(options.fs ?? nodeFileSystem);
@@ -149,7 +147,6 @@ const STYLES = { dir: "\u001b[1;34m", dim: "\u001b[2m", preset: "\u001b[32m", no
 
 /**
  * The tree as text; `color` adds ANSI colours (the CLI turns them on for a terminal only).
- * @example renderScopeTree(await buildScopeTree({ root }), { color: false })
  */
 export function renderScopeTree(tree: ScopeTree, options: { color: boolean }): string {
   const paint = (style: keyof typeof STYLES, text: string) => (options.color ? `${STYLES[style]}${text}${STYLES.reset}` : text);

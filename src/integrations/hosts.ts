@@ -5,7 +5,7 @@
 import type { HookRunner } from "./host/deliver.js";
 
 /** A host-specific flag of `agentsmd hook <host>`, handed to the runner under `name`. */
-export interface HookFlag {
+interface HookFlag {
   name: string;
   /** Commander syntax, e.g. "--agents-md <mode>". */
   flags: string;

@@ -57,13 +57,12 @@ interface PathEntry {
   checkedAt: number;
 }
 
-const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] }) as DirProbe;
+const EMPTY_PROBE: DirProbe = Object.freeze({ files: [], irregular: [], errors: [] });
 
 /**
  * Milliseconds on a monotonic clock. process.hrtime rather than performance.now: the `performance`
  * global loads perf_hooks (a dozen internal modules) on first use, which a hook process (one per
  * tool call) would pay every time.
- * @example const started = monotonicMs(); ...; monotonicMs() - started // elapsed ms
  */
 export function monotonicMs(): number {
   const [seconds, nanoseconds] = process.hrtime();

@@ -62,7 +62,6 @@ const made = new WeakMap<FileSystem, DeadlineGuard>();
 
 /**
  * The guard of `fs`: `fs` itself when it is a guard's file system, else the one guard made for it.
- * @example const guard = guardOf(nodeFileSystem); guard.arm(deadline); await createSession({ cwd, fs: guard.fs })
  */
 export function guardOf(fs: FileSystem): DeadlineGuard {
   let guard = guards.get(fs) ?? made.get(fs);
@@ -73,7 +72,6 @@ export function guardOf(fs: FileSystem): DeadlineGuard {
 /**
  * The deadline check of a guarded file system (a no-op for any other): for the CPU loops of a
  * session that sees only its file system (rule matching).
- * @example const check = deadlineCheckOf(fs); for (const rule of rules) { check(); ... }
  */
 export function deadlineCheckOf(fs: FileSystem): () => void {
   const guard = guards.get(fs);

@@ -9,7 +9,6 @@ import { readSync, writeSync } from "node:fs";
  * Reads an open descriptor (a hook's stdin) to its end without a stream, so a hook process never
  * loads the stream and socket machinery. `complete` is false when the descriptor would block (a
  * non-blocking pipe): the caller reads the rest from the stream. Throws past `maxBytes`.
- * @example const { bytes, complete } = readDescriptorSync(0, 16 * 1024 * 1024)
  */
 export function readDescriptorSync(fd: number, maxBytes: number): { bytes: Buffer; complete: boolean } {
   const chunks: Buffer[] = [];
@@ -38,7 +37,6 @@ export function readDescriptorSync(fd: number, maxBytes: number): { bytes: Buffe
 /**
  * Writes text to an open descriptor (a hook's stdout) without a stream. Returns what could not be
  * written because the descriptor would block ("" when all was written).
- * @example const rest = writeDescriptorSync(1, "{}\n"); if (rest) process.stdout.write(rest);
  */
 export function writeDescriptorSync(fd: number, text: string): string {
   let buffer = Buffer.from(text, "utf8");

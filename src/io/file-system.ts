@@ -132,7 +132,8 @@ function infoOf(stats: Stats): FileInfo {
 }
 
 function wrap(error: unknown, path: string, action: string): FsError {
-  const code = String((error as { code?: unknown })?.code ?? "EUNKNOWN");
+  const raw = (error as { code?: unknown } | null)?.code;
+  const code = typeof raw === "string" ? raw : "EUNKNOWN";
   const fix =
     code === "EACCES" || code === "EPERM"
       ? `check the permissions of ${path}`
@@ -365,7 +366,6 @@ export function watchDirectory(
  * This machine's name, as os.hostname() gives it (lock files record it). On Linux it is read from
  * /proc/sys/kernel/hostname, the same uname node name, so a hook process does not load node:os for
  * it (about half a millisecond a call); elsewhere, or when that file is unreadable, node:os.
- * @example hostName() // "build-box"
  */
 export function hostName(): string {
   if (process.platform === "linux") {
@@ -392,7 +392,6 @@ function settled<T>(call: () => T): Promise<T> {
  * Takes group and others' permissions off a directory of the user's: opened without following a
  * link (O_DIRECTORY | O_NOFOLLOW) and changed through that descriptor, so a directory swapped for
  * a link in between is never what is changed. false when it could not be done.
- * @example closeDirectory("/home/me/.local/state/agentsmd/codex") // true
  */
 export function closeDirectory(path: string): boolean {
   let fd: number | undefined;
@@ -458,7 +457,6 @@ function writeAtomicNow(path: string, data: string): void {
  * short-lived process such as a hook (`agentsmd hook <host>`, one per tool call): it never starts
  * libuv's thread pool nor loads node's fs/promises (about twenty internal modules), which a
  * process that lives for one event pays for nothing. Long-lived hosts keep {@link nodeFileSystem}.
- * @example await handleHostEvent(profile, event, { session: { fs: syncFileSystem } })
  */
 export const syncFileSystem: FileSystem = {
   ...nodeFileSystem,
@@ -531,10 +529,6 @@ export interface FsCounters {
 
 /**
  * Wraps a file system and counts its calls (benchmarks, tests that assert "a warm cache reads nothing").
- * @example
- * const { fs, counters } = countingFileSystem();
- * const session = await createSession({ cwd, fs });
- * console.log(counters.stat);
  */
 export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: FileSystem; counters: FsCounters; reset(): void } {
   const counters: FsCounters = { stat: 0, lstat: 0, open: 0, bytesRead: 0, readdir: 0, realpath: 0, write: 0 };
@@ -621,7 +615,6 @@ async function remove(path: string): Promise<void> {
 
 /**
  * Replaces a file atomically through `fs` (default: the real file system).
- * @example await writeFileAtomic("/tmp/state.json", "{}\n");
  */
 export function writeFileAtomic(path: string, data: string, fs: FileSystem = nodeFileSystem): Promise<void> {
   return fs.writeAtomic(path, data);
@@ -629,7 +622,6 @@ export function writeFileAtomic(path: string, data: string, fs: FileSystem = nod
 
 /**
  * Creates a directory and its parents through `fs`.
- * @example await ensureDir("/tmp/agentsmd/state");
  */
 export function ensureDir(path: string, fs: FileSystem = nodeFileSystem, mode?: number): Promise<void> {
   return fs.mkdir(path, mode);
@@ -637,7 +629,6 @@ export function ensureDir(path: string, fs: FileSystem = nodeFileSystem, mode?: 
 
 /**
  * Creates `path` exclusively (a lock file). False when it already exists.
- * @example if (await createExclusive("/tmp/s.json.lock", "pid")) { ... }
  */
 export function createExclusive(path: string, data: string, fs: FileSystem = nodeFileSystem): Promise<boolean> {
   return fs.createExclusive(path, data);
@@ -645,7 +636,6 @@ export function createExclusive(path: string, data: string, fs: FileSystem = nod
 
 /**
  * Removes a file; nothing happens when it is already gone.
- * @example await removeFile("/tmp/s.json.lock");
  */
 export function removeFile(path: string, fs: FileSystem = nodeFileSystem): Promise<void> {
   return fs.remove(path);
@@ -664,7 +654,6 @@ export async function ageMs(path: string, fs: FileSystem = nodeFileSystem): Prom
 /**
  * A small JSON settings file (at most 4 MiB) parsed, or undefined when it is absent, not a regular
  * file, unreadable or not JSON: for optional settings another program owns.
- * @example await readJsonQuietly(nodeFileSystem, "/home/me/.claude/settings.json") // { ... } or undefined
  */
 export async function readJsonQuietly(fs: FileSystem, path: string): Promise<unknown> {
   try {
@@ -679,7 +668,6 @@ export async function readJsonQuietly(fs: FileSystem, path: string): Promise<unk
 
 /**
  * Removes a directory only when it is empty; false when it is not empty or not there.
- * @example await removeEmptyDir("/home/me/.gemini/extensions/agentsmd/hooks")
  */
 export async function removeEmptyDir(path: string): Promise<boolean> {
   try {
@@ -695,7 +683,6 @@ export async function removeEmptyDir(path: string): Promise<boolean> {
 /**
  * Reads at most `maxBytes` of a regular file starting at byte `offset` (a transcript's end),
  * without blocking on a FIFO. `null` when the file is absent or not a regular file.
- * @example await readTextRange("/t/session.jsonl", 4096, 1 << 20) // { text, size }
  */
 export async function readTextRange(path: string, offset: number, maxBytes: number): Promise<{ text: string; size: number } | null> {
   let handle: fsp.FileHandle | undefined;
@@ -723,7 +710,6 @@ export async function readTextRange(path: string, offset: number, maxBytes: numb
 
 /**
  * A new private directory (0700) under the system's temporary directory, by its real path.
- * @example await makeTempDir("agentsmd-verify-") // "/tmp/agentsmd-verify-Ab12Cd"
  */
 export async function makeTempDir(prefix: string): Promise<string> {
   const { tmpdir } = process.getBuiltinModule("node:os");
@@ -732,7 +718,6 @@ export async function makeTempDir(prefix: string): Promise<string> {
 
 /**
  * Removes a directory agentsmd made (makeTempDir) and everything in it; nothing when it is gone.
- * @example await removeTree("/tmp/agentsmd-verify-Ab12Cd")
  */
 export async function removeTree(path: string): Promise<void> {
   await fsp.rm(path, { recursive: true, force: true });

@@ -18,8 +18,6 @@ export interface DirectoryFacts {
 /**
  * Why `facts` is not a directory of user `uid` with none of the `denied` mode bits, or null when
  * it is. `uid` undefined (a platform without uids): any owner.
- * @example ownDirectoryProblem({ directory: true, uid: 1000, mode: 0o777 }, 1000, 0o022) // "is writable by group or others (mode 777)"
- * @example ownDirectoryProblem({ directory: true, uid: 1000, mode: 0o700 }, 1000, 0o077) // null
  */
 export function ownDirectoryProblem(facts: DirectoryFacts, uid: number | undefined, denied: number): string | null {
   if (!facts.directory) return "is not a directory (a symbolic link, a file or a special file)";

@@ -15,7 +15,6 @@ import { quote } from "../core/quote.js";
  * absolute and normalised (core/paths.ts `absolute`) and within the input limits
  * (`pathInputProblem`). Existence is monotone along a path, so the deepest existing ancestor is
  * found by binary search: log2(depth) calls however long the made-up part is.
- * @example await realPathOf(nodeFileSystem, "/repo/link/new/file.ts") // "/elsewhere/new/file.ts" when /repo/link -> /elsewhere
  */
 export async function realPathOf(fs: Pick<FileSystem, "realpath">, path: string): Promise<string> {
   const whole = await fs.realpath(path).catch(() => null);
@@ -43,7 +42,6 @@ export async function realPathOf(fs: Pick<FileSystem, "realpath">, path: string)
  * path however a tool spelled it and is delivered once; targets whose real location is outside the
  * root, or that cannot be paths, stay as given (the session confines or rejects them). Duplicates
  * are dropped. One realpath per target (plus log2(depth) for a target that does not exist).
- * @example await canonicalTargets(nodeFileSystem, "/r", ["/r/loop/pkg/x.ts"]) // ["/r/pkg/x.ts"]
  */
 export async function canonicalTargets(fs: Pick<FileSystem, "realpath">, root: string, targets: readonly string[]): Promise<string[]> {
   const rootReal = await fs.realpath(root).catch(() => root);
@@ -151,8 +149,6 @@ interface Sighting {
  * while it is trusted: inside the window, or while a stat of its directory in this batch (`stamp`,
  * which the cache's probe of that directory shares) shows no change since, and only when its
  * directory was itself seen no later than it was.
- * @example const reals = new ChainRealPaths(fs, { root: "/r", real: "/data/r" });
- * await reals.of("/r/a/AGENTS.md") // "/data/r/a/AGENTS.md" when neither a nor AGENTS.md is a symlink
  */
 export class ChainRealPaths {
   readonly #fs: Pick<FileSystem, "lstat" | "realpath" | "stat" | "knownEntries">;
@@ -321,7 +317,6 @@ const SELF: number | undefined = process.getuid?.();
 
 /**
  * True when `info.uid` is neither this process's user nor root and `dir` is writable by others.
- * @example plantedIn({ uid: 1001 }, { mode: 0o1777 }, 1000) // true
  */
 export function plantedIn(file: Pick<FileInfo, "uid">, dir: Pick<FileInfo, "mode"> | null, self: number | undefined = SELF): boolean {
   if (self === undefined || file.uid === undefined || file.uid === self || file.uid === 0) return false;
@@ -331,7 +326,6 @@ export function plantedIn(file: Pick<FileInfo, "uid">, dir: Pick<FileInfo, "mode
 /**
  * Whether the file at `path` (stat'ed as `info`) was planted by another user in a directory anyone
  * may write. Costs a stat of the parent only for a file owned by someone else.
- * @example if (await plantedFile(fs, "/tmp/AGENTS.md", info)) skip();
  */
 export async function plantedFile(fs: Pick<FileSystem, "stat">, path: string, info: Pick<FileInfo, "uid">): Promise<boolean> {
   if (!plantedIn(info, { mode: 0o002 })) return false;
@@ -346,7 +340,6 @@ export function plantedMessage(path: string, uid: number | undefined): string {
 /**
  * Whether a path `namer` named may be read (core/confine.ts `mayReadNamed`), decided on its real
  * path against `scopeReal`, the project's real path; `real` is what it resolved to.
- * @example (await namedReadable(fs, "/repo/docs/x.md", "repository", "/repo")).readable // false when docs -> ~/.ssh
  */
 export async function namedReadable(
   fs: Pick<FileSystem, "realpath">,
@@ -363,7 +356,6 @@ export async function namedReadable(
  * The first of `path` and its `levels` nearest ancestors that another user planted in a directory
  * anyone may write (a config inside `/tmp/.opencode/` planted as a directory), or undefined. A stat
  * per level, and of a parent only for an entry someone else owns.
- * @example await plantedAlong(fs, "/tmp/.opencode/opencode.json", 1) // { path: "/tmp/.opencode", uid: 1001 }
  */
 export async function plantedAlong(fs: Pick<FileSystem, "stat">, path: string, levels = 0): Promise<{ path: string; uid: number | undefined } | undefined> {
   for (let at = path, level = 0; level <= levels; level++, at = parentOf(at)) {

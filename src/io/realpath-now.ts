@@ -20,6 +20,7 @@ const DELETED = " (deleted)";
  * (or a component) is something else; undefined when it cannot be opened or the answer is in
  * doubt. Never blocks: O_DIRECTORY refuses a FIFO before it is opened.
  */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the sentinel is named for the reader
 function directoryRealPath(path: string): string | "not-directory" | undefined {
   let fd: number;
   try {
@@ -55,7 +56,6 @@ function fileRealPath(path: string): string | undefined {
 
 /**
  * `realpathSync.native(path)` for an absolute path, answered through /proc when it can be.
- * @example realpathNow("/repo/link/src") // "/elsewhere/src" when /repo/link -> /elsewhere
  */
 export function realpathNow(path: string): string {
   if (!noProc && path.startsWith("/")) {

@@ -8,12 +8,10 @@
 /**
  * A require resolving from `url()` (a module's `import.meta.url`, read only on the first call: in
  * the hook bundle it is built from the bundle's path).
- * @example const load = lazyRequire(() => import.meta.url); const yaml = load("yaml");
  */
 /**
  * os.homedir(), node:os loaded on the first call: callers ask only when HOME is not set, so a hook
  * process does not load node:os (about half a millisecond a call) for nothing.
- * @example homeFromEnv(env, homedir)
  */
 export function homedir(): string {
   return process.getBuiltinModule("node:os").homedir();
@@ -21,5 +19,5 @@ export function homedir(): string {
 
 export function lazyRequire(url: () => string): (id: string) => unknown {
   let required: NodeJS.Require | undefined;
-  return (id) => (required ??= process.getBuiltinModule("node:module").createRequire(url()))(id);
+  return (id): unknown => (required ??= process.getBuiltinModule("node:module").createRequire(url()))(id) as unknown;
 }

@@ -29,10 +29,10 @@ import type { SessionState } from "../core/schema.js";
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /** What group and others may not do in a state directory: write (they could swap a file for a link). */
-export const STATE_DIR_DENIED = 0o022;
+const STATE_DIR_DENIED = 0o022;
 
 /** The mode of the directories agentsmd creates for state: the user's alone. */
-export const STATE_DIR_MODE = 0o700;
+const STATE_DIR_MODE = 0o700;
 
 /** Where to keep state instead, for a fix that names a directory agentsmd may not use. */
 const ELSEWHERE = "or keep agentsmd's state in a directory only you can write (XDG_STATE_HOME; --state-dir or the stateDir option; --state for the CLI)";
@@ -81,7 +81,6 @@ async function checkLevels(levels: readonly string[], uid: number, fs: FileSyste
  * this user or that group or others may write, with a StateError naming it and the fix; with
  * `create`, first makes what is missing, 0700. Absent and not created: nothing to refuse. On a
  * platform without uids (Windows) nothing is checked.
- * @example await privateStateDir("/home/me/.local/state/agentsmd/codex", nodeFileSystem, true);
  */
 export async function privateStateDir(dir: string, fs: FileSystem, create: boolean): Promise<void> {
   const uid = process.getuid?.();
@@ -98,7 +97,6 @@ export async function privateStateDir(dir: string, fs: FileSystem, create: boole
 /**
  * The text of a state or lock file; null when absent. Never through a link and never a FIFO or a
  * device: an entry that is not a regular file is refused (a StateError naming it), never opened.
- * @example await readStateText("/s/abc.json", MAX_STATE_BYTES, nodeFileSystem) // "{...}" | null
  */
 export async function readStateText(path: string, maxBytes: number, fs: FileSystem): Promise<string | null> {
   const info = await fs.lstat(path);
@@ -115,7 +113,6 @@ export async function readStateText(path: string, maxBytes: number, fs: FileSyst
 
 /**
  * Reads and validates a state file; null when it does not exist. Never modifies the file.
- * @example const state = await readStateFile("/tmp/s.json"); // SessionState | null
  */
 export async function readStateFile(path: string, fs: FileSystem = nodeFileSystem): Promise<SessionState | null> {
   let text: string | null;
@@ -151,7 +148,6 @@ export async function readStateFile(path: string, fs: FileSystem = nodeFileSyste
 /**
  * Writes a state file atomically (temp file + fsync + rename of the entry, never through a link),
  * in a directory only this user may write (created 0700 when missing).
- * @example await writeStateFile("/tmp/s.json", session.snapshot());
  */
 export async function writeStateFile(path: string, state: SessionState, fs: FileSystem = nodeFileSystem): Promise<void> {
   await privateStateDir(dirname(path), fs, true);
@@ -300,7 +296,6 @@ async function stateDirError(error: unknown, lock: string, fs: FileSystem): Prom
  * Runs `fn` while holding `<path>.lock`. Stale locks (dead owner on this host, or older than
  * `staleMs`) are broken, one breaker at a time. The directory is checked (and created 0700) by
  * privateStateDir first; a lock that is not a regular file (a link, a FIFO) is refused at once.
- * @example await withLock(stateFile, async () => { ... read, modify, write ... });
  */
 export async function withLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const lock = `${path}.lock`;

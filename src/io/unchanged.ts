@@ -18,7 +18,6 @@ export const RACY_MS = 2_000;
 /**
  * True when `dir` (a stat of a directory taken now) shows no change since the wall-clock moment
  * `sinceMs` (Date.now() taken before the look): what was seen in it then still holds.
- * @example if (unchangedSince(await fs.stat(dir), probe.seenAt)) reuse(probe);
  */
 export function unchangedSince(dir: FileInfo | null, sinceMs: number): boolean {
   if (dir === null || dir.kind !== "directory") return false;

@@ -12,7 +12,7 @@ import { nodeFileSystem, readTextFile, type FileSystem } from "../io/file-system
 import { quote } from "../core/quote.js";
 
 import type { MutableConfig, ResolvedConfig } from "../core/schema.js";
-export type { MutableConfig, ResolvedConfig };
+export type { ResolvedConfig };
 
 /** Default cache revalidation window: edits are seen within this many ms without watching. */
 export const DEFAULT_REVALIDATE_MS = 50;
@@ -79,7 +79,6 @@ const BUILT_IN = new WeakSet<object>();
 /**
  * Marks a config agentsmd itself passes (frozen, so it stays as tested): `parseConfig` returns it
  * without building the schema, which a hook process would otherwise pay at every call (docs/performance.md#the-hook-process).
- * @example const HOOK_CONFIG = builtInConfig({ lazy: { maxFiles: 10_000 } })
  */
 export function builtInConfig<T extends AgentsConfig>(config: T): T {
   BUILT_IN.add(freeze(config));
@@ -91,7 +90,7 @@ export function builtInConfig<T extends AgentsConfig>(config: T): T {
  * @example parseConfig({ initial: { maxFiles: 8 } }, "my options")
  */
 export function parseConfig(data: unknown, source: string): AgentsConfig {
-  if (typeof data === "object" && data !== null && BUILT_IN.has(data)) return data as AgentsConfig;
+  if (typeof data === "object" && data !== null && BUILT_IN.has(data)) return data;
   const result = safeParseConfig(data);
   if (!result.success) {
     throw new ConfigError(`invalid config in ${source}:\n${formatIssues(result.error)}`, {
@@ -144,7 +143,6 @@ function envValue(env: Readonly<Record<string, string | undefined>>, names: read
 
 /**
  * The config layer env vars define. Unset or empty vars define nothing.
- * @example configFromEnv({ AGENTSMD_MARKERS: ".git,.hg" }) // { root: { markers: [".git", ".hg"] } }
  */
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): AgentsConfig {
   const out: AgentsConfig = {};
@@ -196,26 +194,25 @@ function isPlain(value: unknown): value is Plain {
 
 /**
  * Deep merge where `undefined` never overwrites and arrays replace.
- * @example mergeConfigs({ root: { markers: [".git"] } }, { root: { stopAtFsRoot: false } }) // { root: { markers: [".git"], stopAtFsRoot: false } }
  */
-export function mergeConfigs(...layers: Array<AgentsConfig | undefined>): AgentsConfig {
+function mergeConfigs(...layers: Array<AgentsConfig | undefined>): AgentsConfig {
   const out: Plain = {};
   for (const layer of layers) {
     if (!layer) continue;
-    mergeInto(out, layer as Plain);
+    mergeInto(out, layer);
   }
-  return out as AgentsConfig;
+  return out;
 }
 
 function mergeInto(target: Plain, source: Plain): void {
   for (const [key, value] of Object.entries(source)) {
     if (value === undefined || key === "__proto__" || key === "constructor" || key === "prototype") continue;
     if (isPlain(value)) {
-      const current = isPlain(target[key]) ? (target[key] as Plain) : {};
+      const current = isPlain(target[key]) ? target[key] : {};
       target[key] = current;
       mergeInto(current, value);
     } else {
-      target[key] = Array.isArray(value) ? [...value] : value;
+      target[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Which instruction file(s) a directory contributes, and the home-level (user) layers.
  */
-import type { StatCache, DirProbe, Found } from "../io/cache.js";
+import type { DirProbe, Found } from "../io/cache.js";
 import { ABSENT_CODES, type FileSystem } from "../io/file-system.js";
 import type { Diagnostic } from "../core/schema.js";
 import type { UserLayer } from "../presets/preset.js";
@@ -111,7 +111,6 @@ export function identityKey(info: { dev: number; ino: number }): string {
 /**
  * Keeps the first of the files that share a device + inode (hard links, case-insensitive file
  * systems), in order; each dropped one names the kept path it duplicates.
- * @example dedupeByIdentity(found).duplicates // [{ found: <agents.md>, sameAs: "/r/AGENTS.md" }]
  */
 export function dedupeByIdentity(found: readonly Found[]): { kept: Found[]; duplicates: Array<{ found: Found; sameAs: string }> } {
   const first = new Map<string, string>();
@@ -142,7 +141,6 @@ export interface DirChoice {
 
 /**
  * The decision `selectFiles` makes, with what it left aside.
- * @example chooseFiles(await cache.probeDir(dir), groupsFor(["AGENTS.override.md", "AGENTS.md"], "first")).shadowed
  */
 export function chooseFiles(probe: DirProbe, groups: NameGroups): DirChoice {
   const choice: DirChoice = { selected: [], shadowed: [], ignored: [], irregular: [...probe.irregular] };
@@ -159,13 +157,8 @@ export function chooseFiles(probe: DirProbe, groups: NameGroups): DirChoice {
   return choice;
 }
 
-/** Instruction files of `dir`, cached. */
-export async function dirFiles(cache: StatCache, dir: string, groups: NameGroups, sink: DiagnosticSink): Promise<Found[]> {
-  return selectFiles(await cache.probeDir(dir), groups, sink);
-}
-
 /** Largest user-layer file read, so a huge home file cannot exhaust memory. */
-export const USER_LAYER_MAX_BYTES = 4 * 1024 * 1024;
+const USER_LAYER_MAX_BYTES = 4 * 1024 * 1024;
 
 export interface UserFile {
   path: string;
@@ -188,7 +181,7 @@ export async function loadUserLayers(
     const omitted = (await layer.omit?.(fs)) ?? [];
     for (const path of layer.candidates) {
       if (omitted.includes(path)) continue;
-      let file: UserFile | null = null;
+      let file: UserFile;
       try {
         const info = await fs.stat(path);
         if (!info) continue;

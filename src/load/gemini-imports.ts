@@ -28,7 +28,7 @@ import { decodeLossy } from "../core/budget.js";
 import { quote } from "../core/quote.js";
 
 /** One import Gemini's processor inlined. */
-export interface GeminiImport {
+interface GeminiImport {
   /** Absolute path of the imported file (`path.resolve(dir, P)`, not following symlinks). */
   path: string;
   /** The file holding the `@P`. */
@@ -74,9 +74,8 @@ function isLetter(char: string): boolean {
 /**
  * Gemini's `findImports`: every `@token` at the start or after whitespace whose path starts with
  * `.`, `/` or an ASCII letter, code or not.
- * @example findGeminiImports("see @./a.md, ok") // [{ start: 4, end: 12, path: "./a.md," }]
  */
-export function findGeminiImports(content: string): Token[] {
+function findGeminiImports(content: string): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   while (index < content.length) {
@@ -96,7 +95,7 @@ export function findGeminiImports(content: string): Token[] {
 }
 
 /** Gemini's `findCodeRegions`: [start, end) of every backtick run closed by the same run. */
-export function geminiCodeRegions(content: string): Array<[number, number]> {
+function geminiCodeRegions(content: string): Array<[number, number]> {
   const regions: Array<[number, number]> = [];
   const regex = /(`+)([\s\S]*?)\1/g;
   let match: RegExpExecArray | null;
@@ -112,7 +111,7 @@ async function exists(fs: FileSystem, path: string): Promise<boolean> {
  * The root imports of a file in `dir` must stay inside: the nearest ancestor (or `dir`) holding a
  * marker, else `dir`; `dir` itself with no markers.
  */
-export async function geminiImportRoot(fs: FileSystem, dir: string, markers: readonly string[]): Promise<string> {
+async function geminiImportRoot(fs: FileSystem, dir: string, markers: readonly string[]): Promise<string> {
   const start = resolve(dir);
   if (markers.length === 0) return start;
   const usable = markers.filter((marker) => !isAbsolute(marker) && !marker.includes(".."));
@@ -127,7 +126,8 @@ export async function geminiImportRoot(fs: FileSystem, dir: string, markers: rea
 const ABSENT_FOR_REALPATH = new Set(["ENOENT", "EISDIR", "ENAMETOOLONG", "ENOTDIR"]);
 
 function codeOf(error: unknown): string {
-  return error instanceof FsError ? error.code : String((error as { code?: unknown })?.code ?? "");
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof FsError ? error.code : typeof code === "string" ? code : "";
 }
 
 /** Gemini's `robustRealpath`: the real path of the longest existing prefix, the rest appended. */
@@ -202,7 +202,7 @@ async function readLikeGemini(fs: FileSystem, path: string, room: number): Promi
   try {
     info = await fs.stat(path);
   } catch (error) {
-    throw new Error(nodeMessage(error, "access", path));
+    throw new Error(nodeMessage(error, "access", path), { cause: error });
   }
   if (!info) throw new Error(await missingMessage(fs, path));
   if (info.kind === "directory") throw new Error("EISDIR: illegal operation on a directory, read");
@@ -210,7 +210,7 @@ async function readLikeGemini(fs: FileSystem, path: string, room: number): Promi
   try {
     read = await fs.read(path, room);
   } catch (error) {
-    throw new Error(nodeMessage(error, "open", path));
+    throw new Error(nodeMessage(error, "open", path), { cause: error });
   }
   if (read.truncated) throw new Error(`EFBIG: file is ${read.size} bytes, more than the ${room} bytes left in agentsmd's budget, read '${quote(path)}'`);
   return { text: decodeLossy(read.bytes, true), bytes: read.bytes.length };
@@ -278,9 +278,6 @@ function failure(file: string, path: string, why: string): Diagnostic {
 /**
  * Expands the imports of `content` (the text of `file`) as Gemini CLI does when it reads a context
  * file.
- * @example
- * const { content } = await expandGeminiImports(nodeFileSystem, "Rules: @./docs/rules.md\n", "/r/GEMINI.md");
- * // "Rules: <!-- Imported from: ./docs/rules.md -->\n…\n<!-- End of import from: ./docs/rules.md -->\n"
  */
 export async function expandGeminiImports(fs: FileSystem, content: string, file: string, options: GeminiImportOptions = {}): Promise<GeminiImportResult> {
   const base = dirname(file);

@@ -26,7 +26,7 @@ import { mayHoldVariables, substituteKiloVariables } from "./kilo-variables.js";
 import { quote } from "../core/quote.js";
 
 /** Imports nest at most this deep (the importing file is depth 0). */
-export const DEFAULT_IMPORT_DEPTH = 5;
+const DEFAULT_IMPORT_DEPTH = 5;
 
 /** One `@path` token found in a text. */
 export interface ImportToken {
@@ -51,7 +51,6 @@ function isSpace(char: string | undefined): boolean {
  * Spans of `text` that are code: fenced blocks (``` or ~~~, closed by a fence of the same
  * character at least as long, or running to the end) and inline code spans (a backtick run closed
  * by a run of the same length). Returned as sorted, non-overlapping [start, end) pairs.
- * @example codeRegions("a `@x` b") // [[2, 6]]
  */
 export function codeRegions(text: string): Array<[number, number]> {
   const regions: Array<[number, number]> = [];
@@ -118,7 +117,6 @@ export function codeRegions(text: string): Array<[number, number]> {
 
 /**
  * Every `@path` import token of `text` outside code, in order.
- * @example findImports("See @docs/a.md, not `@b.md`.") // [{ start: 4, end: 14, path: "docs/a.md", bare: false }]
  */
 export function findImports(text: string): ImportToken[] {
   if (!text.includes("@")) return [];
@@ -163,14 +161,11 @@ function isImportPath(path: string): boolean {
 /**
  * The absolute path an import names: `~/` against `home`, absolute as is, else against the
  * importing file's directory.
- * @example resolveImportPath("../b.md", "/r/docs/a.md", "/home/me") // "/r/b.md"
  */
 export function resolveImportPath(path: string, from: string, home: string): string {
   if (path.startsWith("~/")) return absolute(path.slice(2), home);
   return absolute(path, parentOf(from));
 }
-
-export type { ImportMarker } from "../core/schema.js";
 
 export interface ImportOptions {
   fs: FileSystem;
@@ -219,8 +214,6 @@ interface Walk {
 
 /**
  * Expands the imports of `text` (the content of the file `from`).
- * @example
- * const { content, imports, diagnostics } = await expandImports("Rules: @docs/rules.md", "/r/AGENTS.md", { fs: nodeFileSystem, home, allowedRoots: ["/r"] });
  */
 export async function expandImports(text: string, from: string, options: ImportOptions): Promise<ExpandResult> {
   const walk: Walk = {
@@ -366,7 +359,6 @@ export interface ImportContext {
 /**
  * The import settings of a session: the config's `imports` keys, the preset's marker and depth.
  * `importRoot` is the session's confinement directory ({@link importRootOf}); `env` the session's environment.
- * @example const context = importContextOf(session.config, session.preset, importRoot, session.home);
  */
 export function importContextOf(
   config: { imports: { enabled: boolean; allowOutsideRoot: boolean; allow?: readonly string[] }; root?: { markers: readonly string[] } },
@@ -398,7 +390,6 @@ function allowedRoots(context: ImportContext, confine: boolean): string[] {
  * agent has none (its root is the file-system root, as for Claude Code) or there is no project;
  * then the nearest ancestor of cwd holding `.git` (a directory or a worktree's file) below home and
  * below `/`, else cwd. Home itself never counts (a dotfiles repository there would open ~/.ssh).
- * @example await importRootOf({ root: "/", project: true, cwd: "/repo/pkg", home: "/home/me", fs }) // "/repo" when /repo/.git exists
  */
 export async function importRootOf(input: { root: string; project: boolean; cwd: string; home: string; fs: FileSystem }): Promise<string> {
   if (input.project && parentOf(input.root) !== input.root && input.root !== input.home) return input.root;
@@ -452,7 +443,6 @@ export interface ExpandedText extends InstructionText {
  * Reads `path` within `budget` bytes like {@link readInstruction}, expanding its imports first
  * when `context.enabled`: imported bytes count against the same budget, and the cut rule applies
  * to the expanded text. Import problems go to `diagnostics`. `sizeBytes` stays the file's own size.
- * @example const text = await readInstructionExpanded(fs, "/r/CLAUDE.md", 32768, "utf8-with-note", context, (d) => sink.add(d));
  */
 export async function readInstructionExpanded(
   fs: FileSystem,
@@ -507,7 +497,6 @@ export async function readInstructionExpanded(
 
 /**
  * Expands the imports of a text already in memory (user-layer files, outside any budget).
- * @example const { content } = await expandInMemory(fs, text, "/home/me/.claude/CLAUDE.md", context, (d) => sink.add(d), false);
  */
 export async function expandInMemory(
   fs: FileSystem,

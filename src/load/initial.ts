@@ -24,13 +24,13 @@ import {
 import type { InstructionText } from "./read.js";
 import { expandInMemory, importContextOf, readInstructionExpanded, type ImportRecord } from "./imports.js";
 
-export interface CandidateFile {
+interface CandidateFile {
   path: string;
   mtimeMs: number;
   sizeBytes: number;
 }
 
-export type LeftOutReason = "max-files" | "max-bytes" | "disabled";
+type LeftOutReason = "max-files" | "max-bytes" | "disabled";
 
 export interface InitialLoad {
   /** Included files, in render order (user layers first, then root -> cwd). */
@@ -81,7 +81,6 @@ export function initialDirs(root: string | null, cwd: string, scope: "chain" | "
 
 /**
  * Loads the initial bundle.
- * @example const load = await loadInitial({ cache, config, preset, root, cwd, home, env, sink });
  */
 export async function loadInitial(context: InitialContext): Promise<InitialLoad> {
   const { cache, config, preset, sink } = context;
@@ -308,8 +307,6 @@ function prefetch(
         ),
   );
 }
-
-export { reportReadError } from "./discover.js";
 
 /**
  * The preset's home layers, named by the user's own configuration only: a name only a

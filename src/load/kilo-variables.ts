@@ -38,7 +38,7 @@ export interface KiloSubstituteOptions {
 }
 
 /** One `{file:}` reference that was inlined. */
-export interface KiloInclude {
+interface KiloInclude {
   path: string;
   from: string;
   depth: 1;
@@ -60,7 +60,6 @@ function references(text: string, kind: "env" | "file", markdown: boolean): RegE
 
 /**
  * True when the line holding `index` starts, before it, with `//` (Kilo's comment rule).
- * @example inCommentLine("a\n  // {env:X}", 7) // true
  */
 export function inCommentLine(text: string, index: number): boolean {
   const start = text.lastIndexOf("\n", index - 1) + 1;
@@ -125,7 +124,6 @@ async function readTarget(reference: string, from: string, options: KiloSubstitu
 
 /**
  * Kilo's substitution of `text`, the content of the instruction file `from`.
- * @example const { content } = await substituteKiloVariables("Use {file:./style.md}", "/r/AGENTS.md", { fs, trusted: false, root: "/r", home, env, maxBytes: 1 << 20 });
  */
 export async function substituteKiloVariables(text: string, from: string, options: KiloSubstituteOptions): Promise<KiloSubstitution> {
   const diagnostics: Diagnostic[] = [];

@@ -28,7 +28,6 @@ export async function readInstruction(fs: FileSystem, path: string, budget: numb
 
 /**
  * Applies the budget and the cut rule to bytes already read (at most `budget` of them).
- * @example cutRead(await fs.read(path, 100), path, 100, "byte")
  */
 export function cutRead(read: ReadResult, path: string, budget: number, cut: CutMode): InstructionText | null {
   if (budget <= 0) return null;

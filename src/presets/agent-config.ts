@@ -41,13 +41,12 @@ const NOT_APPLIED = "its settings are not applied";
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === "string");
 
 /** `$CODEX_HOME` when set and non-empty, else `~/.codex` (as Codex resolves it). */
-export function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
+function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
   return env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
 }
 
 /**
  * The project-doc settings of Codex's `config.toml`.
- * @example (await readCodexConfig({ cwd, home, env, fs: nodeFileSystem })).config // { codex: { project_doc_fallback_filenames: ["CONTRIBUTING.md"] } }
  */
 export async function readCodexConfig(context: AgentConfigContext): Promise<AgentConfigLayer> {
   const file = join(codexHome(context.home, context.env), "config.toml");
@@ -58,7 +57,7 @@ export async function readCodexConfig(context: AgentConfigContext): Promise<Agen
   try {
     // Loaded only when there is a file to parse: hooks of other presets never pay for it.
     const { parse: parseToml } = load("smol-toml") as typeof import("smol-toml");
-    data = parseToml(text) as Record<string, unknown>;
+    data = parseToml(text);
   } catch (error) {
     diagnostics.push({
       level: "warning",
@@ -96,7 +95,6 @@ export async function readCodexConfig(context: AgentConfigContext): Promise<Agen
 
 /**
  * Gemini CLI's `context.fileName` from its user and workspace settings (the workspace wins).
- * @example (await readGeminiSettings({ cwd: "/repo", home, env, fs: nodeFileSystem }, "/home/me/.gemini")).config // { files: { names: ["AGENTS.md"] } }
  */
 export async function readGeminiSettings(context: AgentConfigContext, geminiDir: string): Promise<AgentConfigLayer> {
   const diagnostics: Diagnostic[] = [];

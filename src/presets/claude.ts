@@ -38,7 +38,7 @@ export const CLAUDE_AGENTS_NAMES: readonly string[] = ["AGENTS.md", ".claude/AGE
 export const CLAUDE_FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob"]);
 
 /** Values of Claude Code's "Project instructions" setting (`instructionFiles`). */
-export type InstructionFilesMode = "claude-md-or-agents-md" | "claude-md-and-agents-md" | "claude-md" | "managed-only";
+type InstructionFilesMode = "claude-md-or-agents-md" | "claude-md-and-agents-md" | "claude-md" | "managed-only";
 const MODES: readonly string[] = ["claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only"];
 
 /** Plugin ids under which Claude Code keeps the built-in AGENTS.md options (both read since 2.1.285). */
@@ -53,7 +53,6 @@ function managedDir(): string {
 
 /**
  * `~/.claude`, or `$CLAUDE_CONFIG_DIR`.
- * @example claudeConfigDir("/home/me", {}) // "/home/me/.claude"
  */
 export function claudeConfigDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const dir = env.CLAUDE_CONFIG_DIR;
@@ -74,9 +73,8 @@ function modeIn(settings: unknown): InstructionFilesMode | undefined {
 /**
  * Claude Code's `instructionFiles` setting: managed settings win over `~/.claude/settings.json`;
  * project and local settings are ignored by Claude Code, so they are here too.
- * @example await instructionFilesMode(nodeFileSystem, os.homedir(), process.env) // "claude-md-or-agents-md"
  */
-export async function instructionFilesMode(fs: FileSystem, home: string, env: Readonly<Record<string, string | undefined>>): Promise<InstructionFilesMode> {
+async function instructionFilesMode(fs: FileSystem, home: string, env: Readonly<Record<string, string | undefined>>): Promise<InstructionFilesMode> {
   const managed = modeIn(await readJsonQuietly(fs, join(managedDir(), "managed-settings.json")));
   if (managed) return managed;
   return modeIn(await readJsonQuietly(fs, join(claudeConfigDir(home, env), "settings.json"))) ?? "claude-md-or-agents-md";
@@ -86,9 +84,8 @@ export async function instructionFilesMode(fs: FileSystem, home: string, env: Re
  * The first `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` in `cwd` or an ancestor (nearest
  * first), or null. A symlink counts (it is what Claude Code sees). `~/.claude/CLAUDE.md` does not,
  * nor does a file `claudeMdExcludes` excludes (`exclude`): Claude Code then reads AGENTS.md there.
- * @example await claudeMdAtOrAbove(nodeFileSystem, "/repo/pkg") // "/repo/CLAUDE.md"
  */
-export async function claudeMdAtOrAbove(fs: FileSystem, cwd: string, exclude?: (path: string) => boolean): Promise<string | null> {
+async function claudeMdAtOrAbove(fs: FileSystem, cwd: string, exclude?: (path: string) => boolean): Promise<string | null> {
   const dirs = ancestors(cwd);
   const hits = await Promise.all(
     dirs.map(async (dir) => {
@@ -115,7 +112,6 @@ export interface BuiltinAgentsMd {
 
 /**
  * Whether Claude Code's built-in AGENTS.md support (≥ 2.1.277) is active for a session in `cwd`.
- * @example const { active, reason } = await builtinAgentsMd({ fs: nodeFileSystem, cwd, home, env });
  */
 export async function builtinAgentsMd(context: {
   fs: FileSystem;
@@ -140,9 +136,8 @@ export async function builtinAgentsMd(context: {
 
 /**
  * The name groups Claude Code uses for a session (see `Preset.prepare`).
- * @example (await claudeGroups({ cwd, root: "/", home, env, fs: nodeFileSystem })).groups
  */
-export async function claudeGroups(context: PrepareContext): Promise<PreparedGroups> {
+async function claudeGroups(context: PrepareContext): Promise<PreparedGroups> {
   const builtin = await builtinAgentsMd(context);
   if (!builtin.active) return { groups: [CLAUDE_MD_NAMES], reason: `AGENTS.md is not read: ${builtin.reason}` };
   if (builtin.mode === "claude-md-and-agents-md")
@@ -158,7 +153,6 @@ export async function claudeGroups(context: PrepareContext): Promise<PreparedGro
 /**
  * Drops block-level HTML comments (a line starting with `<!--` up to the line holding `-->`)
  * outside fenced code blocks, as Claude Code does since 2.1.72.
- * @example stripBlockComments("<!-- note -->\nKeep.\n") // "Keep.\n"
  */
 export function stripBlockComments(text: string): string {
   if (!text.includes("<!--")) return text;
@@ -199,15 +193,14 @@ export function stripBlockComments(text: string): string {
 
 /**
  * The description Claude Code appends to a file's path in the `claudeMd` block.
- * @example claudeDescription({ path: "/r/CLAUDE.local.md", layer: "project" }) // " (user's private project instructions, not checked in)"
  */
-export function claudeDescription(block: Pick<RenderBlock, "path" | "layer">): string {
+function claudeDescription(block: Pick<RenderBlock, "path" | "layer">): string {
   if (block.layer === "user") return " (user's private global instructions for all projects)";
   if (nameOf(block.path) === "CLAUDE.local.md") return " (user's private project instructions, not checked in)";
   return " (project instructions, checked into the codebase)";
 }
 
-export const CLAUDE_MD_PREAMBLE =
+const CLAUDE_MD_PREAMBLE =
   "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
 
 /**
@@ -238,7 +231,7 @@ function envTruthy(value: string | undefined): boolean {
 }
 
 /** The settings files whose `claudeMdExcludes` lists Claude Code merges (managed, user, project, local). */
-export function claudeSettingsFiles(context: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> }): string[] {
+function claudeSettingsFiles(context: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> }): string[] {
   return [
     join(managedDir(), "managed-settings.json"),
     join(claudeConfigDir(context.home, context.env), "settings.json"),
@@ -259,7 +252,6 @@ async function realVariant(fs: FileSystem, pattern: string): Promise<string | un
  * What Claude Code's settings keep from loading: with `CLAUDE_CODE_DISABLE_CLAUDE_MDS` every memory
  * file; else the files `claudeMdExcludes` matches (globs or absolute paths, picomatch with dot files,
  * on absolute paths; the lists of every settings file merged), never the managed CLAUDE.md.
- * @example (await claudeExcludes({ cwd, root: "/", home, env, fs, agentConfig: true, raw: {} }))?.matches("/repo/pkg/CLAUDE.md")
  */
 export async function claudeExcludes(context: ListedContext): Promise<Excludes | undefined> {
   if (envTruthy(context.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS))

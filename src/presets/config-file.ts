@@ -16,21 +16,19 @@ const required = lazyRequire(() => import.meta.url);
 
 /**
  * A dependency loaded on first use (node:module too: io/require.ts).
- * @example const { parse } = loadDependency("smol-toml") as typeof import("smol-toml");
  */
 export function loadDependency(id: string): unknown {
   return required(id);
 }
 
 /** Largest agent configuration file read. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * The text of `file`, or null when it does not exist; a file that cannot be read is a warning
  * saying what is lost (`consequence`, e.g. "its settings are not applied"). A file another user
  * planted in a directory anyone may write (it, or one of its `levels` nearest directories: a
  * config directory) is ignored with a warning, as a planted AGENTS.md is.
- * @example const text = await readConfigText("/home/me/.codex/config.toml", fs, diagnostics, "its settings are not applied");
  */
 export async function readConfigText(file: string, fs: FileSystem, diagnostics: Diagnostic[], consequence: string, levels = 0): Promise<string | null> {
   try {
@@ -62,7 +60,6 @@ export async function readConfigText(file: string, fs: FileSystem, diagnostics: 
 /**
  * `text` parsed as JSONC (comments, trailing commas); anything but an object is a warning naming
  * `file` and what is lost, and gives undefined.
- * @example parseJsonObject('{ "a": 1, }', "settings.json", diagnostics, "its settings are not applied") // { a: 1 }
  */
 export function parseJsonObject(text: string, file: string, diagnostics: Diagnostic[], consequence: string): Record<string, unknown> | undefined {
   const { parse } = loadDependency("jsonc-parser") as typeof import("jsonc-parser");

@@ -26,11 +26,10 @@ import { quote } from "../core/quote.js";
 export const COPILOT_REPO_FILE = ".github/copilot-instructions.md";
 /** The files Copilot calls "model" instructions, in its order within a directory. */
 export const COPILOT_MODEL_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
-export const COPILOT_NAMES: readonly string[] = [COPILOT_REPO_FILE, ...COPILOT_MODEL_FILES];
+const COPILOT_NAMES: readonly string[] = [COPILOT_REPO_FILE, ...COPILOT_MODEL_FILES];
 
 /**
  * `~/.copilot`, or `$COPILOT_HOME`.
- * @example copilotHome("/home/me", {}) // "/home/me/.copilot"
  */
 export function copilotHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const dir = env.COPILOT_HOME;
@@ -60,7 +59,6 @@ function rank(block: RenderBlock): number {
 
 /**
  * The initial blocks in the order Copilot sends them, without repeated texts.
- * @example copilotOrder(blocks, "/repo", "/repo/a/b").map((block) => block.path)
  */
 export function copilotOrder(blocks: readonly RenderBlock[], root: string, cwd: string): RenderBlock[] {
   const user = blocks.filter((block) => block.layer === "user");
@@ -87,9 +85,8 @@ function relative(path: string, root: string): string {
 
 /**
  * One nested file as Copilot attaches it after a `view`.
- * @example copilotReminder("web/AGENTS.md", "Use React.\n") // "<system_reminder>\nCustom instructions from web/AGENTS.md. Apply these to any code you write here:\n\nUse React.\n\n</system_reminder>"
  */
-export function copilotReminder(label: string, content: string): string {
+function copilotReminder(label: string, content: string): string {
   return `<system_reminder>\nCustom instructions from ${label}. Apply these to any code you write here:\n\n${content}\n</system_reminder>`;
 }
 

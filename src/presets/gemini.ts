@@ -25,11 +25,11 @@ import { type RenderBlock, type Renderer } from "../core/render.js";
 import { join, parentOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 
-export const GEMINI_MD = "GEMINI.md";
+const GEMINI_MD = "GEMINI.md";
 
 /** The text Gemini CLI puts before just-in-time files (after the tool output and a blank line). */
-export const GEMINI_JIT_HEADER = "--- Newly Discovered Project Context ---";
-export const GEMINI_JIT_FOOTER = "--- End Project Context ---";
+const GEMINI_JIT_HEADER = "--- Newly Discovered Project Context ---";
+const GEMINI_JIT_FOOTER = "--- End Project Context ---";
 
 /** `~/.gemini`, or `$GEMINI_CLI_HOME/.gemini`. */
 export function geminiDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
@@ -43,17 +43,15 @@ export function geminiNames(configured: readonly string[] | undefined): string[]
 }
 
 /** Gemini's notion of blank: nothing left after JavaScript's `trim()`. */
-export function geminiBlank(text: string): boolean {
+function geminiBlank(text: string): boolean {
   return text.trim() === "";
 }
 
 /**
  * Gemini's `concatenateInstructions`: each non-blank file trimmed (JavaScript `trim()`) between
  * `--- Context from: P ---` lines, joined by a blank line.
- * @example geminiContext([{ path: "/r/GEMINI.md", layer: "project", content: "Hi\n" }])
- * // "--- Context from: /r/GEMINI.md ---\nHi\n--- End of Context from: /r/GEMINI.md ---"
  */
-export function geminiContext(blocks: readonly RenderBlock[]): string {
+function geminiContext(blocks: readonly RenderBlock[]): string {
   return blocks
     .map((block) => {
       const text = block.content.trim();
@@ -79,8 +77,6 @@ const GEMINI_MEMORY_EXPLAINER = `The following content is loaded from local and 
  * The global tier as Gemini CLI appends it to the system instruction: `renderUserMemory` of the
  * global memory string, headed by the context file names (`names`: the session's
  * `files.names`). "" without global files.
- * @example geminiSystemMemory(session.initialLoad!.blocks, session.config.files.names)
- * // "\n# Contextual Instructions (GEMINI.md)\nThe following content is loaded from…\n\n<loaded_context>\n--- Context from: …\n</loaded_context>"
  */
 export function geminiSystemMemory(blocks: readonly RenderBlock[], names: readonly string[] = [GEMINI_MD]): string {
   const global = geminiContext(blocks.filter((block) => block.layer === "user"));
@@ -106,7 +102,7 @@ function depth(path: string): number {
  * and {@link geminiSessionMemory}. Inline: the JIT block Gemini CLI appends to a tool's output
  * (the host adds it after a blank line), files root to leaf.
  */
-export const geminiRenderer: Renderer = {
+const geminiRenderer: Renderer = {
   initial({ blocks }) {
     const sections: string[] = [];
     const global = geminiContext(blocks.filter((block) => block.layer === "user"));

@@ -10,7 +10,7 @@ import { quote } from "../core/quote.js";
 const ROOT_NAMES = [".agents/AGENTS.md", "AGENTS.md", "AGENTS.local.md", "CLAUDE.md", "CLAUDE.local.md"];
 
 /** hygge's source token for a block, and the label it prints (root-relative for project files). */
-export function hyggeSource(block: RenderBlock, root: string): { token: string; label: string } {
+function hyggeSource(block: RenderBlock, root: string): { token: string; label: string } {
   if (block.layer === "user") {
     const token = block.path.endsWith("/.agents/AGENTS.md") ? "user/.agents" : block.path.endsWith("/hygge/AGENTS.md") ? "user/hygge" : "user/.claude";
     return { token, label: block.path };
@@ -31,7 +31,7 @@ function frame(header: string, blocks: readonly RenderBlock[], root: string): st
   return `${header}\n\n${body}`.replace(/\n+$/, "");
 }
 
-export const hyggeRenderer: Renderer = {
+const hyggeRenderer: Renderer = {
   initial: ({ root, blocks }) => frame("## Project context", blocks, root),
   // Lazy blocks are always subdirectory blocks in hygge.
   inline: (blocks, { root }) =>

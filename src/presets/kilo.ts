@@ -36,7 +36,7 @@
 import { DEFAULT_EXCLUDES, type Preset, type PresetEnv } from "./preset.js";
 import type { FileSystem } from "../io/file-system.js";
 import { join } from "../core/paths.js";
-import { OPENCODE_NAMES, claudeDisabled, familyListed, familyNames, familyPrepare, opencodePreset, type OpenCodeFamily } from "./opencode.js";
+import { OPENCODE_NAMES, claudeDisabled, familyListed, familyPrepare, opencodePreset, type OpenCodeFamily } from "./opencode.js";
 import { managedConfigDir, type FamilyConfigLayout, type OpenCodeContext } from "./opencode-instructions.js";
 
 /** Set (not blank) in any of these, Kilo does not hand ~/.claude over to its migration. */
@@ -50,7 +50,6 @@ function xdg(context: PresetEnv, name: string, fallback: string, sub: string): s
 
 /**
  * Kilo's global config directory: `$KILO_CONFIG_DIR` when set, else `$XDG_CONFIG_HOME/kilo`, else `~/.config/kilo`.
- * @example kiloConfigDir({ home: "/home/me", env: {} }) // "/home/me/.config/kilo"
  */
 export function kiloConfigDir(context: PresetEnv): string {
   return context.env.KILO_CONFIG_DIR || xdg(context, "XDG_CONFIG_HOME", ".config", "kilo");
@@ -103,7 +102,7 @@ async function kiloLegacyRules({ cwd, home, fs }: OpenCodeContext): Promise<{ fi
 }
 
 /** Kilo 7.7.7's configuration layout (its `Config.loadInstanceState`). */
-export const KILO_CONFIG_LAYOUT: FamilyConfigLayout = {
+const KILO_CONFIG_LAYOUT: FamilyConfigLayout = {
   product: "Kilo",
   globalDir: (home, env) => kiloConfigDir({ home, env }),
   globalFiles: ["config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"],
@@ -139,11 +138,6 @@ export const KILO_FAMILY: OpenCodeFamily = {
     return (await fs.stat(receipt).catch(() => null)) ? [claudeGlobal(context)] : [];
   },
 };
-
-/** The names Kilo looks for under `env`. */
-export function kiloNames(env: PresetEnv["env"]): string[] {
-  return familyNames(KILO_FAMILY, env);
-}
 
 export const kiloPreset: Preset = {
   ...opencodePreset,

@@ -32,7 +32,7 @@ import type { Diagnostic } from "../core/schema.js";
 import { isAbsolute } from "node:path";
 import { absolute, isInside, join, nameOf, parentOf } from "../core/paths.js";
 import { namedReadable, plantedAlong, plantedMessage, realPathOf } from "../io/real-path.js";
-import { AGENT_OUTSIDE_CODE, configDirNamer, envFor, envReferences, type Namer } from "../core/confine.js";
+import { configDirNamer, envFor, envReferences, type Namer } from "../core/confine.js";
 import { quote } from "../core/quote.js";
 import type { FileSystem } from "../io/file-system.js";
 import { parseJsonObject, readConfigText } from "./config-file.js";
@@ -143,7 +143,6 @@ export function opencodeXdgConfigDir(home: string, env: Env): string {
 
 /**
  * The managed directory of a CLI: `$<override>` when set, else `/etc/<name>` (`/Library/Application Support/<name>` on macOS).
- * @example managedConfigDir("kilo", "KILO_TEST_MANAGED_CONFIG_DIR", {}) // "/etc/kilo"
  */
 export function managedConfigDir(name: string, override: string, env: Env): string {
   const dir = env[override];
@@ -167,7 +166,6 @@ export const OPENCODE_CONFIG_LAYOUT: FamilyConfigLayout = {
 
 /**
  * True when `layout`'s project switch is on: the family's legacy flag parsing, "true" or "1" in any case.
- * @example projectSwitchOn(OPENCODE_CONFIG_LAYOUT, { OPENCODE_DISABLE_PROJECT_CONFIG: "TRUE" }) // true
  */
 export function projectSwitchOn(layout: Pick<FamilyConfigLayout, "projectSwitch">, env: Env): boolean {
   const value = env[layout.projectSwitch]?.toLowerCase();
@@ -223,7 +221,7 @@ function parseText(layout: FamilyConfigLayout, text: string, file: string, env: 
   if (data === undefined) return "invalid";
   const value = data.instructions;
   if (value === undefined) return { entries: undefined };
-  if (Array.isArray(value) && value.every((entry) => typeof entry === "string")) return { entries: value as string[] };
+  if (Array.isArray(value) && value.every((entry) => typeof entry === "string")) return { entries: value };
   diagnostics.push({
     level: "warning",
     code: "agent-config-invalid",
@@ -250,7 +248,6 @@ async function readConfig(
 /**
  * The `instructions` entries a CLI of the family (by `layout`) ends up with for a session in
  * `cwd`, and the files that set them.
- * @example (await readFamilyInstructions(OPENCODE_CONFIG_LAYOUT, { cwd, worktree, home, env, fs: nodeFileSystem })).sources
  */
 export async function readFamilyInstructions(
   layout: FamilyConfigLayout,
@@ -356,7 +353,6 @@ const isUrl = (entry: string) => entry.startsWith("https://") || entry.startsWit
 /**
  * The files `instructions` entries name, in the order a CLI of the family (by `layout`) lists them.
  * `observer` hears of every directory the globs list and every path they probe.
- * @example (await listFamilyInstructions(OPENCODE_CONFIG_LAYOUT, context, ["CONTRIBUTING.md", "docs/*.md"], sources)).paths
  */
 export async function listFamilyInstructions(
   layout: FamilyConfigLayout,
@@ -464,7 +460,6 @@ const MAGIC = /[*?[\]{}()!+@]/;
 /**
  * `{a,b}` alternatives expanded (nested ones too), as minimatch does before matching; at most
  * {@link MAX_BRACE_PATTERNS} patterns.
- * @example expandBraces("{docs,guides}/*.md") // ["docs/*.md", "guides/*.md"]
  */
 export function expandBraces(pattern: string): string[] {
   const open = pattern.indexOf("{");

@@ -23,7 +23,7 @@
  * Also registers `opencode-plugin`, the rules `agentsmd/opencode` resolves with inside OpenCode
  * (see src/integrations/opencode.ts).
  */
-import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type ListedContext, type ListedFiles, type Preset, type PresetEnv } from "./preset.js";
+import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type ListedContext, type Preset, type PresetEnv } from "./preset.js";
 import {
   OPENCODE_CONFIG_LAYOUT,
   listFamilyInstructions,
@@ -75,7 +75,7 @@ export function claudeDisabled(family: Pick<OpenCodeFamily, "claudeSwitches">, e
 }
 
 /** True when `family`'s project switch is on under `env`. */
-export function projectDisabled(family: Pick<OpenCodeFamily, "config">, env: PresetEnv["env"]): boolean {
+function projectDisabled(family: Pick<OpenCodeFamily, "config">, env: PresetEnv["env"]): boolean {
   return projectSwitchOn(family.config, env);
 }
 
@@ -104,13 +104,8 @@ export const OPENCODE_FAMILY: OpenCodeFamily = {
   },
 };
 
-/** The names OpenCode looks for under `env`. */
-export function opencodeNames(env: PresetEnv["env"]): string[] {
-  return familyNames(OPENCODE_FAMILY, env);
-}
-
 /** Candidates of OpenCode's global layer, in order (the first existing one is used). */
-export function opencodeGlobalCandidates(context: PresetEnv): string[] {
+function opencodeGlobalCandidates(context: PresetEnv): string[] {
   return OPENCODE_FAMILY.globalCandidates(context);
 }
 
@@ -145,7 +140,6 @@ export interface SystemPathsInput {
  * The files a CLI of `family` puts in its system prompt right now (recomputed every step): the
  * global file (the first existing candidate not omitted), then the project files nearest first.
  * Config `instructions` are not included.
- * @example const paths = await familySystemPaths(OPENCODE_FAMILY, { cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
  */
 export async function familySystemPaths(family: OpenCodeFamily, input: SystemPathsInput): Promise<string[]> {
   const out: string[] = [];
@@ -172,7 +166,6 @@ export async function familySystemPaths(family: OpenCodeFamily, input: SystemPat
 /**
  * The files OpenCode puts in its system prompt right now (recomputed every step by OpenCode):
  * the global file, then the project files nearest first. Config `instructions` are not included.
- * @example const paths = await opencodeSystemPaths({ cwd: "/repo/pkg", worktree: "/repo", home, env, fs: nodeFileSystem });
  */
 export function opencodeSystemPaths(input: SystemPathsInput): Promise<string[]> {
   return familySystemPaths(OPENCODE_FAMILY, input);
@@ -197,7 +190,6 @@ export function familyPrepare(family: OpenCodeFamily): NonNullable<Preset["prepa
  * (what it puts in its system prompt after the project files), as the in-process plugins see
  * them. `entries` are the config's entries when the caller read them already (the CLI reads its
  * config once per run; the globs every step); `observer` hears of what the globs list and probe.
- * @example const paths = await familyListedPaths(OPENCODE_FAMILY, { cwd, worktree, home, env, fs: nodeFileSystem });
  */
 export async function familyListedPaths(
   family: OpenCodeFamily,
@@ -212,7 +204,6 @@ export async function familyListedPaths(
 /**
  * The family's config `instructions` as a preset's `listed`: the CLI's own list, or the list of
  * agentsmd's own config (`own`, e.g. `opencode.instructions`) when that sets one.
- * @example (await familyListed(OPENCODE_FAMILY, { key: "opencode.instructions", list: (raw) => raw.opencode?.instructions })({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
  */
 export function familyListed(
   family: OpenCodeFamily,
@@ -271,9 +262,8 @@ export function familyListed(
 /**
  * OpenCode's config `instructions` as files (see opencode-instructions.ts): the agent's own list,
  * or agentsmd's `opencode.instructions` when set.
- * @example (await opencodeListed({ cwd, root, home, env, fs, agentConfig: true, raw: {} })).paths
  */
-export const opencodeListed: NonNullable<Preset["listed"]> = familyListed(OPENCODE_FAMILY, {
+const opencodeListed: NonNullable<Preset["listed"]> = familyListed(OPENCODE_FAMILY, {
   key: "opencode.instructions",
   list: (raw) => raw.opencode?.instructions,
 });
@@ -288,7 +278,7 @@ function instructionsFrom(blocks: readonly RenderBlock[]): string[] {
  * project nearest first, then the files config `instructions` lists), and the `<system-reminder>`
  * a read gets for nested files.
  */
-export const opencodeRenderer: Renderer = {
+const opencodeRenderer: Renderer = {
   initial({ blocks }) {
     const user = blocks.filter((block) => block.layer === "user");
     const project = blocks.filter((block) => block.layer !== "user" && block.layer !== "config").reverse();

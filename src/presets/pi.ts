@@ -26,7 +26,6 @@ export const PI_NAMES: readonly string[] = ["AGENTS.override.md", "AGENTS.md", "
 
 /**
  * pi's agent dir: `$PI_CODING_AGENT_DIR` (a leading `~` is the home), else `~/.pi/agent`.
- * @example piAgentDir({ home: "/home/me", env: {} }) // "/home/me/.pi/agent"
  */
 export function piAgentDir({ home, env }: PresetEnv): string {
   const dir = env.PI_CODING_AGENT_DIR;

@@ -186,7 +186,6 @@ export const SPEC_TEXT: TextSlot = { cut: "utf8-with-note", skipBlank: true, tri
 /**
  * True when the preset keeps a leading BOM: a byte cut reads raw bytes (Codex), the others drop it
  * as the agents' decoders do.
- * @example keepsBom(codexPreset) // true
  */
 export function keepsBom(preset: Pick<Preset, "text">): boolean {
   return preset.text.cut === "byte";
@@ -245,8 +244,6 @@ export const AGENTSMD_DEFAULT_MAX_BYTES = 1024 * 1024;
 /**
  * A preset budget as a session uses it: the agent's own, or {@link AGENTSMD_DEFAULT_MAX_BYTES}
  * where the agent has none.
- * @example budgetOf(32768) // 32768
- * @example budgetOf(Number.MAX_SAFE_INTEGER) // 1048576
  */
 export function budgetOf(presetBytes: number): number {
   return presetBytes >= Number.MAX_SAFE_INTEGER ? AGENTSMD_DEFAULT_MAX_BYTES : presetBytes;

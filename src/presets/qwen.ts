@@ -29,15 +29,13 @@ import type { RenderBlock, Renderer } from "../core/render.js";
 import { join, nameOf } from "../core/paths.js";
 import { quote } from "../core/quote.js";
 
-export const QWEN_MD = "QWEN.md";
-export const QWEN_LOCAL_MD = "QWEN.local.md";
+const QWEN_MD = "QWEN.md";
+const QWEN_LOCAL_MD = "QWEN.local.md";
 /** Qwen's default `context.fileName` list. */
-export const QWEN_DEFAULT_NAMES: readonly string[] = [QWEN_MD, "AGENTS.md"];
+const QWEN_DEFAULT_NAMES: readonly string[] = [QWEN_MD, "AGENTS.md"];
 
 /**
  * `~/.qwen`, or `$QWEN_HOME` (a leading `~` expands to `home`, as Qwen's `resolvePath` does).
- * @example qwenDir("/home/me", {}) // "/home/me/.qwen"
- * @example qwenDir("/home/me", { QWEN_HOME: "~/q" }) // "/home/me/q"
  */
 export function qwenDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const override = env.QWEN_HOME;
@@ -63,10 +61,8 @@ function nameRank(path: string, names: readonly string[]): number {
 /**
  * Qwen's `concatenateInstructions`: blocks grouped by name (the global file, then root to cwd),
  * each trimmed between `--- Context from: <relative path> ---` lines, joined by a blank line.
- * @example qwenContext([{ path: "/r/AGENTS.md", layer: "project", content: "Hi\n" }], "/r")
- * // "--- Context from: AGENTS.md ---\nHi\n--- End of Context from: AGENTS.md ---"
  */
-export function qwenContext(blocks: readonly RenderBlock[], cwd: string, names: readonly string[] = QWEN_DEFAULT_NAMES): string {
+function qwenContext(blocks: readonly RenderBlock[], cwd: string, names: readonly string[] = QWEN_DEFAULT_NAMES): string {
   return blocks
     .map((block, index) => ({ block, index, rank: nameRank(block.path, names) }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index)
@@ -80,7 +76,7 @@ export function qwenContext(blocks: readonly RenderBlock[], cwd: string, names: 
     .join("\n\n");
 }
 
-export const qwenRenderer: Renderer = {
+const qwenRenderer: Renderer = {
   initial({ blocks, cwd }) {
     return qwenContext(blocks, cwd);
   },

@@ -39,7 +39,6 @@ const added = new Map<string, Preset>();
 /**
  * Adds a caller's own preset (its renderer a value: its own, or a built-in one such as
  * `getRenderer("codex")`). A built-in name cannot be replaced.
- * @example registerPreset({ ...codeliaPreset, name: "mine", files: { names: ["NOTES.md"], select: "first" } });
  */
 export function registerPreset(preset: Preset): void {
   if (PRESETS.has(preset.name)) throw new ConfigError(`preset "${preset.name}" is built in`, { fix: "give your preset another name" });

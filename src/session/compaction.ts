@@ -22,7 +22,6 @@ export function estimateTokens(text: string): number {
 
 /**
  * The same estimate from a byte count (`tree` sizes files without reading them): `ceil(bytes / 4)`.
- * @example tokensForBytes(5) // 2
  */
 export function tokensForBytes(bytes: number): number {
   return Math.ceil(bytes / 4);
@@ -76,9 +75,8 @@ function rootFirst(a: CompactionFile, b: CompactionFile): number {
 
 /**
  * The truncation line: names every file to re-read in full.
- * @example compactionTruncationLine(["/r/a/AGENTS.md"], 1000)
  */
-export function compactionTruncationLine(paths: readonly string[], maxTokens: number): string {
+function compactionTruncationLine(paths: readonly string[], maxTokens: number): string {
   return `[agentsmd: instruction files cut to fit ${maxTokens} tokens; read these again in full: ${paths.map(quote).join(", ")}]`;
 }
 

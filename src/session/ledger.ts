@@ -15,10 +15,6 @@ export interface LedgerEntry {
 
 /**
  * Two-phase admission: `claim` (proposed, not delivered) -> `admit` (delivered) or `release`.
- * @example
- * const ledger = new AdmissionLedger();
- * ledger.claim("/r/AGENTS.md", 1); ledger.isNew("/r/AGENTS.md", 1); // false: claimed
- * ledger.admit([{ path: "/r/AGENTS.md", mtimeMs: 1 }]); ledger.version("/r/AGENTS.md")?.mtimeMs; // 1
  */
 export class AdmissionLedger {
   readonly #loaded = new Map<string, { mtimeMs: number; layer: Layer }>();

@@ -41,7 +41,6 @@ export interface InlineReadsInit {
 
 /**
  * The session's inline reader.
- * @example const blocks = await reads.touch(["packages/api/src/index.ts"]);
  */
 export class InlineReads {
   readonly #init: InlineReadsInit;

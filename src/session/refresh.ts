@@ -56,7 +56,6 @@ const COMPACTION_READ_BYTES = 1024 * 1024;
  * Compares every admitted file with the disk: `changed` (mtime moved, claimed at once so no
  * concurrent refresh reports it too) and `deleted` (gone, or no longer a regular file). With
  * `admit` (default) both are settled in the ledger at once.
- * @example const result = await refreshAdmitted({ root, cache, sink, ledger, rules, maxBytes }, { inline: true });
  */
 export async function refreshAdmitted(parts: RefreshParts, options: RefreshOptions = {}): Promise<RefreshResult> {
   const { cache, sink, ledger, rules } = parts;

@@ -71,7 +71,6 @@ export class SessionRules {
 
   /**
    * The rule files of the delivered formats, rescanned when the last scan is older than the window.
-   * @example (await session.rules.list()).map((rule) => rule.path)
    */
   async list(): Promise<readonly ScopedRule[]> {
     if (this.formats.length === 0) return this.#rules;
@@ -119,7 +118,6 @@ export class SessionRules {
 
   /**
    * The block delivered for a hit: framed with its source file and the glob that matched (relative to the rules' root).
-   * @example session.renderInline([rules.block(hit, "path")])
    */
   block(hit: RuleHit, layer: InlineBlock["layer"]): InlineBlock {
     const root = this.#options.root ?? "/";

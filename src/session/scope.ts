@@ -69,9 +69,6 @@ const TARGET_MEMO_LIMIT = 1024;
 
 /**
  * Candidates for a target, root side first.
- * @example
- * const scope = new SessionScope({ cwd, root, home, hasProject: true, config, preset, cache, sink, ledger, groups, lazyGroups: groups });
- * const found = await scope.applicable("src/index.ts"); // AGENTS.md files from root to src/
  */
 export class SessionScope {
   readonly #init: ScopeInit;
@@ -227,7 +224,7 @@ export class SessionScope {
   ): Promise<{ out: Found[]; generation: number; walked: boolean }> {
     const { cache } = this.#init;
     reals?.expect(dirs);
-    const probes: DirProbe[] = new Array(dirs.length);
+    const probes = new Array<DirProbe>(dirs.length);
     let pending: Array<Promise<unknown>> | undefined;
     for (let index = 0; index < dirs.length; index++) {
       const fresh = cache.peekDir(dirs[index]!, now);

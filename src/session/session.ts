@@ -474,7 +474,6 @@ export async function restoreSession(state: unknown, options: RestoreOptions = {
 /**
  * Reopens a validated snapshot (from `parseSessionState` or a schema that embeds
  * `SessionStateSchema`) without computing a resume diff: no probe beyond what set-up needs.
- * @example const session = await reopenSession(stored.session, { cwd: stored.session.cwd });
  */
 export async function reopenSession(state: SessionState, options: Omit<RestoreOptions, "admit"> = {}): Promise<AgentsSession> {
   const parts = await buildParts({ ...options, cwd: options.cwd ?? state.cwd, preset: state.preset }, state.config);

@@ -84,7 +84,6 @@ export interface ResumableSession {
  * The `session.resume.diff` reminder (docs/loading-rules.md#resume) of a reopened session against the snapshot it came from: cwd,
  * root and markers that moved, and the initial-scope files to re-check ("" when nothing changed).
  * With `admit` (default true) the files to re-check count as delivered.
- * @example const diff = await resumeDiff(session, stored.session);
  */
 export async function resumeDiff(session: ResumableSession, before: SessionState, options: { admit?: boolean } = {}): Promise<string> {
   const recheck = await session.initialScopeChanges();

@@ -51,7 +51,7 @@ export interface SessionWatcher {
   close(): Promise<void>;
 }
 
-export const DEFAULT_DEBOUNCE_MS = 20;
+const DEFAULT_DEBOUNCE_MS = 20;
 
 /**
  * What the watcher sees of a session (an `AgentsSession` is one): the cache it invalidates, where

@@ -24,7 +24,7 @@ const RelativePath = z.string().refine((value) => value !== "" && !value.startsW
   message: "a relative path inside the repository",
 });
 
-export const CorpusRepoSchema = z
+const CorpusRepoSchema = z
   .object({
     repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
     commit: z.string().regex(/^[0-9a-f]{40}$/),

@@ -27,7 +27,7 @@ function newestMtime(dir: string): number {
 }
 
 /** The hook bundle `npm run build` makes last (scripts/build-hook.mjs). */
-export const HOOK_BUNDLE = join(REPO, "dist/hook/agentsmd-hook.cjs");
+const HOOK_BUNDLE = join(REPO, "dist/hook/agentsmd-hook.cjs");
 
 function older(file: string, newest = newestMtime(join(REPO, "src"))): boolean {
   return !existsSync(file) || statSync(file).mtimeMs < newest;

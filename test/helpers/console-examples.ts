@@ -13,7 +13,7 @@
  */
 import { parse } from "shell-quote";
 
-export interface ConsoleCommand {
+interface ConsoleCommand {
   /** 1-based line of the `$ ` line in its file. */
   line: number;
   /** The arguments after `agentsmd`. */

@@ -14,7 +14,7 @@ type Disk = Required<Omit<FileSystem, "knownEntries">>;
 type Method = Exclude<keyof FileSystem, "knownEntries">;
 
 /** Intercepts one method: gets the call's arguments and the real method to delegate to. */
-export type Hook<K extends Method> = (args: Parameters<Disk[K]>, next: Disk[K]) => ReturnType<Disk[K]>;
+type Hook<K extends Method> = (args: Parameters<Disk[K]>, next: Disk[K]) => ReturnType<Disk[K]>;
 
 export type Hooks = { [K in Method]?: Hook<K> };
 

@@ -26,7 +26,7 @@ function withoutFences(text: string): string[] {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped (hyphens and underscores kept), spaces to hyphens. */
-export function headingAnchor(heading: string): string {
+function headingAnchor(heading: string): string {
   return heading
     .trim()
     .toLowerCase()

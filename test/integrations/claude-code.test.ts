@@ -5,14 +5,9 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { createTree, makeSymlink, runCli, type Tree } from "../helpers/tree.js";
-import {
-  CLAUDE_CONTEXT_LIMIT,
-  handleClaudeCodeHook,
-  hookStatePath,
-  packContext,
-  parseHookInput,
-  type ClaudeHookOptions,
-} from "../../src/integrations/claude-code/index.js";
+import { CLAUDE_CONTEXT_LIMIT, handleClaudeCodeHook, type ClaudeHookOptions } from "../../src/integrations/claude-code/index.js";
+import { hookStatePath, parseHookInput } from "../../src/integrations/claude-code/input.js";
+import { packContext } from "../../src/integrations/host/pack.js";
 
 const BIN = join(import.meta.dirname, "../../dist/cli/bin.js");
 

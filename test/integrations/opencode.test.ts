@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import type { Hooks, PluginInput } from "@opencode-ai/plugin";
-import plugin, { AgentsMdPlugin, OpenCodeAgents, stripNativeBlocks, toolTargets, type OpenCodePluginOptions } from "../../src/integrations/opencode/index.js";
+import plugin, { AgentsMdPlugin, OpenCodeAgents, toolTargets, type OpenCodePluginOptions } from "../../src/integrations/opencode/index.js";
+import { stripNativeBlocks } from "../../src/integrations/host/plugin-family.js";
 import { createTree, type Tree } from "../helpers/tree.js";
 
 type After = NonNullable<Hooks["tool.execute.after"]>;

@@ -4,7 +4,7 @@
  * binary, nothing written calls `npx`, and uninstall takes away the directories install created
  * (only those, and only when empty).
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

@@ -152,7 +152,7 @@ describe("a file that changes while it is read", () => {
   it("grown between stat and read in the initial load: read within the budget, recorded at the version read", async () => {
     const tree = await createTree({ "repo/.git/": null, "repo/AGENTS.md": "root", "repo/a/AGENTS.md": "small" });
     const grower = tree.path("repo/a/AGENTS.md");
-    const { fs: counting, counters } = countingFileSystem();
+    const { fs: counting } = countingFileSystem();
     const fs = injectFs(
       {
         read: async ([path, max], next) => {

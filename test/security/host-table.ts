@@ -11,10 +11,10 @@ import { PiAgents } from "../../src/integrations/pi/index.js";
 import { KiloAgents } from "../../src/integrations/kilo/index.js";
 import { OpenCodeAgents } from "../../src/integrations/opencode/index.js";
 
-export type Env = Record<string, string | undefined>;
+type Env = Record<string, string | undefined>;
 
 /** One conversation with a host: what it answers, as the model would see it ("" for nothing). */
-export interface Conversation {
+interface Conversation {
   start(): Promise<string>;
   /** The model read `path` (a file tool where the host has one that delivers; Codex: `cat`). */
   read(path: string): Promise<string>;
@@ -28,7 +28,7 @@ export interface Conversation {
   stateDir: string;
 }
 
-export interface HostSetup {
+interface HostSetup {
   cwd: string;
   home: string;
   env: Env;

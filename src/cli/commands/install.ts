@@ -191,7 +191,7 @@ const HOOK_HOSTS = {
 
 function hostScope(host: "gemini" | "qwen", scope: InstallScope, command: Command): "user" | "project" {
   if (scope === "local") command.error(`error: ${HOOK_HOSTS[host].name} has no local scope: use --scope user or --scope project`, { exitCode: 2 });
-  return scope as "user" | "project";
+  return scope;
 }
 
 async function installHookHostCommand(

@@ -64,7 +64,7 @@ function describeAgent(agent: AgentReport, report: SetupReport): string[] {
 }
 
 /** The report for a terminal. */
-export function formatSetup(report: SetupReport): string {
+function formatSetup(report: SetupReport): string {
   if (report.agents.length === 0)
     return `agentsmd: no coding agent found on this machine (looked for ${AGENT_IDS.map((id) => AGENTS[id].bin).join(", ")} on PATH and their configuration directories); name one to set it up anyway: agentsmd setup claude-code`;
   const head = report.dryRun ? "agentsmd setup --dry-run: nothing was changed" : `agentsmd setup${report.action === "uninstall" ? " --uninstall" : ""}`;

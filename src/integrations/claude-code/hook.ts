@@ -9,5 +9,4 @@ function mode(value: string | undefined): AgentsMdMode | undefined {
   return value === "auto" || value === "inject" || value === "native" ? value : undefined;
 }
 
-/** @example await runClaudeCodeHook(stdinText, { flags: { agentsMd: "inject" }, deliver: print }) */
 export const runClaudeCodeHook = hookRunner((flags) => claudeCodeProfile({ agentsMd: mode(flags.agentsMd) }));

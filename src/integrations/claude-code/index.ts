@@ -28,27 +28,12 @@
 import { handleHostEvent } from "../host/deliver.js";
 import { claudeCodeProfile, type ClaudeHookOptions, type ClaudeHookOutput } from "./profile.js";
 
-export { CLAUDE_FILE_TOOLS } from "../../presets/claude.js";
-export { HOOK_LAZY_CAPS } from "../host/deliver.js";
-export {
-  ClaudeHookInputSchema,
-  HookInputError,
-  parseHookInput,
-  readHookJson,
-  foreignHookHost,
-  validateHookInput,
-  normalizeHookInput,
-  toolTargets,
-  hookStateDir,
-  hookStatePath,
-  claudeCodeEvent,
-  CLAUDE_TOOL_TARGETS,
-} from "./input.js";
+// The public surface (test/public-api.test.ts pins it): the hook handler and the profile behind
+// it, the event schema, the install functions. The host layer's internals (packing, targets, state
+// paths, stdin reading) stay in their modules.
+export { ClaudeHookInputSchema, HookInputError } from "./input.js";
 export type { ClaudeHookInput } from "./input.js";
-export { DEFAULT_CONTEXT_BUDGET, nearestFirst, renderPiece, packContext } from "../host/pack.js";
-export type { PackResult } from "../host/pack.js";
-
-export { CLAUDE_CONTEXT_LIMIT, BUILTIN_AGENTS_MD_SINCE, coveredByClaudeFile, claudeCodeProfile } from "./profile.js";
+export { CLAUDE_CONTEXT_LIMIT, claudeCodeProfile } from "./profile.js";
 export type { ClaudeHookOutput, ClaudeHookOptions, AgentsMdMode } from "./profile.js";
 
 /**
@@ -61,5 +46,5 @@ export function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOptions = 
   return handleHostEvent(claudeCodeProfile({ agentsMd: options.agentsMd }), raw, options);
 }
 
-export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, isAgentsmdHandler, CLAUDE_HOOK_EVENTS } from "./install.js";
+export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, CLAUDE_HOOK_EVENTS } from "./install.js";
 export type { InstallScope, InstallResult } from "./install.js";

@@ -6,9 +6,9 @@ import * as z from "zod/mini";
 import "../../core/zod-locale.js";
 import { leaves, once } from "../../core/config-schema.js";
 import { absolute, join } from "../../core/paths.js";
-import { conversationPath, hostStateDir } from "../host/store.js";
+import { conversationPath } from "../host/store.js";
 import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";
-import { HookInputError, parseHostInput, parseHostText, readHostJson, type HostInputSide } from "../host/deliver.js";
+import { HookInputError, parseHostText, type HostInputSide } from "../host/deliver.js";
 import type { HostEvent } from "../host/profile.js";
 
 export { HookInputError };
@@ -33,9 +33,8 @@ export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
 /**
  * VS Code's agent hooks read the same settings files and send camelCase fields (`sessionId`,
  * `hookEventName`, SessionStart `source: "new"`): map them to Claude Code's names.
- * @example normalizeHookInput({ sessionId: "s", hookEventName: "SessionStart", source: "new", cwd: "/r" }) // { ..., session_id: "s", hook_event_name: "SessionStart", source: "startup" }
  */
-export function normalizeHookInput(raw: unknown): unknown {
+function normalizeHookInput(raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
   const data = Object.fromEntries(Object.entries(raw));
   if (data.session_id !== undefined || data.hook_event_name !== undefined) return raw;
@@ -57,7 +56,7 @@ export function normalizeHookInput(raw: unknown): unknown {
 export const ClaudeHookEventSchema = z.pipe(z.transform(normalizeHookInput), ClaudeHookInputSchema);
 
 /** Tool name -> the input fields naming its paths (Grep/Glob without `path` search cwd: nothing new). */
-export const CLAUDE_TOOL_TARGETS: TargetTable = {
+const CLAUDE_TOOL_TARGETS: TargetTable = {
   Read: { fields: ["file_path"] },
   Write: { fields: ["file_path"] },
   Edit: { fields: ["file_path"] },
@@ -71,9 +70,8 @@ export const CLAUDE_TOOL_TARGETS: TargetTable = {
 
 /**
  * The paths a tool event is about, absolute (empty: not a file tool, or Grep/Glob without a path).
- * @example toolTargets({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Grep", tool_input: { pattern: "x", path: "src" } }) // ["/r/src"]
  */
-export function toolTargets(input: ClaudeHookInput): string[] {
+function toolTargets(input: ClaudeHookInput): string[] {
   if (!input.tool_name) return [];
   return extractTargets(CLAUDE_TOOL_TARGETS, { tool: input.tool_name, input: input.tool_input ?? {}, cwd: absolute(input.cwd, "/") });
 }
@@ -97,7 +95,6 @@ function readShown(input: ClaudeHookInput): HostEvent["read"] {
 
 /**
  * What a Claude Code event means for delivery.
- * @example claudeCodeEvent({ session_id: "s", hook_event_name: "SessionStart", source: "resume", cwd: "/r" }).kind // "resume"
  */
 export function claudeCodeEvent(input: ClaudeHookInput): HostEvent {
   const base = { conversation: { id: input.session_id, agent: input.agent_id }, cwd: absolute(input.cwd, "/"), targets: [] };
@@ -120,14 +117,6 @@ export function claudeCodeEvent(input: ClaudeHookInput): HostEvent {
 /** The host's name in the state directory and in `agentsmd hook`. */
 export const CLAUDE_CODE_HOST = "claude-code";
 
-/**
- * The directory of the per-session state files.
- * @example hookStateDir({ CLAUDE_PLUGIN_DATA: "/data" }, "/home/me") // "/data/sessions"
- */
-export function hookStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  return pluginDataDir(env) ?? hostStateDir(CLAUDE_CODE_HOST, env, home);
-}
-
 /** `$CLAUDE_PLUGIN_DATA/sessions` when installed as a plugin (absolute only). */
 export function pluginDataDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const data = env.CLAUDE_PLUGIN_DATA;
@@ -136,32 +125,13 @@ export function pluginDataDir(env: Readonly<Record<string, string | undefined>>)
 
 /**
  * The state file of one conversation (a subagent has its own context, so its own file).
- * @example hookStatePath({ session_id: "abc", agent_id: "a1" }, "/s") // "/s/abc.agent-a1.json"
  */
 export function hookStatePath(input: Pick<ClaudeHookInput, "session_id" | "agent_id">, dir: string): string {
   return conversationPath(dir, { id: input.session_id, agent: input.agent_id });
 }
 
 /** The input side of the Claude Code profile. */
-export const CLAUDE_CODE_INPUT: HostInputSide<ClaudeHookInput> = { host: CLAUDE_CODE_HOST, displayName: "Claude Code", input: ClaudeHookEventSchema };
-
-/**
- * Validates a parsed hook event (Claude Code's, or VS Code's camelCase one). Throws HookInputError
- * naming the first problem.
- * @example validateHookInput({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r" }).session_id // "s"
- */
-export function validateHookInput(data: unknown): ClaudeHookInput {
-  return parseHostInput(CLAUDE_CODE_INPUT, data);
-}
-
-/**
- * A hook's stdin as JSON, not yet validated (`handleClaudeCodeHook` validates it, after telling
- * another host's event apart). Throws HookInputError when it is not JSON.
- * @example readHookJson('{"session_id":"s"}') // { session_id: "s" }
- */
-export function readHookJson(text: string): unknown {
-  return readHostJson(CLAUDE_CODE_INPUT, text);
-}
+const CLAUDE_CODE_INPUT: HostInputSide<ClaudeHookInput> = { host: CLAUDE_CODE_HOST, displayName: "Claude Code", input: ClaudeHookEventSchema };
 
 /** Gemini CLI's own event names (Claude Code has none of them). */
 const GEMINI_EVENTS: ReadonlySet<string> = new Set([
@@ -186,8 +156,6 @@ const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Multi
  *   hook files send camelCase payloads without an event name;
  * - Gemini CLI has its own event names (AfterTool, BeforeAgent, ...) and sets `GEMINI_*`
  *   variables for its hooks; its payloads carry a `timestamp`.
- * @example foreignHookHost({ hook_event_name: "PostToolUse", session_id: "s", cwd: "/r", tool_name: "Read", tool_input: { path: "/r/a" } }, {}) // "copilot"
- * @example foreignHookHost({ hook_event_name: "AfterTool", session_id: "s", cwd: "/r" }, {}) // "gemini"
  */
 export function foreignHookHost(raw: unknown, env: Readonly<Record<string, string | undefined>> = {}): "copilot" | "gemini" | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
@@ -221,7 +189,6 @@ export function foreignHookHost(raw: unknown, env: Readonly<Record<string, strin
 
 /**
  * Parses a hook's stdin. Throws HookInputError naming what is wrong.
- * @example parseHookInput('{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r","source":"startup"}')
  */
 export function parseHookInput(text: string): ClaudeHookInput {
   return parseHostText(CLAUDE_CODE_INPUT, text);

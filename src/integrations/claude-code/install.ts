@@ -22,7 +22,7 @@ export const CLAUDE_HOOK_EVENTS: ReadonlyArray<{ event: string; matcher?: string
 ];
 
 /** Seconds Claude Code waits for one hook run. */
-export const HOOK_TIMEOUT_SECONDS = 30;
+const HOOK_TIMEOUT_SECONDS = 30;
 
 interface Handler {
   type: "command";
@@ -32,7 +32,6 @@ interface Handler {
 
 /**
  * True for a hook handler that agentsmd added.
- * @example isAgentsmdHandler({ type: "command", command: "agentsmd hook claude-code" }) // true
  */
 export const isAgentsmdHandler: (handler: unknown) => boolean = commandHandlerOf("claude-code");
 
@@ -49,7 +48,6 @@ export function settingsPath(scope: InstallScope, context: { projectDir: string;
  * The command a hook runs: for project and local scope relative to the project
  * (`"$CLAUDE_PROJECT_DIR"/node_modules/…` when agentsmd is installed there, else the command name),
  * for user scope `node` from PATH and this package's lean hook executable (host/hook-command.ts).
- * @example await defaultHookCommand("project", "/repo") // 'node "$CLAUDE_PROJECT_DIR"/node_modules/agentsmd/dist/hook/hook.cjs hook claude-code'
  */
 export async function defaultHookCommand(scope: InstallScope, projectDir: string): Promise<string> {
   const prefix = scope === "user" ? userHookPrefix() : await projectHookPrefix(projectDir, "CLAUDE_PROJECT_DIR");

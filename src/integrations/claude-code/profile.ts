@@ -7,8 +7,8 @@ import { leaves, once } from "../../core/config-schema.js";
 import type { FileSystem } from "../../io/file-system.js";
 import { absolute, join, nameOf, parentOf } from "../../core/paths.js";
 import { findImports } from "../../load/imports.js";
-import { builtinAgentsMd, CLAUDE_FILE_TOOLS, CLAUDE_MD_NAMES, claudeExcludes } from "../../presets/claude.js";
-import { handleHostEvent, HOOK_LAZY_CAPS, type HostHookOptions } from "../host/deliver.js";
+import { builtinAgentsMd, CLAUDE_MD_NAMES, claudeExcludes } from "../../presets/claude.js";
+import type { HostHookOptions } from "../host/deliver.js";
 import type { HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { CLAUDE_CODE_HOST, ClaudeHookEventSchema, claudeCodeEvent, foreignHookHost, pluginDataDir, type ClaudeHookInput } from "./input.js";
 
@@ -16,7 +16,7 @@ import { CLAUDE_CODE_HOST, ClaudeHookEventSchema, claudeCodeEvent, foreignHookHo
 export const CLAUDE_CONTEXT_LIMIT = 10_000;
 
 /** First Claude Code version with built-in AGENTS.md loading (docs/loading-rules.md#claude-code). */
-export const BUILTIN_AGENTS_MD_SINCE = "2.1.277";
+const BUILTIN_AGENTS_MD_SINCE = "2.1.277";
 
 type AnsweredEvent = "SessionStart" | "PostToolUse" | "UserPromptSubmit";
 
@@ -103,9 +103,8 @@ function isClaudeFile(path: string): boolean {
 /**
  * True when a CLAUDE file of the same directory is this file (symlink, hard link) or imports it
  * with `@path`: Claude Code then loads its text already.
- * @example await coveredByClaudeFile(nodeFileSystem, "/repo/AGENTS.md") // true when /repo/CLAUDE.md says "@AGENTS.md"
  */
-export async function coveredByClaudeFile(fs: FileSystem, path: string): Promise<boolean> {
+async function coveredByClaudeFile(fs: FileSystem, path: string): Promise<boolean> {
   const dir = parentOf(path);
   const info = await fs.stat(path).catch(() => null);
   for (const name of CLAUDE_MD_NAMES) {

@@ -14,7 +14,6 @@ const ANSWERED: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit
 
 /**
  * `agentsmd hook codex`: stdin text -> event -> targets -> the shared delivery algorithm.
- * @example await runCodexHook(stdinText, { flags: {}, deliver: print })
  */
 export const runCodexHook: HookRunner = async (text, options) => {
   let data: unknown;

@@ -32,19 +32,19 @@ const common = {
   turn_id: optionalString,
 };
 
-export const CodexSessionStartSchema = z.looseObject({
+const CodexSessionStartSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("SessionStart"),
   source: z.union([z.enum(["startup", "resume", "clear", "compact"]), string]),
 });
 
-export const CodexUserPromptSubmitSchema = z.looseObject({
+const CodexUserPromptSubmitSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("UserPromptSubmit"),
   prompt: optionalString,
 });
 
-export const CodexPostToolUseSchema = z.looseObject({
+const CodexPostToolUseSchema = z.looseObject({
   ...common,
   hook_event_name: z.literal("PostToolUse"),
   tool_name: boundedName,
@@ -67,7 +67,6 @@ export class CodexHookInputError extends AgentsMdError {}
 /**
  * Parses a Codex hook event; `null` for a well-formed event agentsmd does not handle (Stop,
  * PreToolUse, ...). Throws CodexHookInputError naming the first problem otherwise.
- * @example parseCodexEvent('{"session_id":"s","cwd":"/r","hook_event_name":"SessionStart","source":"startup"}')?.hook_event_name // "SessionStart"
  */
 export function parseCodexEvent(text: string): CodexHookEvent | null {
   let data: unknown;
@@ -92,7 +91,6 @@ export function parseCodexEvent(text: string): CodexHookEvent | null {
 
 /**
  * The command text of a shell or apply_patch event, or undefined.
- * @example toolCommand({ tool_name: "Bash", tool_input: { command: "cat a" } }) // "cat a"
  */
 export function toolCommand(event: Pick<CodexPostToolUse, "tool_input">): string | undefined {
   const input = event.tool_input;

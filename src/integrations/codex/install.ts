@@ -23,14 +23,13 @@ import { CODEX_EVENTS } from "./input.js";
 import { codexHookHash, codexHookKey, listHooks, startAppServer, type CommandHandler } from "./trust.js";
 
 /** Seconds Codex waits for one agentsmd hook run. */
-export const CODEX_HOOK_TIMEOUT_SECONDS = 30;
+const CODEX_HOOK_TIMEOUT_SECONDS = 30;
 /** The PostToolUse matcher: Codex's shell tool and apply_patch. */
 export const CODEX_TOOL_MATCHER = "Bash|apply_patch";
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /**
  * Codex's home: `$CODEX_HOME`, else `~/.codex`.
- * @example codexHomeDir({}, "/home/me") // "/home/me/.codex"
  */
 export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   return env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
@@ -38,13 +37,11 @@ export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, 
 
 /**
  * True for a handler agentsmd added (its command ends in `hook codex`).
- * @example isAgentsmdCodexHandler({ type: "command", command: "agentsmd hook codex" }) // true
  */
-export const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
+const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
 
 /**
  * The command the hooks run: `node` from PATH and this package's lean hook executable.
- * @example defaultCodexHookCommand() // "node /…/dist/hook/hook.cjs hook codex"
  */
 export function defaultCodexHookCommand(): string {
   return cliHookCommand("codex");
@@ -59,7 +56,6 @@ function codexGroups(command: string): HookGroup[] {
 /**
  * Adds agentsmd's groups to a parsed hooks.json (a copy is returned) through the shared hooks-block
  * editor; already there and identical: unchanged, in place (so trust keys keep their positions).
- * @example addCodexHooks({}, "agentsmd hook codex").file.hooks.PostToolUse // [{ matcher: "Bash|apply_patch", hooks: [...] }]
  */
 export function addCodexHooks(input: unknown, command: string, path = "hooks.json"): { file: Json; changed: boolean } {
   const { settings, changed } = addHookGroups(input, codexGroups(command), isAgentsmdCodexHandler, path);
@@ -68,7 +64,6 @@ export function addCodexHooks(input: unknown, command: string, path = "hooks.jso
 
 /**
  * Removes every agentsmd handler; groups and events left empty go too, and `hooks` if empty.
- * @example removeCodexHooks(JSON.parse(text)).file
  */
 export function removeCodexHooks(input: unknown, path = "hooks.json"): { file: Json; changed: boolean } {
   const { settings, changed } = removeHookGroups(input, isAgentsmdCodexHandler, path);
@@ -86,9 +81,8 @@ export interface OurHook {
 /**
  * agentsmd's handlers in a parsed hooks.json, keyed as Codex keys them (`keySource` is the
  * hooks.json path as Codex sees it).
- * @example ourHooks(addCodexHooks({}, "agentsmd hook codex").file, "/h/.codex/hooks.json")[0].key // "/h/.codex/hooks.json:session_start:0:0"
  */
-export function ourHooks(file: Json, keySource: string): OurHook[] {
+function ourHooks(file: Json, keySource: string): OurHook[] {
   const out: OurHook[] = [];
   const hooks = (file.hooks ?? {}) as Json;
   for (const [event, groups] of Object.entries(hooks)) {
@@ -120,7 +114,7 @@ const parseJsonFile = parseSettingsText;
 function parseConfig(text: string | null, path: string): Json {
   if (text === null || text.trim() === "") return {};
   try {
-    return parseToml(text) as Json;
+    return parseToml(text);
   } catch (error) {
     throw new ConfigError(`${path} is not valid TOML: ${(error as Error).message}`, {
       path,
@@ -140,7 +134,6 @@ function trustedHashes(config: Json): Record<string, string | undefined> {
 /**
  * config.toml text with `trusted_hash` set for each entry: new tables are appended (the rest of the
  * file stays byte for byte); an existing entry with another hash makes a full rewrite.
- * @example withTrust('model = "x"\n', [{ key: "/h/hooks.json:session_start:0:0", hash: "sha256:ab" }])
  */
 export function withTrust(text: string | null, entries: ReadonlyArray<{ key: string; hash: string }>, path = "config.toml"): string {
   const config = parseConfig(text, path);
@@ -157,7 +150,7 @@ export function withTrust(text: string | null, entries: ReadonlyArray<{ key: str
     const base = text ?? "";
     const appended = `${base}${base === "" || base.endsWith("\n") ? "" : "\n"}${base === "" ? "" : "\n"}${tables.join("\n\n")}\n`;
     try {
-      const check = trustedHashes(parseToml(appended) as Json);
+      const check = trustedHashes(parseToml(appended));
       if (missing.every((e) => check[e.key] === e.hash)) return appended;
     } catch {
       /* e.g. an inline `hooks.state = {...}`: rewrite below */
@@ -172,7 +165,6 @@ export function withTrust(text: string | null, entries: ReadonlyArray<{ key: str
 /**
  * config.toml text without the given `hooks.state` entries (tables in Codex's own form are cut out
  * line by line; anything else makes a full rewrite).
- * @example withoutTrust(text, ["/h/hooks.json:session_start:0:0"])
  */
 export function withoutTrust(text: string, keys: readonly string[], path = "config.toml"): string {
   const config = parseConfig(text, path);
@@ -192,7 +184,7 @@ export function withoutTrust(text: string, keys: readonly string[], path = "conf
   // a `[hooks.state]` header left with nothing under it goes too
   if (Object.keys(trustedHashes(parseConfig(cut, path))).length === 0) cut = cut.replace(/^\[hooks\.state\]\n(?:[ \t]*\n)*/m, "");
   try {
-    const left = trustedHashes(parseToml(cut) as Json);
+    const left = trustedHashes(parseToml(cut));
     if (present.every((k) => !(k in left))) return cut.replace(/^\n+/, "");
   } catch {
     /* rewrite below */
@@ -206,9 +198,8 @@ export function withoutTrust(text: string, keys: readonly string[], path = "conf
 
 /**
  * The codex executable on PATH, or null.
- * @example await findCodexBinary(process.env) // "/usr/local/bin/codex"
  */
-export async function findCodexBinary(env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+async function findCodexBinary(env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, "codex");
@@ -259,7 +250,6 @@ export interface CodexInstallResult {
  * and a second `hooks/list` confirms Codex now reports them trusted. agentsmd writes the
  * `[hooks.state."<key>"]` tables itself (appended, the rest of config.toml untouched) rather than
  * through `config/batchWrite`, which re-serialises the user's whole file (it moved comments).
- * @example await installCodex({ codexHome: "/home/me/.codex", home: "/home/me", env: process.env, trust: true })
  */
 export async function installCodex(options: CodexInstallOptions): Promise<CodexInstallResult> {
   const home = options.codexHome;
@@ -336,7 +326,6 @@ export interface CodexUninstallResult {
  * Removes agentsmd's hooks and their trust entries from Codex's config: each file comes back byte
  * for byte when nobody changed it since install (files install created are removed), else only
  * agentsmd's part is taken out.
- * @example await uninstallCodex({ codexHome: "/home/me/.codex", home: "/home/me", env: process.env })
  */
 export async function uninstallCodex(options: {
   codexHome: string;
@@ -371,7 +360,6 @@ export type CodexHookTrust = "trusted" | "untrusted" | "modified";
 
 /**
  * agentsmd's hooks in Codex's user config and their trust, for `doctor`: empty when not installed.
- * @example await codexHookStatus({ codexHome: "/home/me/.codex" }) // [{ event: "SessionStart", trust: "untrusted", ... }]
  */
 export async function codexHookStatus(options: { codexHome: string }): Promise<Array<OurHook & { trust: CodexHookTrust; trustedHash?: string }>> {
   const home = options.codexHome;
@@ -400,7 +388,6 @@ export interface CodexHookFinding {
 /**
  * Doctor findings: agentsmd hooks installed in Codex but untrusted (Codex skips them silently), or
  * trusted under a hash that no longer matches (the command changed, e.g. after an upgrade).
- * @example await codexHookFindings({ codexHome: "/home/me/.codex" }) // [{ code: "codex-hook-untrusted", ... }]
  */
 export async function codexHookFindings(options: { codexHome: string }): Promise<CodexHookFinding[]> {
   const status = await codexHookStatus(options);

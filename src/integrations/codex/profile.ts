@@ -16,10 +16,10 @@ import { CodexHookEventSchema, toolCommand, type CodexHookEvent } from "./input.
 import { shellCommandPaths } from "./shell-paths.js";
 import { settleShellPaths } from "./targets.js";
 
-export const CODEX_HOST = "codex";
+const CODEX_HOST = "codex";
 
 /** Codex keeps `additionalContext` whole up to 10,000 characters (longer is cut to head and tail). */
-export const CODEX_CONTEXT_LIMIT = 10_000;
+const CODEX_CONTEXT_LIMIT = 10_000;
 
 type AnsweredEvent = CodexHookEvent["hook_event_name"];
 
@@ -40,7 +40,6 @@ export interface CodexTargets {
 /**
  * A Codex event as a delivery event (pure). SessionStart `startup`/`clear` start a conversation,
  * `resume` continues one (Codex replays the earlier developer messages), `compact` follows a compaction.
- * @example codexEvent({ session_id: "s", cwd: "/r", hook_event_name: "SessionStart", source: "compact" }, { targets: [] }).kind // "compact"
  */
 export function codexEvent(input: CodexHookEvent, found: CodexTargets): HostEvent {
   const base = { conversation: { id: input.session_id }, cwd: input.cwd, targets: [] as string[] };
@@ -59,7 +58,6 @@ export function codexEvent(input: CodexHookEvent, found: CodexTargets): HostEven
 /**
  * The paths a Codex tool event touched (shell: the command's reads, listings and writes, globs
  * expanded; apply_patch: every header), the one the model saw whole first.
- * @example await codexEventTargets(event, nodeFileSystem, "/home/me")
  */
 export async function codexEventTargets(input: CodexHookEvent, fs: FileSystem, home: string | undefined): Promise<CodexTargets> {
   if (input.hook_event_name !== "PostToolUse") return { targets: [] };
@@ -82,7 +80,6 @@ async function codexNative(_path: string, origin: NativeOrigin): Promise<NativeA
 
 /**
  * The Codex host profile; `found` are the targets the runner computed for this event.
- * @example await handleHostEvent(codexProfile({ targets: [] }), event)
  */
 export function codexProfile(found: CodexTargets = { targets: [] }): HostProfile<CodexHookEvent, CodexState, CodexHookOutput> {
   return {

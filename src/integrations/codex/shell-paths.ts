@@ -13,7 +13,7 @@ import { parse, type ParseEntry } from "shell-quote";
 import { isAbsolute, posix } from "node:path";
 
 /** How a command uses a path. */
-export type PathUse = "read" | "list" | "write";
+type PathUse = "read" | "list" | "write";
 
 export interface ShellPath {
   /** Absolute, normalised path (for a glob: the absolute pattern). */
@@ -39,9 +39,9 @@ export interface ShellPathsContext {
 }
 
 /** Longest command text examined; longer commands yield `{ ok: false }`. */
-export const MAX_COMMAND_CHARS = 64 * 1024;
+const MAX_COMMAND_CHARS = 64 * 1024;
 /** Most paths one command line contributes (the rest are dropped). */
-export const MAX_PATHS = 64;
+const MAX_PATHS = 64;
 /** Deepest `bash -c '...'` nesting followed. */
 const MAX_NESTING = 3;
 
@@ -318,8 +318,6 @@ class Unparseable extends Error {}
 
 /**
  * The paths a shell command line names, resolved against `context.cwd`.
- * @example shellCommandPaths("cd pkg && sed -n '1,80p' src/a.ts | head", { cwd: "/repo" })
- * // { ok: true, paths: [{ path: "/repo/pkg/src/a.ts", use: "read" }] }
  */
 export function shellCommandPaths(command: string, context: ShellPathsContext): ShellPathsResult {
   if (typeof command !== "string") return { ok: false, reason: "not a string" };

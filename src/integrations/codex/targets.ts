@@ -14,7 +14,7 @@ import type { ShellPath } from "./shell-paths.js";
 /** Most paths one glob expands to. */
 export const MAX_GLOB_MATCHES = 64;
 /** Most directories read while expanding the globs of one command. */
-export const MAX_GLOB_READDIRS = 64;
+const MAX_GLOB_READDIRS = 64;
 /** Most ancestors probed for `.git` when resolving `REV:PATH`. */
 const MAX_GIT_ROOT_DEPTH = 64;
 
@@ -25,7 +25,6 @@ const GLOB_CHARS = /[*?[]/;
  * `[abc]`, `[a-z]`, `[!x]` / `[^x]`; a name starting with `.` matches only a pattern starting with
  * `.`. Linear in pattern × name (core/glob.ts): the command is the model's, the names the
  * repository's, and a RegExp of `*a*a*a…` backtracks polynomially.
- * @example segmentMatcher("*.ts")("a.ts") // true
  */
 export function segmentMatcher(pattern: string): (name: string) => boolean {
   return compileSegmentGlob(pattern, { dot: false, expand: false });
@@ -34,7 +33,6 @@ export function segmentMatcher(pattern: string): (name: string) => boolean {
 /**
  * Expands an absolute glob segment by segment, as bash does without `globstar` (`**` is `*`);
  * names starting with `.` match only a pattern that starts with `.`.
- * @example await expandGlob("/repo/pkg/*\/AGENTS.md", nodeFileSystem) // ["/repo/pkg/a/AGENTS.md", ...]
  */
 export async function expandGlob(pattern: string, fs: FileSystem, budget = { readdirs: MAX_GLOB_READDIRS }): Promise<string[]> {
   // Nothing longer or deeper than a path can be matches no file: no file-system call (docs/security.md).

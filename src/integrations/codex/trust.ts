@@ -24,7 +24,7 @@ export interface CommandHandler {
 }
 
 /** snake_case label of a hook event in keys and hashes. */
-export function eventLabel(event: string): string {
+function eventLabel(event: string): string {
   return event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
 }
 
@@ -43,7 +43,6 @@ function canonical(value: unknown): unknown {
 
 /**
  * The trust hash Codex computes for one handler of one matcher group.
- * @example codexHookHash("SessionStart", undefined, { type: "command", command: "echo ss" }) // "sha256:1a5bd578..."
  */
 export function codexHookHash(event: string, matcher: string | undefined, handler: CommandHandler): string {
   const identity = {
@@ -66,7 +65,6 @@ export function codexHookHash(event: string, matcher: string | undefined, handle
 
 /**
  * The `hooks.state` key of a handler.
- * @example codexHookKey("/home/me/.codex/hooks.json", "PostToolUse", 0, 0) // "/home/me/.codex/hooks.json:post_tool_use:0:0"
  */
 export function codexHookKey(sourceFile: string, event: string, group: number, handler: number): string {
   return `${sourceFile}:${eventLabel(event)}:${group}:${handler}`;
@@ -92,7 +90,6 @@ export interface AppServer {
 
 /**
  * Starts `codex app-server` and completes the handshake.
- * @example const server = await startAppServer("/usr/local/bin/codex", { ...process.env, CODEX_HOME: home });
  */
 export async function startAppServer(codexBin: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<AppServer> {
   const child = spawn(codexBin, ["app-server"], { env, stdio: ["pipe", "pipe", "pipe"] });
@@ -159,19 +156,8 @@ export async function startAppServer(codexBin: string, env: NodeJS.ProcessEnv, t
 
 /**
  * The hooks Codex sees for `cwd`, as `hooks/list` reports them.
- * @example await listHooks(server, "/repo")
  */
 export async function listHooks(server: AppServer, cwd: string): Promise<CodexListedHook[]> {
   const result = (await server.call("hooks/list", { cwds: [cwd] })) as { data?: Array<{ hooks?: CodexListedHook[] }> };
   return (result.data ?? []).flatMap((entry) => entry.hooks ?? []);
-}
-
-/**
- * Records trust for the given keys through Codex's own config writer.
- * @example await writeTrust(server, [{ key, hash }])
- */
-export async function writeTrust(server: AppServer, entries: ReadonlyArray<{ key: string; hash: string }>): Promise<void> {
-  if (entries.length === 0) return;
-  const edits = entries.map(({ key, hash }) => ({ keyPath: "hooks.state", value: { [key]: { trusted_hash: hash } }, mergeStrategy: "upsert" }));
-  await server.call("config/batchWrite", { edits });
 }

@@ -47,7 +47,6 @@ export class CopilotEventError extends AgentsMdError {}
 /**
  * The event a payload is, from its fields (Copilot does not name it): a tool result is
  * postToolUse, a `source` sessionStart, a `prompt` userPromptSubmitted, a `trigger` preCompact.
- * @example inferCopilotEvent({ sessionId: "s", cwd: "/r", toolName: "view", toolResult: {} }) // "postToolUse"
  */
 export function inferCopilotEvent(data: Record<string, unknown>): CopilotEventName | undefined {
   if ("toolName" in data) return "toolResult" in data ? "postToolUse" : undefined;
@@ -59,9 +58,8 @@ export function inferCopilotEvent(data: Record<string, unknown>): CopilotEventNa
 
 /**
  * True for an event name `agentsmd hook copilot` handles.
- * @example isCopilotEventName("postToolUse") // true
  */
-export function isCopilotEventName(name: string): name is CopilotEventName {
+function isCopilotEventName(name: string): name is CopilotEventName {
   return (COPILOT_EVENTS as readonly string[]).includes(name);
 }
 
@@ -69,7 +67,6 @@ export function isCopilotEventName(name: string): name is CopilotEventName {
  * Validates a parsed payload as `event` (inferred from the payload when not given). Returns null
  * for an event agentsmd does not handle (preToolUse, agentStop, ...): the hook then says nothing.
  * Throws CopilotEventError naming the first problem for a payload that is not Copilot's.
- * @example parseCopilotEvent({ sessionId: "s", cwd: "/r", source: "new" }, "sessionStart")?.event // "sessionStart"
  */
 export function parseCopilotEvent(data: unknown, event?: string): CopilotEvent | null {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
@@ -89,7 +86,7 @@ export function parseCopilotEvent(data: unknown, event?: string): CopilotEvent |
 }
 
 /** An event `agentsmd hook copilot` has nothing to say to (preToolUse, agentStop, ...). */
-export interface IgnoredCopilotEvent {
+interface IgnoredCopilotEvent {
   event: "ignored";
 }
 
@@ -98,7 +95,6 @@ export type CopilotInput = CopilotEvent | IgnoredCopilotEvent;
 /**
  * The profile's input schema: the payload checked as `event` (from `--event`; inferred from the
  * payload's shape when absent). An event agentsmd does not handle parses to `{ event: "ignored" }`.
- * @example copilotEventSchema("postToolUse").parse(payload).event // "postToolUse"
  */
 export function copilotEventSchema(event?: string): zc.$ZodType<CopilotInput> {
   return z.transform((raw: unknown, context): CopilotInput => {

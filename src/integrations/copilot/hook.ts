@@ -4,5 +4,4 @@
 import { hookRunner } from "../host/deliver.js";
 import { copilotProfile } from "./profile.js";
 
-/** @example await runCopilotHook(stdinText, { flags: { event: "postToolUse" }, deliver: print }) */
 export const runCopilotHook = hookRunner((flags) => copilotProfile({ event: flags.event }));

@@ -18,13 +18,12 @@ import { COPILOT_EVENTS } from "./events.js";
 import { COPILOT_FILE_TOOLS } from "./targets.js";
 
 export type CopilotScope = "user" | "project";
-export const COPILOT_SCOPES: readonly CopilotScope[] = ["user", "project"];
 
 /** Seconds Copilot waits for one hook run. */
-export const COPILOT_HOOK_TIMEOUT = 30;
+const COPILOT_HOOK_TIMEOUT = 30;
 
 /** The name of agentsmd's hooks file. */
-export const COPILOT_HOOKS_FILE = "agentsmd.json";
+const COPILOT_HOOKS_FILE = "agentsmd.json";
 
 const OURS = /(^|\s)hook\s+copilot\s+--event[=\s][A-Za-z]+\s*$/;
 
@@ -36,7 +35,6 @@ export interface CopilotInstallContext {
 
 /**
  * The hooks file of a scope.
- * @example copilotHooksPath("project", { projectDir: "/repo", home: "/home/me", env: {} }) // "/repo/.github/hooks/agentsmd.json"
  */
 export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallContext): string {
   const dir = scope === "user" ? join(copilotHome(context.home, context.env), "hooks") : join(context.projectDir, ".github/hooks");
@@ -46,7 +44,6 @@ export function copilotHooksPath(scope: CopilotScope, context: CopilotInstallCon
 /**
  * The command prefix user-scope hooks run: `node` from PATH and this package's lean hook executable
  * (one pre-bundled file that takes `hook <host> ...`, src/hook/bin.ts).
- * @example defaultCopilotCommand() // "node /…/agentsmd/dist/hook/hook.cjs"
  */
 export function defaultCopilotCommand(): string {
   return userHookPrefix();
@@ -54,7 +51,6 @@ export function defaultCopilotCommand(): string {
 
 /**
  * The file agentsmd writes: one command hook per event, postToolUse only for the file tools.
- * @example copilotHooksDocument("agentsmd").hooks.postToolUse[0].bash // "agentsmd hook copilot --event postToolUse"
  */
 export function copilotHooksDocument(command: string): { version: 1; hooks: Record<string, Array<Record<string, unknown>>> } {
   const hooks: Record<string, Array<Record<string, unknown>>> = {};
@@ -73,7 +69,6 @@ export function copilotHooksDocument(command: string): { version: 1; hooks: Reco
 
 /**
  * True when a hooks file's text is one agentsmd wrote: every handler runs `… hook copilot --event <event>`.
- * @example isAgentsmdHooksFile(JSON.stringify(copilotHooksDocument("agentsmd"))) // true
  */
 export function isAgentsmdHooksFile(text: string): boolean {
   let data: unknown;
@@ -84,7 +79,7 @@ export function isAgentsmdHooksFile(text: string): boolean {
   }
   const hooks = (data as { hooks?: unknown } | null)?.hooks;
   if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return false;
-  const handlers = Object.values(hooks).flatMap((list) => (Array.isArray(list) ? list : [null]));
+  const handlers = Object.values(hooks as Record<string, unknown>).flatMap((list): unknown[] => (Array.isArray(list) ? list : [null]));
   return (
     handlers.length > 0 &&
     handlers.every((handler) => typeof (handler as { bash?: unknown } | null)?.bash === "string" && OURS.test((handler as { bash: string }).bash))
@@ -108,7 +103,6 @@ function notOurs(file: string): ConfigError {
 /**
  * Writes agentsmd's hooks file for `scope` (through the install records, so uninstall also takes
  * away the directories it created). Idempotent.
- * @example await installCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function installCopilot(options: CopilotInstallContext & { scope: CopilotScope; command?: string }): Promise<CopilotInstallResult> {
   const file = copilotHooksPath(options.scope, options);
@@ -127,7 +121,6 @@ export async function installCopilot(options: CopilotInstallContext & { scope: C
 
 /**
  * Deletes agentsmd's hooks file of `scope` (nothing else but the directories install created for it, when empty).
- * @example await uninstallCopilot({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function uninstallCopilot(options: CopilotInstallContext & { scope: CopilotScope }): Promise<CopilotInstallResult> {
   const file = copilotHooksPath(options.scope, options);

@@ -38,7 +38,6 @@ const MODEL_NAMES: ReadonlySet<string> = new Set(COPILOT_MODEL_FILES.map((name) 
 
 /**
  * True for a file Copilot loads by its name (it matches names in any letter case).
- * @example copilotReadsName("/r/x/agents.md") // true
  */
 export function copilotReadsName(path: string): boolean {
   if (MODEL_NAMES.has(nameOf(path).toLowerCase())) return true;
@@ -47,7 +46,6 @@ export function copilotReadsName(path: string): boolean {
 
 /**
  * What a Copilot event means for delivery (pure).
- * @example copilotEvent({ event: "preCompact", sessionId: "s", cwd: "/r" }).kind // "precompact"
  */
 export function copilotEvent(input: CopilotInput): HostEvent {
   if (input.event === "ignored") return { kind: "ignore", conversation: { id: "-" }, cwd: "/", targets: [] };
@@ -120,7 +118,6 @@ function copilotNative(path: string, origin: NativeOrigin, observed: Observed): 
 
 /**
  * The Copilot CLI profile. `event` is the hook's `--event` (inferred from the payload when absent).
- * @example await handleHostEvent(copilotProfile({ event: "postToolUse" }), payload)
  */
 export function copilotProfile(options: { event?: string | undefined } = {}): HostProfile<CopilotInput, CopilotState, CopilotHookOutput> {
   const observed = { now: new Set<string>() };

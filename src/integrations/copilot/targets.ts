@@ -9,7 +9,7 @@
 import { toolTargets, type TargetTable } from "../host/targets.js";
 
 /** The tool-target table: tool name -> the argument naming its paths. */
-export const COPILOT_TOOL_TARGETS: TargetTable = {
+const COPILOT_TOOL_TARGETS: TargetTable = {
   view: { fields: ["path"] },
   create: { fields: ["path"] },
   edit: { fields: ["path"] },
@@ -26,7 +26,6 @@ export const MAX_TARGETS = 32;
 
 /**
  * The absolute paths a tool call is about (empty: not a file tool), at most MAX_TARGETS.
- * @example copilotToolTargets("glob", { pattern: "*.ts", paths: ["web"] }, "/repo") // ["/repo/web"]
  */
 export function copilotToolTargets(toolName: string, toolArgs: unknown, cwd: string): string[] {
   if (typeof toolArgs !== "object" || toolArgs === null || Array.isArray(toolArgs)) return [];
@@ -42,8 +41,6 @@ export function copilotToolTargets(toolName: string, toolArgs: unknown, cwd: str
  * True when Copilot attaches the nested instruction files of this call's target itself: a `view`
  * of a file (`isFile`: the target is a regular file). Not a directory listing, and not
  * `str_replace_editor` (not observed: agentsmd delivers there rather than risk a gap).
- * @example copilotLoadsNested("view", true) // true
- * @example copilotLoadsNested("edit", true) // false
  */
 export function copilotLoadsNested(toolName: string, isFile: boolean): boolean {
   return isFile && toolName === "view";

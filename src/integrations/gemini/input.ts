@@ -18,8 +18,7 @@ import "../../core/zod-locale.js";
 import { leaves } from "../../core/config-schema.js";
 
 /** Events agentsmd answers. */
-export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "PreCompress"] as const;
-export type GeminiHookEvent = (typeof GEMINI_HOOK_EVENTS)[number];
+type GeminiHookEvent = "SessionStart" | "BeforeAgent" | "AfterTool" | "PreCompress";
 
 const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
 
@@ -64,22 +63,4 @@ export const GEMINI_AFTER_TOOL_MATCHER = `^(${Object.keys(GEMINI_TOOL_TARGETS).j
 /** The answer of a Gemini CLI command hook. */
 export interface GeminiHookOutput {
   hookSpecificOutput: { hookEventName: GeminiHookEvent; additionalContext: string };
-}
-
-/**
- * The answer carrying `text` ("" or an event that cannot carry context: null, print nothing).
- * @example geminiAnswer("AfterTool", "x") // { hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: "x" } }
- */
-export function geminiAnswer(event: string, text: string): GeminiHookOutput | null {
-  if (text === "" || (event !== "SessionStart" && event !== "BeforeAgent" && event !== "AfterTool")) return null;
-  return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-}
-
-/**
- * Validates a parsed Gemini hook event; `null` when it is not one (a hook must stay silent then).
- * @example parseGeminiEvent({ session_id: "s", hook_event_name: "PreCompress", cwd: "/r", trigger: "auto" })?.trigger // "auto"
- */
-export function parseGeminiEvent(data: unknown): GeminiHookInput | null {
-  const result = z.safeParse(GeminiHookInputSchema, data);
-  return result.success ? result.data : null;
 }

@@ -58,7 +58,6 @@ export interface GeminiInstallOptions {
 
 /**
  * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
- * @example defaultGeminiCommand() // "node /…/agentsmd/dist/hook/hook.cjs hook gemini"
  */
 export function defaultGeminiCommand(): string {
   return cliHookCommand("gemini");
@@ -66,7 +65,6 @@ export function defaultGeminiCommand(): string {
 
 /**
  * The extension folder of a Gemini home.
- * @example geminiExtensionDir("/home/me", {}) // "/home/me/.gemini/extensions/agentsmd"
  */
 export function geminiExtensionDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
   return join(join(geminiDir(home, env), "extensions"), GEMINI_EXTENSION_NAME);
@@ -87,7 +85,6 @@ export function geminiExtensionFiles(command: string): { manifest: string; hooks
 
 /**
  * Registers agentsmd with Gemini CLI. Idempotent.
- * @example await installGemini({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function installGemini(options: GeminiInstallOptions): Promise<SettingsInstallResult> {
   const command =
@@ -107,7 +104,6 @@ export async function installGemini(options: GeminiInstallOptions): Promise<Sett
 /**
  * Takes agentsmd out of Gemini CLI: the extension folder goes, or the settings file gets its
  * earlier bytes back.
- * @example await uninstallGemini({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function uninstallGemini(options: Omit<GeminiInstallOptions, "command">): Promise<SettingsInstallResult> {
   if (options.scope === "project") {

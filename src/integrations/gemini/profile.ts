@@ -20,10 +20,10 @@ import { renderPiece } from "../host/pack.js";
 import { GEMINI_JIT_TOOLS, GEMINI_TOOL_TARGETS, GeminiHookInputSchema, type GeminiHookInput, type GeminiHookOutput } from "./input.js";
 import { geminiHistory } from "./transcript.js";
 
-export const GEMINI_HOST = "gemini";
+const GEMINI_HOST = "gemini";
 
 /** Gemini CLI sets no limit on hook context; agentsmd keeps an answer under this many characters. */
-export const GEMINI_CONTEXT_LIMIT = 32_000;
+const GEMINI_CONTEXT_LIMIT = 32_000;
 
 /** What the profile keeps per conversation: Gemini's own loading, decided at the start. */
 const geminiStateSchema = once(() =>
@@ -55,9 +55,8 @@ async function configuredNames(file: string): Promise<string[] | undefined> {
 /**
  * Gemini's loading for a conversation: names from the user and workspace settings (the workspace
  * wins), and the nearest `.git`.
- * @example await geminiState({ cwd: "/repo/pkg" }, { fs, home: "/home/me", env: {} }) // { names: ["GEMINI.md"], gitRoot: "/repo", cwd: "/repo/pkg" }
  */
-export async function geminiState(input: Pick<GeminiHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<GeminiState> {
+async function geminiState(input: Pick<GeminiHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<GeminiState> {
   const cwd = absolute(input.cwd, "/");
   const workspace = await configuredNames(join(join(cwd, ".gemini"), "settings.json"));
   const user = await configuredNames(join(geminiDir(context.home, context.env), "settings.json"));
@@ -83,7 +82,7 @@ async function sameAsGeminiFile(path: string, names: readonly string[], fs: File
  * after read_file, list_directory, write_file, replace and read_many_files (once; never again
  * after a compression or an edit).
  */
-export async function geminiNative(path: string, origin: NativeOrigin, context: NativeContext<GeminiState>): Promise<NativeAnswer> {
+async function geminiNative(path: string, origin: NativeOrigin, context: NativeContext<GeminiState>): Promise<NativeAnswer> {
   if (origin === "notice") return "no";
   const { names, gitRoot, cwd } = context.host;
   if (!names.includes(nameOf(path)) && !(await sameAsGeminiFile(path, names, context.fs))) return "no";
@@ -100,9 +99,8 @@ export async function geminiNative(path: string, origin: NativeOrigin, context: 
  * context is a part of its own beside the prompt, which a resume keeps), later ones are turn starts;
  * SessionStart resume continues it (Gemini replays the history), AfterTool is a tool, PreCompress
  * a possible compression. SessionStart startup/clear delivers nothing (docs/hosts/gemini.md).
- * @example geminiEvent({ session_id: "s", hook_event_name: "AfterTool", cwd: "/r", tool_name: "read_file", tool_input: { file_path: "a/b.ts" } }).targets // ["/r/a/b.ts"]
  */
-export function geminiEvent(input: GeminiHookInput): HostEvent {
+function geminiEvent(input: GeminiHookInput): HostEvent {
   const cwd = absolute(input.cwd, "/");
   const base = { conversation: { id: input.session_id }, cwd, targets: [] as string[] };
   switch (input.hook_event_name) {
@@ -135,15 +133,13 @@ function answered(name: string): name is GeminiHookOutput["hookSpecificOutput"][
 /**
  * True when the model's history still holds this text of the file: as agentsmd framed it, or as
  * Gemini's own just-in-time loader did.
- * @example geminiSees({ path: "/r/AGENTS.md", content: "x\n" }, "…Contents of /r/AGENTS.md (AGENTS.md instructions for /r and everything below it):\n\nx…") // true
  */
-export function geminiSees(file: { path: string; content: string }, history: string): boolean {
+function geminiSees(file: { path: string; content: string }, history: string): boolean {
   return history.includes(renderPiece(file)) || history.includes(`--- Context from: ${quote(file.path)} ---\n${file.content.trim()}\n--- End of Context from:`);
 }
 
 /**
  * The Gemini CLI profile.
- * @example await handleHostEvent(geminiProfile(), event)
  */
 export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, GeminiHookOutput> {
   return {
@@ -168,5 +164,5 @@ export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, Gemin
   };
 }
 
-/** The runner of `agentsmd hook gemini` (what HOOK_HOSTS loads). @example await runGeminiHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook gemini` (what HOOK_HOSTS loads). */
 export const runGeminiHook = hookRunner(() => geminiProfile());

@@ -17,7 +17,6 @@ const HISTORY_RESET = '{"$set":{"messages":';
  * Every string inside a parsed JSON value, depth first (bounded by the value's own size). Without
  * recursion: a tool call's arguments nested 10,000 deep overflowed the stack, and the hook failed
  * at every later event of that conversation (docs/security.md).
- * @example stringLeaves({ a: ["x", { b: "y" }], n: 1 }) // ["x", "y"]
  */
 export function stringLeaves(value: unknown, out: string[] = []): string[] {
   const stack: unknown[] = [value];
@@ -51,7 +50,6 @@ export interface GeminiHistory {
 /**
  * The current history from a piece of transcript: the last whole-history line and the messages
  * recorded after it.
- * @example geminiHistory('{"$set":{"messages":[{"type":"user","content":[{"text":"hi"}]}]}}\n').text // "hi"
  */
 export function geminiHistory(text: string): GeminiHistory {
   const lines = text.split("\n");

@@ -18,16 +18,14 @@ import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
 
 /**
  * A word for a POSIX shell command line: bare when it holds only safe characters, else single-quoted.
- * @example shellWord("/opt/my tools/hook.cjs") // "'/opt/my tools/hook.cjs'"
  */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
  * This package's lean hook executable (dist/hook/hook.cjs). This module sits at
  * integrations/host/ under both src/ and dist/, so the path is the package's either way.
- * @example packageHookScript() // "/usr/lib/node_modules/agentsmd/dist/hook/hook.cjs"
  */
 export function packageHookScript(): string {
   return fileURLToPath(new URL("../../../dist/hook/hook.cjs", import.meta.url));
@@ -35,7 +33,6 @@ export function packageHookScript(): string {
 
 /**
  * True for a package inside npx's cache (`…/_npx/<hash>/node_modules/…`), which npm may clean at any time.
- * @example isEphemeralPackage("/home/me/.npm/_npx/1a2b/node_modules/agentsmd/dist/hook/hook.cjs") // true
  */
 export function isEphemeralPackage(path: string): boolean {
   return /[\\/]_npx[\\/]/.test(path);
@@ -43,7 +40,6 @@ export function isEphemeralPackage(path: string): boolean {
 
 /**
  * The command prefix of a user-scope hook (`hook <host>` follows).
- * @example userHookPrefix("/usr/lib/node_modules/agentsmd/dist/hook/hook.cjs") // "node /usr/lib/node_modules/agentsmd/dist/hook/hook.cjs"
  */
 export function userHookPrefix(script: string = packageHookScript()): string {
   return isEphemeralPackage(script) ? "agentsmd" : `node ${shellWord(script)}`;
@@ -53,15 +49,14 @@ export function userHookPrefix(script: string = packageHookScript()): string {
 export type LocalInstall = "hook" | "bin" | null;
 
 /** The project's lean hook executable, relative to the project. */
-export const LOCAL_HOOK_SCRIPT = "node_modules/agentsmd/dist/hook/hook.cjs";
+const LOCAL_HOOK_SCRIPT = "node_modules/agentsmd/dist/hook/hook.cjs";
 /** The project's bin link, relative to the project. */
-export const LOCAL_BIN = "node_modules/.bin/agentsmd";
+const LOCAL_BIN = "node_modules/.bin/agentsmd";
 
 /**
  * Which copy of agentsmd the project at `projectDir` has of its own.
- * @example await localInstall("/repo") // "hook" after `npm install -D agentsmd`
  */
-export async function localInstall(projectDir: string, fs: FileSystem = nodeFileSystem): Promise<LocalInstall> {
+async function localInstall(projectDir: string, fs: FileSystem = nodeFileSystem): Promise<LocalInstall> {
   if ((await fs.stat(join(projectDir, LOCAL_HOOK_SCRIPT)).catch(() => null))?.kind === "file") return "hook";
   if ((await fs.stat(join(projectDir, LOCAL_BIN)).catch(() => null)) !== null) return "bin";
   return null;
@@ -70,7 +65,6 @@ export async function localInstall(projectDir: string, fs: FileSystem = nodeFile
 /**
  * The command prefix of a project-scope hook: relative to the project (under `dirVar` when the
  * host sets one for its hooks), or the command name.
- * @example projectPrefixOf("hook", "CLAUDE_PROJECT_DIR") // 'node "$CLAUDE_PROJECT_DIR"/node_modules/agentsmd/dist/hook/hook.cjs'
  */
 export function projectPrefixOf(local: LocalInstall, dirVar?: string): string {
   const base = dirVar !== undefined ? `"$${dirVar}"/` : "";
@@ -81,7 +75,6 @@ export function projectPrefixOf(local: LocalInstall, dirVar?: string): string {
 
 /**
  * {@link projectPrefixOf} for the project at `projectDir`.
- * @example await projectHookPrefix("/repo", "CLAUDE_PROJECT_DIR")
  */
 export async function projectHookPrefix(projectDir: string, dirVar?: string): Promise<string> {
   return projectPrefixOf(await localInstall(projectDir), dirVar);

@@ -21,7 +21,6 @@ export interface HookGroup {
 /**
  * A settings document as an object: `undefined` (no file) and a blank file are `{}`; anything
  * but a JSON object is a ConfigError naming the file.
- * @example parseSettingsText('{"model":"opus"}', "/home/me/.claude/settings.json") // { model: "opus" }
  */
 export function parseSettingsText(text: string | null, file: string): Json | undefined {
   if (text === null) return undefined;
@@ -86,7 +85,6 @@ function holdsOurs(group: unknown, ours: (handler: unknown) => boolean): boolean
 /**
  * Adds agentsmd's groups (a copy is returned). A group already present and identical stays in
  * place; one that differs (another command, an older timeout) is replaced, at the end of its event.
- * @example addHookGroups({}, [{ event: "SessionStart", handler: { type: "command", command: "agentsmd hook codex" } }], isOurs).settings
  */
 export function addHookGroups(
   input: unknown,
@@ -110,7 +108,6 @@ export function addHookGroups(
 /**
  * Removes every agentsmd handler; matcher groups, events and the `hooks` key left empty by that go
  * too. Nothing else changes.
- * @example removeHookGroups(JSON.parse(text), isOurs).settings
  */
 export function removeHookGroups(input: unknown, ours: (handler: unknown) => boolean, file = "settings.json"): { settings: Json; changed: boolean } {
   const settings = structuredClone(asObject(input, file));
@@ -131,7 +128,6 @@ export function removeHookGroups(input: unknown, ours: (handler: unknown) => boo
 /**
  * A predicate for agentsmd's command handlers: `type: "command"` and a command that ends in
  * `hook <host>` (with `field` naming the key that holds the command).
- * @example commandHandlerOf("codex")({ type: "command", command: "agentsmd hook codex" }) // true
  */
 export function commandHandlerOf(host: string, field = "command"): (handler: unknown) => boolean {
   const pattern = new RegExp(`(^|\\s)hook\\s+${host.replace(/[^a-z0-9-]/gi, "")}\\s*$`);

@@ -26,7 +26,6 @@ export interface SettingsInstallResult {
  * package's lean hook executable (dist/hook/hook.cjs, one pre-bundled file: src/hook/bin.ts)
  * by absolute path, so it works from any directory and after a Node version switch, without the
  * CLI's start-up (see host/hook-command.ts).
- * @example cliHookCommand("qwen") // "node /…/agentsmd/dist/hook/hook.cjs hook qwen"
  */
 export function cliHookCommand(host: string): string {
   return `${userHookPrefix()} hook ${host}`;
@@ -34,9 +33,8 @@ export function cliHookCommand(host: string): string {
 
 /**
  * The matcher groups of `specs`, each running `command`.
- * @example hookGroupsOf([{ event: "SessionStart", timeout: 30 }], "agentsmd hook qwen")
  */
-export function hookGroupsOf(specs: readonly HookSpec[], command: string): HookGroup[] {
+function hookGroupsOf(specs: readonly HookSpec[], command: string): HookGroup[] {
   return specs.map((spec) => ({
     event: spec.event,
     ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}),
@@ -46,7 +44,6 @@ export function hookGroupsOf(specs: readonly HookSpec[], command: string): HookG
 
 /**
  * The text of a settings document holding only agentsmd's hooks (a Gemini extension's hooks.json).
- * @example hooksOnlyText([{ event: "AfterTool", matcher: "^read_file$", timeout: 30000 }], "agentsmd hook gemini")
  */
 export function hooksOnlyText(specs: readonly HookSpec[], command: string, host: string): string {
   return settingsText(addHookGroups({}, hookGroupsOf(specs, command), commandHandlerOf(host)).settings);
@@ -60,7 +57,6 @@ export interface SettingsInstallOptions extends UserFileOptions {
 
 /**
  * Merges agentsmd's hooks into a settings file (created when missing). Idempotent.
- * @example await installSettingsHooks({ file, host: "qwen", specs, command: "agentsmd hook qwen", env, home })
  */
 export async function installSettingsHooks(options: SettingsInstallOptions & { specs: readonly HookSpec[]; command: string }): Promise<SettingsInstallResult> {
   const ours = commandHandlerOf(options.host);
@@ -79,7 +75,6 @@ export async function installSettingsHooks(options: SettingsInstallOptions & { s
 /**
  * Takes agentsmd's hooks out of a settings file: the exact earlier bytes when it is unchanged
  * since install (a file install created goes), else only agentsmd's handlers.
- * @example await uninstallSettingsHooks({ file, host: "qwen", env, home })
  */
 export async function uninstallSettingsHooks(options: SettingsInstallOptions): Promise<SettingsInstallResult> {
   const ours = commandHandlerOf(options.host);

@@ -8,7 +8,7 @@ import { trimEndText } from "../../core/budget.js";
 import { quote } from "../../core/quote.js";
 
 /** What an answer is kept under when the host profile does not say. */
-export const DEFAULT_CONTEXT_BUDGET = 9_500;
+const DEFAULT_CONTEXT_BUDGET = 9_500;
 
 function depth(path: string): number {
   return path.split("/").length;
@@ -16,7 +16,6 @@ function depth(path: string): number {
 
 /**
  * Most specific first: deeper directories first, then by path.
- * @example nearestFirst([{ path: "/r/AGENTS.md" }, { path: "/r/a/AGENTS.md" }]) // [{ path: "/r/a/AGENTS.md" }, { path: "/r/AGENTS.md" }]
  */
 export function nearestFirst<T extends { path: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => depth(b.path) - depth(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -24,7 +23,6 @@ export function nearestFirst<T extends { path: string }>(items: readonly T[]): T
 
 /**
  * How one file is shown: a factual heading, then its text.
- * @example renderPiece({ path: "/r/a/AGENTS.md", content: "Use tabs.\n" }) // "Contents of /r/a/AGENTS.md (AGENTS.md instructions for /r/a and everything below it):\n\nUse tabs."
  */
 export function renderPiece(piece: { path: string; content: string }): string {
   return `Contents of ${quote(piece.path)} (AGENTS.md instructions for ${quote(parentOf(piece.path))} and everything below it):\n\n${trimEndText(piece.content)}`;
@@ -34,7 +32,6 @@ export function renderPiece(piece: { path: string; content: string }): string {
  * The targets a tool header names, quoted, within `room` characters: as many as fit, then how many
  * more. One tool call may name hundreds of paths (VS Code's `editFiles`): named whole, 300 of them
  * filled the budget before any file did.
- * @example nameTargets(["/r/a.ts", "/r/b.ts", "/r/c.ts", "/r/d.ts"], 30) // "/r/a.ts, /r/b.ts and 2 more"
  */
 export function nameTargets(targets: readonly string[], room: number): string {
   let text = "";
@@ -89,7 +86,6 @@ export interface PackResult {
  * Packs files into one answer under `budget` characters: whole files in the order given (callers
  * pass them most specific first), skipping any that no longer fit, then the paths of the rest. The
  * header takes at most a quarter of the budget, so an answer is never a header alone.
- * @example packContext("header", [{ path: "/r/AGENTS.md", content: "x" }], 9500).text
  */
 export function packContext(
   header: string,
@@ -102,7 +98,7 @@ export function packContext(
   // bound of the final list), capped.
   const cap = Math.min(2_000, Math.floor(budget / 4));
   const cost = (path: string) => (alreadyNamed.has(path) ? 0 : quote(path).length + 3);
-  const after: number[] = new Array(pieces.length + 1).fill(0);
+  const after: number[] = new Array<number>(pieces.length + 1).fill(0);
   for (let index = pieces.length - 1; index >= 0; index--) after[index] = after[index + 1]! + cost(pieces[index]!.path);
   const shown: string[] = [];
   const left: string[] = [];
@@ -128,7 +124,6 @@ export function packContext(
 
 /**
  * Last guard for a host's limit: cut at a line end and say so.
- * @example fit(answer, 9_500, "Claude Code").length <= 9_500 // true
  */
 export function fit(text: string, budget: number, host = "the host"): string {
   if (text.length <= budget) return text;
@@ -138,11 +133,10 @@ export function fit(text: string, budget: number, host = "the host"): string {
 }
 
 /** The update notice's first line. */
-export const NOTICE_HEADING = "agentsmd: instruction files changed since they were shown in this conversation:";
+const NOTICE_HEADING = "agentsmd: instruction files changed since they were shown in this conversation:";
 
 /**
  * The update notice: a heading and the lines that fit under `budget`, then "... and N more".
- * @example packNotice(["- /r/AGENTS.md was deleted; its instructions no longer apply."], 9500)
  */
 export function packNotice(lines: readonly string[], budget: number, heading = NOTICE_HEADING): string {
   let text = heading;

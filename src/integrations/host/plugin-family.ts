@@ -126,9 +126,8 @@ const NO_FIELDS = z.object({}).strict() as unknown as z.ZodType<Record<string, n
 
 /**
  * The plugin's options, checked: a clear error naming the host's config file.
- * @example parseFamilyOptions(KILO_PLUGIN_HOST, { mode: "paths" })
  */
-export function parseFamilyOptions(host: FamilyPluginHost, options: PluginOptions | undefined): FamilyPluginOptions {
+function parseFamilyOptions(host: FamilyPluginHost, options: PluginOptions | undefined): FamilyPluginOptions {
   const result = FamilyPluginOptionsSchema.safeParse(options ?? {});
   if (!result.success) {
     throw new ConfigError(`invalid agentsmd/${host.host} plugin options:\n${formatIssues(result.error)}`, {
@@ -164,7 +163,6 @@ function record(value: unknown): Record<string, unknown> {
 
 /**
  * The paths a tool call touched, by `table`.
- * @example familyToolTargets(OPENCODE_TOOL_TARGETS, "grep", { pattern: "x", path: "src" }, {}, "/repo") // ["/repo/src"]
  */
 export function familyToolTargets(table: TargetTable, tool: string, args: unknown, metadata: unknown, directory: string): string[] {
   return extractTargets(table, { tool, input: record(args), metadata: record(metadata), cwd: directory });
@@ -191,7 +189,6 @@ function nativeLoaded(metadata: unknown): string[] {
  * Removes the blocks of `paths` from the host's own `<system-reminder>` at the end of a read
  * result (`Instructions from: <path>\n<body>` blocks joined by blank lines). Returns the text
  * unchanged when the shape is not recognised.
- * @example output.output = stripNativeBlocks(output.output, ["/r/a/AGENTS.md"], nativeLoadedPaths);
  */
 export function stripNativeBlocks(output: string, paths: readonly string[], all: readonly string[]): string {
   if (paths.length === 0) return output;
@@ -523,7 +520,6 @@ export class FamilyAgents {
 /**
  * The plugin function of `host` and the module shape both CLIs load alone (`{ id, server }`: only
  * `default.server` is loaded when the default export is that).
- * @example const { server, module } = familyPlugin(KILO_PLUGIN_HOST); export default module;
  */
 export function familyPlugin(host: FamilyPluginHost): { server: Plugin; module: PluginModule } {
   const server: Plugin = async (input, options) =>

@@ -18,7 +18,7 @@ import type { ConversationId } from "./store.js";
  * - `precompact`: the conversation is about to be compacted: path-layer files will be offered again;
  * - `ignore`: nothing to do (no answer, no state read).
  */
-export type HostEventKind = "start" | "resume" | "compact" | "tool" | "prompt" | "precompact" | "ignore";
+type HostEventKind = "start" | "resume" | "compact" | "tool" | "prompt" | "precompact" | "ignore";
 
 export interface HostEvent {
   kind: HostEventKind;
@@ -65,7 +65,7 @@ export interface NativeContext<H> {
  * again only the files the model no longer sees, and `precompact` only marks the transcript: the
  * next `tool` or `prompt` event checks it and gives back what a compaction took away.
  */
-export interface HostTranscript<I> {
+interface HostTranscript<I> {
   /** The transcript file of the conversation (absolute), if the event names one. */
   path(input: I): string | undefined;
   /** The history the model sees, from a piece of the transcript; `replaced`: the piece shows a compaction (or a reload). */
@@ -90,7 +90,6 @@ export interface HostHeaders {
 /**
  * The headers of a host that loads no AGENTS.md below its own chain and whose compaction drops
  * what agentsmd gave (Gemini CLI, Qwen Code): one wording for every such host.
- * @example transcriptHeaders("Qwen Code").startup // "agentsmd: the AGENTS.md files below apply to this project (Qwen Code does not load them itself). ..."
  */
 export function transcriptHeaders(displayName: string): HostHeaders {
   return {
@@ -104,7 +103,6 @@ export function transcriptHeaders(displayName: string): HostHeaders {
 
 /**
  * One host. `I` is its parsed event, `H` its own fields in the conversation state, `O` its answer.
- * @example see src/integrations/claude-code/index.ts (claudeCodeProfile)
  */
 export interface HostProfile<I, H, O> {
   /** Folder and state-directory name, and `agentsmd hook <host>`. */

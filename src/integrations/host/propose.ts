@@ -21,7 +21,7 @@ export interface Piece {
 }
 
 /** How the shown files become text: which of them fit (`shown`), and which are only named. */
-export interface Rendered {
+interface Rendered {
   text: string;
   shown: ReadonlySet<string>;
   named?: readonly string[];
@@ -52,9 +52,6 @@ export interface ProposeOptions {
 /**
  * Splits `pieces` into what the host has (`loaded`), will load itself (`later`) and what to show,
  * renders the last, and returns the proposal.
- * @example
- * const proposal = await proposePieces(session, pieces, { render: (shown) => ({ text: session.renderInline(shown), shown: new Set(shown.map((p) => p.path)) }) });
- * output += proposal.text; proposal.commit();
  */
 export async function proposePieces(session: AgentsSession, pieces: readonly Piece[], options: ProposeOptions): Promise<Proposal> {
   const admit: Piece[] = [];
@@ -85,7 +82,6 @@ export async function proposePieces(session: AgentsSession, pieces: readonly Pie
 
 /**
  * Pieces from `touch` blocks (or `resolve` files, content ""), at the origin given.
- * @example piecesOf(await session.touch([path], { admit: false }), "tool")
  */
 export function piecesOf(
   blocks: ReadonlyArray<{ path: string; mtimeMs: number; content?: string; sizeBytes?: number; rule?: unknown }>,

@@ -30,8 +30,6 @@ const MAX_READABLE = 120;
 
 /**
  * The base directory of a host's state files. Relative XDG values are ignored (XDG spec).
- * @example hostStateDir("codex", { XDG_STATE_HOME: "/s" }, "/home/me") // "/s/agentsmd/codex"
- * @example hostStateDir("codex", {}, "/home/me") // "/home/me/.local/state/agentsmd/codex"
  */
 export function hostStateDir(host: string, env: Readonly<Record<string, string | undefined>>, home: string): string {
   return join(xdgDir(env, "XDG_STATE_HOME", home, ".local/state"), `agentsmd/${host}`);
@@ -42,8 +40,6 @@ export function hostStateDir(host: string, env: Readonly<Record<string, string |
  * `[A-Za-z0-9_-]` (so `.`, `/` and `%` never stay; UTF-8 bytes as `%XX`, a lone surrogate as
  * `%uXXXX`), or `~` + a SHA-256 when that is too long.
  * Two different ids never give the same name: escaped names have no `~`, hashed ones start with it.
- * @example encodeId("4f1c-a9") // "4f1c-a9"
- * @example encodeId("../x") // "%2E%2E%2Fx"
  */
 export function encodeId(id: string): string {
   const escaped = id.replace(/[^A-Za-z0-9_-]/gu, (char) => {
@@ -68,7 +64,6 @@ export interface ConversationId {
 
 /**
  * The state file of one conversation in `dir`.
- * @example conversationPath("/s", { id: "abc", agent: "a1" }) // "/s/abc.agent-a1.json"
  */
 export function conversationPath(dir: string, conversation: ConversationId): string {
   const agent = conversation.agent ? `.agent-${encodeId(conversation.agent)}` : "";
@@ -104,7 +99,6 @@ export interface ConversationFormat<H> {
 /**
  * The format of a host's state file: `kind` names the host, `host` holds the profile's fields
  * (their schema built only when the whole schema is).
- * @example z.parse(conversationFormat("codex", () => z.object({})).schema(), JSON.parse(text))
  */
 export function conversationFormat<H>(host: string, hostFields: () => zc.$ZodType<H>): ConversationFormat<H> {
   const kind = `agentsmd/${host}`;
@@ -128,7 +122,6 @@ const CHECK_KEY = ',"check":"';
 /**
  * A state document as written: its JSON with a last key `check` holding the schema id and the
  * checksum of the JSON without it.
- * @example checkedText({ kind: "agentsmd/codex" }) // '{"kind":"agentsmd/codex","check":"<id>.<checksum>"}\n'
  */
 export function checkedText(state: object): string {
   const body = JSON.stringify(state);
@@ -241,7 +234,6 @@ export async function loadConversation<H>(
 /**
  * Replaces a state file atomically: the directory entry, never a link's target, in a directory
  * only this user may write (created 0700 when missing; else a StateError).
- * @example await saveConversation("/s/abc.json", state);
  */
 export async function saveConversation<H>(
   path: string,
@@ -255,7 +247,6 @@ export async function saveConversation<H>(
 
 /**
  * Runs `fn` holding the conversation's lock (parallel hook processes of one conversation queue up).
- * @example await lockConversation(path, async () => { ... });
  */
 export function lockConversation<T>(path: string, fn: () => Promise<T>, fs: FileSystem = nodeFileSystem): Promise<T> {
   return withLock(path, fn, { fs });
@@ -263,7 +254,6 @@ export function lockConversation<T>(path: string, fn: () => Promise<T>, fs: File
 
 /**
  * Removes the state files in `dir` untouched for `STATE_TTL_MS`, except `keep` (best effort).
- * @example await collectGarbage(nodeFileSystem, "/s", "/s/abc.json");
  */
 export async function collectGarbage(fs: FileSystem, dir: string, keep: string, now = Date.now()): Promise<void> {
   try {

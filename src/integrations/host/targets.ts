@@ -13,7 +13,6 @@ export const MAX_EVENT_TARGETS = 256;
 
 /**
  * The first MAX_EVENT_TARGETS distinct targets, in order.
- * @example eventTargets(["/r/a", "/r/a", "/r/b"]) // ["/r/a", "/r/b"]
  */
 export function eventTargets(targets: readonly string[]): string[] {
   const out = new Set<string>();
@@ -40,7 +39,7 @@ export interface ToolCall {
  * paths), else cwd with `orCwd` (a search without a path searches cwd); or a function for shapes a
  * field list cannot say (patch texts).
  */
-export type TargetRule = { readonly fields: readonly string[]; readonly orCwd?: boolean } | ((call: ToolCall) => string[]);
+type TargetRule = { readonly fields: readonly string[]; readonly orCwd?: boolean } | ((call: ToolCall) => string[]);
 
 /** Tool name -> rule. */
 export type TargetTable = Readonly<Record<string, TargetRule>>;
@@ -50,7 +49,6 @@ export type TargetTable = Readonly<Record<string, TargetRule>>;
  * file can have (empty, NUL, longer or deeper than PATH_MAX: core/paths.ts `pathInputProblem`).
  * Checked before resolving: resolving a 40 KB path of 20,000 segments keeps ~0.6 MB, so 250 of
  * them in one event ran a hook out of a 256 MB heap (docs/security.md).
- * @example usablePath("src/a.ts", "/r") // "/r/src/a.ts"
  */
 export function usablePath(value: unknown, cwd: string): string | undefined {
   if (typeof value !== "string" || pathInputProblem(value) !== null) return undefined;
@@ -64,8 +62,6 @@ function pathsOf(value: unknown, cwd: string): string[] {
 
 /**
  * The absolute paths a tool call touched (empty: not a file tool, or no path given), without repeats.
- * @example toolTargets({ Read: { fields: ["file_path"] } }, { tool: "Read", input: { file_path: "a.ts" }, cwd: "/r" }) // ["/r/a.ts"]
- * @example toolTargets({ grep: { fields: ["path"], orCwd: true } }, { tool: "grep", input: {}, cwd: "/r" }) // ["/r"]
  */
 export function toolTargets(table: TargetTable, call: ToolCall): string[] {
   const rule = Object.hasOwn(table, call.tool) ? table[call.tool] : undefined;
@@ -81,7 +77,6 @@ export function toolTargets(table: TargetTable, call: ToolCall): string[] {
 /**
  * The paths an apply_patch text names (`*** Add File:`, `*** Update File:`, `*** Delete File:`,
  * `*** Move to:` lines; the format Codex and OpenCode share), deleted files left out unless `deleted`.
- * @example patchTargets("*** Begin Patch\n*** Add File: a/n.ts\n+x\n*** End Patch", "/r") // ["/r/a/n.ts"]
  */
 export function patchTargets(text: unknown, cwd: string, options: { deleted?: boolean } = {}): string[] {
   if (typeof text !== "string") return [];

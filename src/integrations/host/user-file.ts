@@ -17,7 +17,7 @@ import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { nodeFileSystem, readTextFile, removeEmptyDir, type FileSystem } from "../../io/file-system.js";
 
 /** Largest configuration file read (a settings file is a few KB). */
-export const MAX_USER_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_USER_FILE_BYTES = 4 * 1024 * 1024;
 
 const RecordSchema = z
   .object({
@@ -103,8 +103,6 @@ async function missingDirs(dir: string, fs: FileSystem): Promise<string[]> {
  * Applies `edit` to a host configuration file (null text: no file yet) and records the original
  * bytes the first time, so {@link uninstallEdit} can restore them exactly. `edit` returns the new
  * text; returning the same text writes nothing. Idempotent when `edit` is.
- * @example
- * await installEdit("/home/me/.codex/hooks.json", (text) => addOurHooks(text), { env: process.env, home: os.homedir() });
  */
 export async function installEdit(file: string, edit: (text: string | null) => string, options: UserFileOptions): Promise<EditResult> {
   const fs = options.fs ?? nodeFileSystem;
@@ -132,8 +130,6 @@ export async function installEdit(file: string, edit: (text: string | null) => s
  * {@link installEdit} wrote, the original bytes come back (or the file agentsmd created is
  * removed); otherwise `revert` removes agentsmd's part from the current text, and a file agentsmd
  * created that holds nothing else afterwards (`isEmpty`, default: blank or `{}`) is removed.
- * @example
- * await uninstallEdit("/home/me/.codex/hooks.json", (text) => removeOurHooks(text), { env: process.env, home: os.homedir() });
  */
 export async function uninstallEdit(
   file: string,

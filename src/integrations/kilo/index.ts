@@ -29,10 +29,10 @@ import {
 } from "../host/plugin-family.js";
 
 /** Kilo 7.7.7's tools whose targets trigger resolution (bash: the paths its command names). */
-export const KILO_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "glob", "grep", "bash"];
+const KILO_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "glob", "grep", "bash"];
 
 /** Tool name -> the paths it touched (Kilo 7.7.7 names; bash is read from its command). */
-export const KILO_TOOL_TARGETS: TargetTable = {
+const KILO_TOOL_TARGETS: TargetTable = {
   read: fileCall,
   edit: fileCall,
   write: fileCall,
@@ -42,7 +42,7 @@ export const KILO_TOOL_TARGETS: TargetTable = {
 };
 
 /** Kilo Code 7.7.7 as the family plugin sees it. */
-export const KILO_PLUGIN_HOST: FamilyPluginHost = {
+const KILO_PLUGIN_HOST: FamilyPluginHost = {
   host: "kilo",
   configFile: "kilo.json",
   family: KILO_FAMILY,

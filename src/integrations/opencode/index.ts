@@ -24,13 +24,11 @@ import {
   type FamilyPluginOptions,
 } from "../host/plugin-family.js";
 
-export { stripNativeBlocks } from "../host/plugin-family.js";
-
 /** Tools whose targets trigger resolution (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
-export const OPENCODE_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "patch", "multiedit", "glob", "grep", "list"];
+const OPENCODE_TRIGGER_TOOLS: readonly string[] = ["read", "edit", "write", "apply_patch", "patch", "multiedit", "glob", "grep", "list"];
 
 /** Tool name -> the paths it touched (OpenCode 1.18.33 names; `list`, `patch`, `multiedit` from other builds). */
-export const OPENCODE_TOOL_TARGETS: TargetTable = {
+const OPENCODE_TOOL_TARGETS: TargetTable = {
   read: fileCall,
   edit: fileCall,
   write: fileCall,
@@ -43,7 +41,7 @@ export const OPENCODE_TOOL_TARGETS: TargetTable = {
 };
 
 /** OpenCode 1.18.33 as the family plugin sees it. */
-export const OPENCODE_PLUGIN_HOST: FamilyPluginHost = {
+const OPENCODE_PLUGIN_HOST: FamilyPluginHost = {
   host: "opencode",
   configFile: "opencode.json",
   family: OPENCODE_FAMILY,

@@ -173,7 +173,7 @@ export function piProfile(maps: {
   return {
     host: "pi",
     displayName: "pi",
-    input: PiHookInputSchema as unknown as z.ZodType<PiHookInput>,
+    input: PiHookInputSchema,
     inputFix: "load agentsmd as a pi extension (`pi install npm:agentsmd`)",
     normalize: (input): HostEvent => ({
       kind: input.kind,
@@ -232,7 +232,7 @@ export class PiAgents {
     if (o.config === undefined && o.maxFiles === undefined && o.maxBytes === undefined && o.exclude === undefined) return undefined;
     const config: Record<string, unknown> = { ...(o.config ?? {}) };
     config.lazy = {
-      ...((config.lazy as object | undefined) ?? {}),
+      ...(config.lazy ?? {}),
       ...(o.maxFiles !== undefined ? { maxFiles: o.maxFiles } : {}),
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
       ...(o.exclude !== undefined ? { exclude: o.exclude } : {}),

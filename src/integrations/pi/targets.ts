@@ -22,15 +22,13 @@ export const PI_FILE_TOOLS: Readonly<Record<string, { orCwd: boolean }>> = {
 export const PI_SHELL_TOOL = "bash";
 
 /** The most characters a path argument may have (longer ones are ignored, never walked). */
-export const MAX_PI_PATH_CHARS = 4096;
+const MAX_PI_PATH_CHARS = 4096;
 
 // The spaces pi's normalizeUnicodeSpaces turns into " " (NBSP, the U+2000 block, NNBSP, MMSP, ideographic space).
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
 /**
  * One path argument as pi resolves it, absolute; undefined when unusable.
- * @example piPath("@src/a.ts", "/repo", "/home/me") // "/repo/src/a.ts"
- * @example piPath("~/notes.md", "/repo", "/home/me") // "/home/me/notes.md"
  */
 export function piPath(value: unknown, cwd: string, home: string): string | undefined {
   if (typeof value !== "string" || value.length === 0 || value.length > MAX_PI_PATH_CHARS || value.includes("\0")) return undefined;
@@ -50,8 +48,6 @@ export function piPath(value: unknown, cwd: string, home: string): string | unde
 
 /**
  * The absolute paths a file tool call touched (empty for other tools and unusable input).
- * @example piToolTargets("read", { path: "src/a.ts" }, "/repo", "/home/me") // ["/repo/src/a.ts"]
- * @example piToolTargets("grep", { pattern: "x" }, "/repo", "/home/me") // ["/repo"]
  */
 export function piToolTargets(tool: string, input: Readonly<Record<string, unknown>>, cwd: string, home: string): string[] {
   const rule = Object.hasOwn(PI_FILE_TOOLS, tool) ? PI_FILE_TOOLS[tool] : undefined;

@@ -18,8 +18,7 @@ import "../../core/zod-locale.js";
 import { leaves } from "../../core/config-schema.js";
 
 /** Events agentsmd answers. */
-export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
-export type QwenHookEvent = (typeof QWEN_HOOK_EVENTS)[number];
+type QwenHookEvent = "SessionStart" | "PostToolUse" | "UserPromptSubmit";
 
 const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
 
@@ -60,13 +59,4 @@ export const QWEN_POST_TOOL_MATCHER = `^(${Object.keys(QWEN_TOOL_TARGETS).join("
 /** The answer of a Qwen Code command hook. */
 export interface QwenHookOutput {
   hookSpecificOutput: { hookEventName: QwenHookEvent; additionalContext: string };
-}
-
-/**
- * The answer carrying `text` (null for "" or an event that carries no context).
- * @example qwenAnswer("PostToolUse", "x") // { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "x" } }
- */
-export function qwenAnswer(event: string, text: string): QwenHookOutput | null {
-  if (text === "" || !(QWEN_HOOK_EVENTS as readonly string[]).includes(event)) return null;
-  return { hookSpecificOutput: { hookEventName: event as QwenHookEvent, additionalContext: text } };
 }

@@ -40,7 +40,6 @@ export interface QwenInstallOptions {
 
 /**
  * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
- * @example defaultQwenCommand() // "node /…/agentsmd/dist/hook/hook.cjs hook qwen"
  */
 export function defaultQwenCommand(): string {
   return cliHookCommand("qwen");
@@ -48,7 +47,6 @@ export function defaultQwenCommand(): string {
 
 /**
  * The settings file of a scope.
- * @example qwenSettingsPath({ scope: "user", projectDir: "/r", home: "/home/me", env: {} }) // "/home/me/.qwen/settings.json"
  */
 export function qwenSettingsPath(options: Omit<QwenInstallOptions, "command">): string {
   return options.scope === "project" ? join(join(options.projectDir, ".qwen"), "settings.json") : join(qwenDir(options.home, options.env), "settings.json");
@@ -56,7 +54,6 @@ export function qwenSettingsPath(options: Omit<QwenInstallOptions, "command">): 
 
 /**
  * Registers agentsmd's hooks with Qwen Code. Idempotent.
- * @example await installQwen({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function installQwen(options: QwenInstallOptions): Promise<SettingsInstallResult> {
   return installSettingsHooks({
@@ -72,7 +69,6 @@ export async function installQwen(options: QwenInstallOptions): Promise<Settings
 
 /**
  * Takes agentsmd's hooks out of the settings file: its exact earlier bytes when unchanged since.
- * @example await uninstallQwen({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export function uninstallQwen(options: Omit<QwenInstallOptions, "command">): Promise<SettingsInstallResult> {
   return uninstallSettingsHooks({ file: qwenSettingsPath(options), host: "qwen", env: options.env, home: options.home });

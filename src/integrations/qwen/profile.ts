@@ -19,10 +19,10 @@ import { qwenDir } from "../../presets/qwen.js";
 import { QwenHookInputSchema, QWEN_TOOL_TARGETS, type QwenHookInput, type QwenHookOutput } from "./input.js";
 import { qwenHistory } from "./transcript.js";
 
-export const QWEN_HOST = "qwen";
+const QWEN_HOST = "qwen";
 
 /** Qwen Code sets no documented limit on hook context; agentsmd keeps an answer under this many characters. */
-export const QWEN_CONTEXT_LIMIT = 32_000;
+const QWEN_CONTEXT_LIMIT = 32_000;
 
 /** What the profile keeps per conversation: the files Qwen loaded itself at startup (and their real paths). */
 const qwenStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
@@ -64,9 +64,8 @@ async function withRealPaths(paths: readonly string[], fs: FileSystem): Promise<
 /**
  * The files Qwen Code loads at startup for this cwd (preset `qwen`, with `context.fileName` from
  * the workspace or user settings).
- * @example (await qwenState({ cwd: "/repo" }, { fs, home, env })).loaded // ["/repo/AGENTS.md"]
  */
-export async function qwenState(input: Pick<QwenHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<QwenState> {
+async function qwenState(input: Pick<QwenHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<QwenState> {
   const cwd = absolute(input.cwd, "/");
   const names =
     (await configuredNames(join(join(cwd, ".qwen"), "settings.json"))) ?? (await configuredNames(join(qwenDir(context.home, context.env), "settings.json")));
@@ -94,7 +93,7 @@ export async function qwenState(input: Pick<QwenHookInput, "cwd">, context: Pick
  * What Qwen Code gives the model itself: the files of its startup load, every time it builds its
  * system prompt (also after a compaction or a resume); an edited one is not sent again.
  */
-export async function qwenNative(path: string, origin: NativeOrigin, context: NativeContext<QwenState>): Promise<NativeAnswer> {
+async function qwenNative(path: string, origin: NativeOrigin, context: NativeContext<QwenState>): Promise<NativeAnswer> {
   if (origin === "notice") return "no";
   if (context.host.loaded.includes(path)) return "loaded";
   const real = await context.fs.realpath(path).catch(() => path);
@@ -105,9 +104,8 @@ export async function qwenNative(path: string, origin: NativeOrigin, context: Na
  * Qwen's events as deliveries: SessionStart startup/clear starts a conversation; resume and
  * compact give back what the model does not see (its system prompt lost the earlier answer);
  * PostToolUse is a tool; UserPromptSubmit a turn start (also before tool-result continuations).
- * @example qwenEvent({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r", source: "compact" }).kind // "compact"
  */
-export function qwenEvent(input: QwenHookInput): HostEvent {
+function qwenEvent(input: QwenHookInput): HostEvent {
   const cwd = absolute(input.cwd, "/");
   const base = { conversation: { id: input.session_id, agent: input.agent_id || undefined }, cwd, targets: [] as string[] };
   switch (input.hook_event_name) {
@@ -134,7 +132,6 @@ function answered(name: string): name is QwenHookOutput["hookSpecificOutput"]["h
 
 /**
  * The Qwen Code profile.
- * @example await handleHostEvent(qwenProfile(), event)
  */
 export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOutput> {
   return {
@@ -162,5 +159,5 @@ export function qwenProfile(): HostProfile<QwenHookInput, QwenState, QwenHookOut
   };
 }
 
-/** The runner of `agentsmd hook qwen` (what HOOK_HOSTS loads). @example await runQwenHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook qwen` (what HOOK_HOSTS loads). */
 export const runQwenHook = hookRunner(() => qwenProfile());

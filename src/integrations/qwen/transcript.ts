@@ -25,7 +25,7 @@ function parse(line: string): Record_ | undefined {
   if (line.trim() === "") return undefined;
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record_) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined; // a partial line
   }
@@ -42,7 +42,6 @@ export interface QwenHistory {
 /**
  * The current history: after the last compaction its compressed history, the pending message sent
  * with it and every later message; without one, every message.
- * @example qwenHistory('{"type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}\n').text // "hi"
  */
 export function qwenHistory(text: string): QwenHistory {
   const records = text.split("\n").map(parse);

@@ -21,8 +21,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export const HOOK_AGENTS = ["claude-code", "codex", "gemini", "copilot", "qwen"] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 /** The agents that load agentsmd as a plugin (no `install` of theirs). */
-export const PLUGIN_AGENTS = ["opencode", "kilo", "pi"] as const;
-export type PluginAgent = (typeof PLUGIN_AGENTS)[number];
+const PLUGIN_AGENTS = ["opencode", "kilo", "pi"] as const;
+type PluginAgent = (typeof PLUGIN_AGENTS)[number];
 export type AgentId = HookAgent | PluginAgent;
 export const AGENT_IDS: readonly AgentId[] = [...HOOK_AGENTS, ...PLUGIN_AGENTS];
 
@@ -80,7 +80,6 @@ export interface Detected {
 
 /**
  * The first executable file called `name` in `env.PATH`, or null.
- * @example await findOnPath("claude", process.env) // "/usr/local/bin/claude"
  */
 export async function findOnPath(name: string, env: Env, fs: FileSystem = nodeFileSystem): Promise<string | null> {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -94,7 +93,6 @@ export async function findOnPath(name: string, env: Env, fs: FileSystem = nodeFi
 
 /**
  * Which agents are on this machine: an executable on PATH or a configuration directory in the home.
- * @example await detectAgents({ home: os.homedir(), env: process.env }) // [{ id: "claude-code", found: true, ... }, ...]
  */
 export async function detectAgents(options: { home: string; env: Env; fs?: FileSystem }): Promise<Detected[]> {
   const fs = options.fs ?? nodeFileSystem;

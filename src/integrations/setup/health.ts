@@ -27,7 +27,6 @@ export interface HookHealthFinding {
 
 /**
  * Findings about the agentsmd hooks installed for the user (run) and in the project at `root` (looked at).
- * @example await hookHealthFindings({ root: "/repo", home: os.homedir(), env: process.env })
  */
 export async function hookHealthFindings(options: { root: string; home: string; env: Env; timeoutMs?: number }): Promise<HookHealthFinding[]> {
   const findings: HookHealthFinding[] = [];

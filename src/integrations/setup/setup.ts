@@ -25,7 +25,7 @@ import { readInstalledHook, userHookFile, verifyHook, type VerifyResult } from "
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** One file setup changes and the entries it adds (or takes out). */
-export interface PlannedChange {
+interface PlannedChange {
   file: string;
   entries: string[];
 }
@@ -121,11 +121,10 @@ async function planned(host: HookAgent, options: SetupOptions, trust: boolean): 
 
 /**
  * Whether the codex executable runs here (`codex --version` answers within 10 s); the reason when not.
- * @example await codexRuns("/usr/local/bin/codex", process.env) // { runs: true }
  */
-export function codexRuns(binary: string, env: Env): Promise<{ runs: boolean; reason?: string }> {
+function codexRuns(binary: string, env: Env): Promise<{ runs: boolean; reason?: string }> {
   return new Promise((resolve) => {
-    const child = spawn(binary, ["--version"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(binary, ["--version"], { env: env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     child.stderr.on("data", (chunk: Buffer) => {
@@ -210,7 +209,6 @@ function failure(error: unknown): { message: string; fix?: string } {
 /**
  * Detects, plans and (unless a dry run) installs or uninstalls agentsmd for each selected agent,
  * then checks each installed hook. One agent's failure is reported and the others go on.
- * @example const report = await runSetup({ home: os.homedir(), env: process.env, cwd: process.cwd() });
  */
 export async function runSetup(options: SetupOptions): Promise<SetupReport> {
   const detected = await detectAgents({ home: options.home, env: options.env });

@@ -26,7 +26,7 @@ import { findOnPath, type HookAgent } from "./agents.js";
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Milliseconds a checked hook may take (the agents give it 30 s). */
-export const VERIFY_TIMEOUT_MS = 30_000;
+const VERIFY_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** The event each agent's check sends, and the answer field the agent reads. */
@@ -59,7 +59,6 @@ export interface InstalledHook {
 
 /**
  * The user-scope file each agent's agentsmd hooks live in.
- * @example userHookFile("qwen", { home: "/home/me", env: {} }) // "/home/me/.qwen/settings.json"
  */
 export function userHookFile(host: HookAgent, where: { home: string; env: Env }): string {
   const context = { ...where, projectDir: where.home };
@@ -79,7 +78,6 @@ export function userHookFile(host: HookAgent, where: { home: string; env: Env })
 
 /**
  * The project-scope files agentsmd's hooks may be in (for the static check), with their agent.
- * @example projectHookFiles("/repo")[0] // { host: "claude-code", file: "/repo/.claude/settings.json" }
  */
 export function projectHookFiles(projectDir: string): Array<{ host: HookAgent; file: string }> {
   return [
@@ -93,7 +91,6 @@ export function projectHookFiles(projectDir: string): Array<{ host: HookAgent; f
 
 /**
  * agentsmd's command for the checked event in `file`, or null when agentsmd has none there.
- * @example await readInstalledHook("qwen", "/home/me/.qwen/settings.json")
  */
 export async function readInstalledHook(host: HookAgent, file: string): Promise<InstalledHook | null> {
   const document = await readJsonQuietly(nodeFileSystem, file);
@@ -112,7 +109,6 @@ export async function readInstalledHook(host: HookAgent, file: string): Promise<
  * What is wrong with the program a hook command names, without running it: a path that does not
  * exist, a name not on PATH, or the script `node` is given that does not exist. Null when it looks
  * runnable, or when the command is more than plain words (then only a run can tell).
- * @example await commandProblem("node /gone/hook.cjs hook qwen", { cwd: "/repo", env: process.env }) // "/gone/hook.cjs does not exist"
  */
 export async function commandProblem(command: string, context: { cwd: string; env: Env; vars?: Readonly<Record<string, string>> }): Promise<string | null> {
   let words: unknown[];
@@ -193,7 +189,7 @@ function eventFor(host: HookAgent, dir: string, target: string): Record<string, 
 }
 
 /** The context text of an answer in the agent's answer field, or undefined. */
-export function answerText(host: HookAgent, stdout: string): string | undefined {
+function answerText(host: HookAgent, stdout: string): string | undefined {
   let data: unknown;
   try {
     data = JSON.parse(stdout);
@@ -210,7 +206,7 @@ function run(
   options: { cwd: string; env: Env; stdin: string; timeoutMs: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -240,7 +236,6 @@ function run(
 /**
  * Runs `command` as `host` would after a tool read a file below a nested AGENTS.md, and checks
  * that the answer carries that file's text.
- * @example await verifyHook("qwen", "node /…/dist/hook/hook.cjs hook qwen", { env: process.env, home: os.homedir() })
  */
 export async function verifyHook(host: HookAgent, command: string, options: { env: Env; home: string; timeoutMs?: number }): Promise<VerifyResult> {
   const dir = await makeTempDir("agentsmd-verify-");

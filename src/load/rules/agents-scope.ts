@@ -12,7 +12,6 @@ const KEYS = ["applyTo", "globs"] as const;
 /**
  * The globs an instruction file limits itself to, or `null` when it applies to its whole directory
  * (no header, no such key, or a header that does not parse).
- * @example agentsScope("---\napplyTo: '**\/*.tsx'\n---\nUse hooks.\n") // ["**\/*.tsx"]
  */
 export function agentsScope(text: string): string[] | null {
   if (!/^(\uFEFF)?---[ \t]*\r?\n/.test(text)) return null;
@@ -21,6 +20,7 @@ export function agentsScope(text: string): string[] | null {
   for (const key of KEYS) {
     const value = header.data[key];
     if (value === undefined || value === null) continue;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a YAML map here still becomes "[object Object]": to be refused with a problem
     const globs = Array.isArray(value) ? value.map((item) => cleanGlob(String(item))) : splitGlobList(String(value));
     return globs.filter(Boolean);
   }
@@ -30,7 +30,6 @@ export function agentsScope(text: string): string[] | null {
 /**
  * Whether an instruction file scoped by `globs` applies to `target` (absolute): the path below the
  * file's directory `dir` must match.
- * @example scopeMatches(["**\/*.tsx"], "/r/web", "/r/web/src/App.tsx") // true
  */
 export function scopeMatches(globs: readonly string[], dir: string, target: string): boolean {
   const relative = relativeBelow(target, dir);

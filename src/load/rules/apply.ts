@@ -24,7 +24,6 @@ function matcherOf(rule: ScopedRule): GlobMatcher {
 
 /**
  * The POSIX path of `path` relative to `base`, or `null` when it is not strictly below it.
- * @example relativeBelow("/p/src/a.ts", "/p") // "src/a.ts"
  */
 export function relativeBelow(path: string, base: string): string | null {
   const prefix = base.endsWith("/") ? base : `${base}/`;
@@ -43,7 +42,6 @@ export function isDeliverable(rule: ScopedRule): boolean {
 /**
  * The glob of `rule` that matches `path` (absolute), or `null`. Content conditions (`regex`) are
  * not checked here: see {@link needsContent}.
- * @example globMatch(rule, "/p/src/a.ts") // "src/**\/*.ts"
  */
 export function globMatch(rule: ScopedRule, path: string): string | null {
   if (rule.activation !== "glob" || rule.globs.length === 0) return null;
@@ -77,9 +75,8 @@ function regexOf(pattern: string): LinearRegex | null {
  * Whether text matches one of the rule's `regex` patterns, in time linear in the text (the
  * patterns are the repository's: core/linear-regex.ts, not a backtracking RegExp); an invalid or
  * refused pattern matches nothing. `check` is called as the text is scanned (a deadline throws from it).
- * @example contentMatches({ regex: ["class \\w+"] } as ScopedRule, "class A {}") // "class \\w+"
  */
-export function contentMatches(rule: ScopedRule, text: string, check?: () => void): string | null {
+function contentMatches(rule: ScopedRule, text: string, check?: () => void): string | null {
   for (const pattern of rule.regex ?? []) {
     if (regexOf(pattern)?.test(text, check)) return pattern;
   }
@@ -90,7 +87,6 @@ export function contentMatches(rule: ScopedRule, text: string, check?: () => voi
  * The rules that apply to `path` by glob (and `content` when given, for `regex` rules), with why.
  * A `regex` rule without globs applies to any path below its base whose content matches. `check`
  * is called per rule and as content is scanned (a deadline throws from it).
- * @example rulesForPath(rules, "/p/src/a.ts").map((m) => m.reason) // ["src/**\/*.ts"]
  */
 export function rulesForPath(rules: readonly ScopedRule[], path: string, content?: string, check?: () => void): RuleMatch[] {
   const found: RuleMatch[] = [];

@@ -93,9 +93,6 @@ function sameTargets(a: readonly string[] | undefined, b: readonly string[] | un
 
 /**
  * Reads every rule file of the given formats under `root`, sorted by format then path.
- * @example
- * const { rules, diagnostics } = await findRules({ root: "/repo", fs: nodeFileSystem });
- * rules.map((rule) => `${rule.format} ${rule.path} ${rule.globs}`);
  */
 export async function findRules(options: FindRulesOptions): Promise<FoundRules> {
   const { root, fs } = options;

@@ -120,7 +120,6 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
 
 /**
  * The formats a host gets from agentsmd by default: every format it does not read itself.
- * @example defaultFormatsFor("claude-code") // ["copilot", "cursor", "continue", "qwen", "windsurf"]
  */
 export function defaultFormatsFor(host: string): RuleFormat[] {
   return RULE_FORMATS.filter((format) => !RULE_FORMAT_SPECS[format].nativeHosts.includes(host));
@@ -129,7 +128,6 @@ export function defaultFormatsFor(host: string): RuleFormat[] {
 /**
  * The formats agentsmd delivers to `host`: the configured list (or the default), minus what the host
  * reads natively, so nothing reaches the model twice.
- * @example formatsForHost("copilot", ["claude", "cursor"]) // ["cursor"]
  */
 export function formatsForHost(host: string, configured?: readonly RuleFormat[]): RuleFormat[] {
   const wanted = configured ?? defaultFormatsFor(host);

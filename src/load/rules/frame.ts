@@ -14,9 +14,6 @@ function keyOf(rule: ScopedRule): string {
 /**
  * The text delivered for a rule. `reason` is the glob that matched (or "" for an always-apply rule),
  * `target` the touched path (absolute) that matched.
- * @example
- * frameRule(rule, { root: "/repo", reason: "**\/*.ts", target: "/repo/src/a.ts" })
- * // 'Scoped rule from .github/instructions/ts.instructions.md (GitHub Copilot applyTo "**\/*.ts", matched by src/a.ts):\n...'
  */
 export function frameRule(rule: ScopedRule, context: { root: string; reason: string; target?: string }): string {
   const label = RULE_FORMAT_SPECS[rule.format].label;

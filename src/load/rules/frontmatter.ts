@@ -18,9 +18,9 @@ let yaml: Yaml | undefined;
 const loadYaml = (): Yaml => (yaml ??= load("yaml") as Yaml);
 
 /** The most header bytes parsed; a longer header is reported, not parsed. */
-export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+const MAX_FRONTMATTER_CHARS = 64 * 1024;
 
-export interface FrontmatterError {
+interface FrontmatterError {
   /** 1-based line in the file. */
   line: number;
   message: string;
@@ -43,9 +43,6 @@ const RAW = "\u0000raw:";
 
 /**
  * Splits and parses a `---` YAML header.
- * @example
- * parseFrontmatter("---\napplyTo: '**\/*.ts'\n---\nUse strict.\n").data // { applyTo: "**\/*.ts" }
- * parseFrontmatter("---\nglobs: *.ts\n---\nx", ["globs"]).data // { globs: "*.ts" }
  */
 export function parseFrontmatter(input: string, rawKeys: readonly string[] = []): Frontmatter {
   const text = input.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");

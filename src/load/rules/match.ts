@@ -16,7 +16,6 @@ export type GlobMatcher = (relativePath: string) => string | null;
 /**
  * Splits a comma list of globs, keeping commas inside braces (`**\/*.{ts,tsx}`), trimming each item
  * and one pair of matching quotes around it.
- * @example splitGlobList(`src/**, "**\/*.{ts,tsx}"`) // ["src/**", "**\/*.{ts,tsx}"]
  */
 export function splitGlobList(text: string): string[] {
   const items: string[] = [];
@@ -36,11 +35,10 @@ export function splitGlobList(text: string): string[] {
 
 /**
  * One glob as written, made root-relative: quotes, `./` and a leading `/` removed.
- * @example cleanGlob(" './src/**' ") // "src/**"
  */
 export function cleanGlob(glob: string): string {
   let text = glob.trim();
-  if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text.endsWith(text[0]!)) text = text.slice(1, -1).trim();
+  if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text.endsWith(text[0])) text = text.slice(1, -1).trim();
   while (text.startsWith("./")) text = text.slice(2);
   if (text.startsWith("/") && !text.startsWith("//")) text = text.slice(1);
   return text;
@@ -54,7 +52,6 @@ function isNegated(glob: string): boolean {
 /**
  * Compiles globs: a path matches when any positive glob matches and no `!` glob does. Globs are
  * matched as picomatch `{dot: true}` does (a dot file is a file like any other), in linear time.
- * @example compileGlobs(["src/**\/*.ts", "!**\/*.test.ts"])("src/a.ts") // "src/**\/*.ts"
  */
 export function compileGlobs(globs: readonly string[], options: GlobOptions = {}): GlobMatcher {
   const positive: Array<{ glob: string; test: (path: string) => boolean }> = [];
@@ -90,7 +87,6 @@ function safeMatcher(glob: string): (path: string) => boolean {
 
 /**
  * Why a glob is refused (for `doctor`), or null when it is taken.
- * @example globProblem("+(a|b)") // "the extglob +(…) (repetition or negation) is not supported; ..."
  */
 export function globProblem(glob: string): string | null {
   try {
@@ -100,12 +96,4 @@ export function globProblem(glob: string): string | null {
     if (error instanceof GlobSyntaxError) return error.message;
     throw error;
   }
-}
-
-/**
- * Whether a glob is taken (for `doctor`).
- * @example isValidGlob("+(a|b)") // false
- */
-export function isValidGlob(glob: string): boolean {
-  return globProblem(glob) === null;
 }

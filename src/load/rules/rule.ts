@@ -12,7 +12,7 @@ import { RULESYNC_TARGETS } from "./targets.js";
  * matches, `model` only when the agent asks for it by description, `manual` only when a person
  * attaches it. agentsmd delivers `always` and `glob` rules.
  */
-export type RuleActivation = "always" | "glob" | "model" | "manual";
+type RuleActivation = "always" | "glob" | "model" | "manual";
 
 export interface ScopedRule {
   format: RuleFormat;
@@ -60,14 +60,17 @@ function listOf(value: unknown, commaList: boolean): string[] | undefined {
   if (Array.isArray(value))
     return value
       .filter((item) => item !== null && item !== undefined)
+
       .map((item) => cleanGlob(String(item)))
       .filter(Boolean);
   if (typeof value === "string") return commaList ? splitGlobList(value) : [cleanGlob(value)].filter(Boolean);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- as above
   return [cleanGlob(String(value))].filter(Boolean);
 }
 
 function textOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- as above
   const text = String(value).trim();
   return text.length ? text : undefined;
 }
@@ -100,10 +103,6 @@ export interface NormaliseInput {
 /**
  * Normalises a parsed rule file to a {@link ScopedRule}, with the problems found in its header.
  * A header that does not parse leaves the rule `manual` (never delivered) until it is fixed.
- * @example
- * normaliseRule({ format: "claude", path: "/p/.claude/rules/a.md", base: "/p",
- *   frontmatter: parseFrontmatter("---\npaths: src/**\n---\nx", ["paths"]), mtimeMs: 0, sizeBytes: 20, truncated: false }).rule.globs
- * // ["src/**"]
  */
 export function normaliseRule(input: NormaliseInput): { rule: ScopedRule; problems: RuleProblem[] } {
   const spec = RULE_FORMAT_SPECS[input.format];
