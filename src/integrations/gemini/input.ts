@@ -16,27 +16,16 @@
 import * as z from "zod/mini";
 import "../../core/zod-locale.js";
 import { leaves } from "../../core/config-schema.js";
+import { claudeStyleEvent } from "../host/claude-style-event.js";
 
 /** Events agentsmd answers. */
 export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "PreCompress"] as const;
 export type GeminiHookEvent = (typeof GEMINI_HOOK_EVENTS)[number];
 
-const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+const { optionalString } = leaves();
 
 /** The stdin document of a Gemini CLI command hook; unknown fields are kept and ignored. */
-export const GeminiHookInputSchema = z.looseObject({
-  session_id: nonEmptyString,
-  hook_event_name: nonEmptyString,
-  cwd: nonEmptyString,
-  transcript_path: optionalString,
-  timestamp: optionalString,
-  source: optionalString,
-  prompt: optionalString,
-  trigger: optionalString,
-  tool_name: optionalString,
-  tool_input: optionalRecord,
-  tool_response: optionalUnknown,
-});
+export const GeminiHookInputSchema = claudeStyleEvent({ timestamp: optionalString, trigger: optionalString });
 export type GeminiHookInput = z.infer<typeof GeminiHookInputSchema>;
 
 /**

@@ -16,28 +16,16 @@
 import * as z from "zod/mini";
 import "../../core/zod-locale.js";
 import { leaves } from "../../core/config-schema.js";
+import { claudeStyleEvent } from "../host/claude-style-event.js";
 
 /** Events agentsmd answers. */
 export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
 export type QwenHookEvent = (typeof QWEN_HOOK_EVENTS)[number];
 
-const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+const { optionalString } = leaves();
 
 /** The stdin document of a Qwen Code command hook; unknown fields are kept and ignored. */
-export const QwenHookInputSchema = z.looseObject({
-  session_id: nonEmptyString,
-  hook_event_name: nonEmptyString,
-  cwd: nonEmptyString,
-  transcript_path: optionalString,
-  permission_mode: optionalString,
-  source: optionalString,
-  model: optionalString,
-  prompt: optionalString,
-  tool_name: optionalString,
-  tool_input: optionalRecord,
-  tool_response: optionalUnknown,
-  agent_id: optionalString,
-});
+export const QwenHookInputSchema = claudeStyleEvent({ permission_mode: optionalString, model: optionalString, agent_id: optionalString });
 export type QwenHookInput = z.infer<typeof QwenHookInputSchema>;
 
 /**
