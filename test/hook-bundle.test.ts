@@ -56,7 +56,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 128 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 131 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -77,7 +77,8 @@ describe("hook bundle", () => {
     // 122 with core/confine.ts (the one rule for what a repository's files may name).
     // 124 with the lean `show` (cli/lean.ts, cli/diagnostics.ts): the session code is the hook's own.
     // 128 with linear matching and the deadline (core/glob.ts, core/linear-regex.ts, core/deadline.ts, io/deadline-fs.ts).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(128);
+    // 131 with the host layer's shared modules (host/transcript.ts, host/claude-style-event.ts, host/gemini-family.ts: what claude-code/, gemini/ and qwen/ each wrote apart; 247 KB as before).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(131);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

@@ -13,10 +13,11 @@
  * - PreCompress fires before every model call, before Gemini decides whether to compress: it marks
  *   a possible compression, not a compression.
  */
-import * as z from "zod/mini";
-import "../../core/zod-locale.js";
+import type * as z from "zod/mini";
 import { leaves } from "../../core/config-schema.js";
+import { geminiDir } from "../../presets/gemini.js";
 import { claudeStyleEvent } from "../host/claude-style-event.js";
+import { familyToolMatcher, type GeminiFamilyHost, type GeminiFamilyOutput } from "../host/gemini-family.js";
 
 /** Events agentsmd answers. */
 export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "PreCompress"] as const;
@@ -48,27 +49,29 @@ export const GEMINI_TOOL_TARGETS = {
 export const GEMINI_JIT_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_directory", "write_file", "replace", "read_many_files"]);
 
 /** The AfterTool matcher agentsmd registers (a regular expression on the tool name). */
-export const GEMINI_AFTER_TOOL_MATCHER = `^(${Object.keys(GEMINI_TOOL_TARGETS).join("|")})$`;
+export const GEMINI_AFTER_TOOL_MATCHER = familyToolMatcher(GEMINI_TOOL_TARGETS);
 
 /** The answer of a Gemini CLI command hook. */
-export interface GeminiHookOutput {
-  hookSpecificOutput: { hookEventName: GeminiHookEvent; additionalContext: string };
-}
+export type GeminiHookOutput = GeminiFamilyOutput<GeminiHookEvent>;
 
-/**
- * The answer carrying `text` ("" or an event that cannot carry context: null, print nothing).
- * @example geminiAnswer("AfterTool", "x") // { hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: "x" } }
- */
-export function geminiAnswer(event: string, text: string): GeminiHookOutput | null {
-  if (text === "" || (event !== "SessionStart" && event !== "BeforeAgent" && event !== "AfterTool")) return null;
-  return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-}
-
-/**
- * Validates a parsed Gemini hook event; `null` when it is not one (a hook must stay silent then).
- * @example parseGeminiEvent({ session_id: "s", hook_event_name: "PreCompress", cwd: "/r", trigger: "auto" })?.trigger // "auto"
- */
-export function parseGeminiEvent(data: unknown): GeminiHookInput | null {
-  const result = z.safeParse(GeminiHookInputSchema, data);
-  return result.success ? result.data : null;
-}
+/** Gemini CLI in the family it shares with Qwen Code (host/gemini-family.ts). */
+export const GEMINI_FAMILY: GeminiFamilyHost<GeminiHookEvent> = {
+  host: "gemini",
+  displayName: "Gemini CLI",
+  settingsFolder: ".gemini",
+  userDir: geminiDir,
+  projectDirVariable: "GEMINI_PROJECT_DIR",
+  // PreCompress carries no context
+  answered: ["SessionStart", "BeforeAgent", "AfterTool"],
+  fallbackEvent: "AfterTool",
+  // Gemini CLI sets no limit on hook context
+  contextLimit: 32_000,
+  targets: GEMINI_TOOL_TARGETS,
+  partialReadArgs: ["start_line", "end_line", "offset", "limit"],
+  // a name or a list; empty names are left out
+  contextNames: (value) => {
+    if (typeof value === "string") return [value];
+    if (Array.isArray(value)) return value.filter((name): name is string => typeof name === "string" && name.length > 0);
+    return undefined;
+  },
+};
