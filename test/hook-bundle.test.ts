@@ -56,7 +56,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 128 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 131 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -79,7 +79,8 @@ describe("hook bundle", () => {
     // 128 with linear matching and the deadline (core/glob.ts, core/linear-regex.ts, core/deadline.ts, io/deadline-fs.ts).
     // 130 with the one conversation engine and its stores (host/conversation.ts, host/stores.ts; deliver.ts its hook adapter).
     // 132 with the rule sources that name their agents (load/rules/targets.ts, load/rules/ruler-config.ts).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(132);
+    // 135 with the host layer's shared modules (host/transcript.ts, host/claude-style-event.ts, host/gemini-family.ts: what claude-code/, gemini/ and qwen/ each wrote apart).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(135);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

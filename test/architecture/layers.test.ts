@@ -29,6 +29,36 @@ const KNOWN: { upward: string[]; cycles: string[] } = {
   cycles: [],
 };
 
+/**
+ * Host folders (`integrations/<host>/`, every folder but the shared ones) import no other folder of
+ * integrations/, only the shared host layer. Temporary allowances, "from -> to" (an entry that no
+ * longer occurs fails too):
+ * - kilo -> opencode/family.ts: the OpenCode family's plugin is moving into integrations/host/;
+ *   the lead removes this entry when that move is merged.
+ */
+const SHARED_INTEGRATIONS = ["host", "setup"];
+const HOST_ALLOWANCES: string[] = ["integrations/kilo/index.ts -> integrations/opencode/family.ts"];
+
+/** The integrations/ folder of a module, or undefined (outside integrations/, or a file directly in it). */
+function integrationFolder(module: string): string | undefined {
+  const parts = module.split("/");
+  return parts[0] === "integrations" && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** Imports from a host folder into another folder of integrations/ than host/, as "from -> to". */
+export function crossHostImports(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of edges) {
+    const folder = integrationFolder(from);
+    if (folder === undefined || SHARED_INTEGRATIONS.includes(folder)) continue;
+    for (const to of targets) {
+      const other = integrationFolder(to);
+      if (other !== undefined && other !== folder && other !== "host") found.push(`${from} -> ${to}`);
+    }
+  }
+  return found.sort();
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -122,6 +152,10 @@ describe("source layers", () => {
     expect(cyclesOf(edges)).toEqual([...KNOWN.cycles].sort());
   });
 
+  it("host folders never import one another (only integrations/host/): each offender named as file -> import", () => {
+    expect(crossHostImports(edges)).toEqual([...HOST_ALLOWANCES].sort());
+  });
+
   it("the session facade sits on its parts: no module of session/ imports session/session.ts", () => {
     const parts = [...edges].filter(([from, targets]) => from.startsWith("session/") && targets.includes("session/session.ts")).map(([from]) => from);
     expect(parts).toEqual([]);
@@ -146,6 +180,19 @@ describe("source layers", () => {
     ]);
     expect(cyclesOf(synthetic)).toEqual(["core/a.ts <-> core/b.ts", "core/c.ts"]);
     expect(layerOf("cli/main.ts")).toBeGreaterThan(layerOf("core/paths.ts"));
+    expect(
+      crossHostImports(
+        new Map([
+          [
+            "integrations/qwen/transcript.ts",
+            ["integrations/gemini/transcript.ts", "integrations/host/transcript.ts", "core/paths.ts", "integrations/qwen/input.ts"],
+          ],
+          ["integrations/setup/setup.ts", ["integrations/qwen/install.ts"]],
+          ["integrations/host/deliver.ts", ["integrations/host/store.ts"]],
+          ["integrations/hosts.ts", ["integrations/qwen/profile.ts"]],
+        ]),
+      ),
+    ).toEqual(["integrations/qwen/transcript.ts -> integrations/gemini/transcript.ts"]);
     expect(importsOf(join(SRC, "io/x.ts"), 'import { a } from "../core/paths.js";\nconst m = await import("./y.js");')).toEqual(["core/paths.ts", "io/y.ts"]);
   });
 });

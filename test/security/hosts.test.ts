@@ -14,7 +14,7 @@ import { quote } from "../../src/core/quote.js";
 import { createTree, makeSymlink, type Tree } from "../helpers/tree.js";
 import { HOOK_EVENTS, hostCases, type HostCase } from "./host-table.js";
 import { MAX_EVENT_TARGETS, eventTargets, patchTargets, toolTargets, usablePath } from "../../src/integrations/host/targets.js";
-import { expandGlob, settleShellPaths } from "../../src/integrations/codex/targets.js";
+import { expandGlob, settleShellPaths } from "../../src/integrations/host/shell-targets.js";
 import { countingFileSystem } from "../../src/io/file-system.js";
 import { OPENCODE_CONFIG_LAYOUT, listFamilyInstructions } from "../../src/presets/opencode-instructions.js";
 import { geminiHistory } from "../../src/integrations/gemini/transcript.js";

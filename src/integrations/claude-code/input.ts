@@ -10,24 +10,14 @@ import { conversationPath } from "../host/store.js";
 import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";
 import { HookInputError, parseHostText, type HostInputSide } from "../host/deliver.js";
 import type { HostEvent } from "../host/profile.js";
+import { claudeStyleEvent } from "../host/claude-style-event.js";
 
 export { HookInputError };
 
-const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+const { optionalString, optionalUnknown } = leaves();
 
 /** The stdin document of a hook (docs/hosts/claude-code.md); unknown fields are kept and ignored. */
-export const ClaudeHookInputSchema = z.looseObject({
-  session_id: nonEmptyString,
-  hook_event_name: nonEmptyString,
-  cwd: nonEmptyString,
-  transcript_path: optionalString,
-  source: optionalString,
-  agent_id: optionalString,
-  tool_name: optionalString,
-  tool_input: optionalRecord,
-  tool_response: optionalUnknown,
-  prompt: optionalString,
-});
+export const ClaudeHookInputSchema = claudeStyleEvent({ agent_id: optionalString });
 export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
 
 /**

@@ -13,8 +13,8 @@ import type { FileSystem } from "../../io/file-system.js";
 import { patchTargets } from "../host/targets.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
 import { CodexHookEventSchema, toolCommand, type CodexHookEvent } from "./input.js";
-import { shellCommandPaths } from "./shell-paths.js";
-import { settleShellPaths } from "./targets.js";
+import { shellCommandPaths } from "../host/shell-paths.js";
+import { settleShellPaths } from "../host/shell-targets.js";
 
 const CODEX_HOST = "codex";
 

@@ -13,29 +13,19 @@
  * - PreCompress fires before every model call, before Gemini decides whether to compress: it marks
  *   a possible compression, not a compression.
  */
-import * as z from "zod/mini";
-import "../../core/zod-locale.js";
+import type * as z from "zod/mini";
 import { leaves } from "../../core/config-schema.js";
+import { geminiDir } from "../../presets/gemini.js";
+import { claudeStyleEvent } from "../host/claude-style-event.js";
+import { familyToolMatcher, type GeminiFamilyHost, type GeminiFamilyOutput } from "../host/gemini-family.js";
 
 /** Events agentsmd answers. */
 type GeminiHookEvent = "SessionStart" | "BeforeAgent" | "AfterTool" | "PreCompress";
 
-const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+const { optionalString } = leaves();
 
 /** The stdin document of a Gemini CLI command hook; unknown fields are kept and ignored. */
-export const GeminiHookInputSchema = z.looseObject({
-  session_id: nonEmptyString,
-  hook_event_name: nonEmptyString,
-  cwd: nonEmptyString,
-  transcript_path: optionalString,
-  timestamp: optionalString,
-  source: optionalString,
-  prompt: optionalString,
-  trigger: optionalString,
-  tool_name: optionalString,
-  tool_input: optionalRecord,
-  tool_response: optionalUnknown,
-});
+export const GeminiHookInputSchema = claudeStyleEvent({ timestamp: optionalString, trigger: optionalString });
 export type GeminiHookInput = z.infer<typeof GeminiHookInputSchema>;
 
 /**
@@ -58,9 +48,29 @@ export const GEMINI_TOOL_TARGETS = {
 export const GEMINI_JIT_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_directory", "write_file", "replace", "read_many_files"]);
 
 /** The AfterTool matcher agentsmd registers (a regular expression on the tool name). */
-export const GEMINI_AFTER_TOOL_MATCHER = `^(${Object.keys(GEMINI_TOOL_TARGETS).join("|")})$`;
+export const GEMINI_AFTER_TOOL_MATCHER = familyToolMatcher(GEMINI_TOOL_TARGETS);
 
 /** The answer of a Gemini CLI command hook. */
-export interface GeminiHookOutput {
-  hookSpecificOutput: { hookEventName: GeminiHookEvent; additionalContext: string };
-}
+export type GeminiHookOutput = GeminiFamilyOutput<GeminiHookEvent>;
+
+/** Gemini CLI in the family it shares with Qwen Code (host/gemini-family.ts). */
+export const GEMINI_FAMILY: GeminiFamilyHost<GeminiHookEvent> = {
+  host: "gemini",
+  displayName: "Gemini CLI",
+  settingsFolder: ".gemini",
+  userDir: geminiDir,
+  projectDirVariable: "GEMINI_PROJECT_DIR",
+  // PreCompress carries no context
+  answered: ["SessionStart", "BeforeAgent", "AfterTool"],
+  fallbackEvent: "AfterTool",
+  // Gemini CLI sets no limit on hook context
+  contextLimit: 32_000,
+  targets: GEMINI_TOOL_TARGETS,
+  partialReadArgs: ["start_line", "end_line", "offset", "limit"],
+  // a name or a list; empty names are left out
+  contextNames: (value) => {
+    if (typeof value === "string") return [value];
+    if (Array.isArray(value)) return value.filter((name): name is string => typeof name === "string" && name.length > 0);
+    return undefined;
+  },
+};

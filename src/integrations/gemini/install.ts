@@ -16,20 +16,21 @@ import { VERSION } from "../../core/version.js";
 import { readTextFile, removeEmptyDir, removeFile } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { geminiDir } from "../../presets/gemini.js";
-import {
-  cliHookCommand,
-  hooksOnlyText,
-  installSettingsHooks,
-  uninstallSettingsHooks,
-  type HookSpec,
-  type SettingsInstallResult,
-} from "../host/install-hooks.js";
+import { cliHookCommand, hooksOnlyText, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
-import { projectHookPrefix } from "../host/hook-command.js";
-import { GEMINI_AFTER_TOOL_MATCHER } from "./input.js";
+import {
+  FAMILY_INSTALL_SCOPES,
+  familyHookCommand,
+  familyInstallSettings,
+  familyProjectSettings,
+  familyUninstallSettings,
+  type FamilyInstallOptions,
+  type FamilyInstallScope,
+} from "../host/gemini-family-install.js";
+import { GEMINI_AFTER_TOOL_MATCHER, GEMINI_FAMILY } from "./input.js";
 
-export type GeminiInstallScope = "user" | "project";
-export const GEMINI_INSTALL_SCOPES: readonly GeminiInstallScope[] = ["user", "project"];
+export type GeminiInstallScope = FamilyInstallScope;
+export const GEMINI_INSTALL_SCOPES = FAMILY_INSTALL_SCOPES;
 
 /** Milliseconds Gemini CLI waits for one hook run. */
 export const GEMINI_HOOK_TIMEOUT_MS = 30_000;
@@ -47,14 +48,7 @@ export const GEMINI_EXTENSION_NAME = "agentsmd";
 
 export const isGeminiHandler = commandHandlerOf("gemini");
 
-export interface GeminiInstallOptions {
-  scope: GeminiInstallScope;
-  projectDir: string;
-  home: string;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The whole command the hooks run. @default see host/hook-command.ts */
-  command?: string;
-}
+export type GeminiInstallOptions = FamilyInstallOptions;
 
 /**
  * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
@@ -87,13 +81,9 @@ export function geminiExtensionFiles(command: string): { manifest: string; hooks
  * Registers agentsmd with Gemini CLI. Idempotent.
  */
 export async function installGemini(options: GeminiInstallOptions): Promise<SettingsInstallResult> {
-  const command =
-    options.command ??
-    (options.scope === "project" ? `${await projectHookPrefix(options.projectDir, "GEMINI_PROJECT_DIR")} hook gemini` : defaultGeminiCommand());
-  if (options.scope === "project") {
-    const file = join(join(options.projectDir, ".gemini"), "settings.json");
-    return installSettingsHooks({ file, specs: GEMINI_HOOK_SPECS, command, host: "gemini", env: options.env, home: options.home });
-  }
+  const command = await familyHookCommand(GEMINI_FAMILY, options);
+  if (options.scope === "project")
+    return familyInstallSettings(GEMINI_FAMILY, familyProjectSettings(GEMINI_FAMILY, options.projectDir), GEMINI_HOOK_SPECS, command, options);
   const dir = geminiExtensionDir(options.home, options.env);
   const files = geminiExtensionFiles(command);
   const manifest = await installEdit(join(dir, "gemini-extension.json"), () => files.manifest, options);
@@ -106,10 +96,7 @@ export async function installGemini(options: GeminiInstallOptions): Promise<Sett
  * earlier bytes back.
  */
 export async function uninstallGemini(options: Omit<GeminiInstallOptions, "command">): Promise<SettingsInstallResult> {
-  if (options.scope === "project") {
-    const file = join(join(options.projectDir, ".gemini"), "settings.json");
-    return uninstallSettingsHooks({ file, host: "gemini", env: options.env, home: options.home });
-  }
+  if (options.scope === "project") return familyUninstallSettings(GEMINI_FAMILY, familyProjectSettings(GEMINI_FAMILY, options.projectDir), options);
   const dir = geminiExtensionDir(options.home, options.env);
   let changed = false;
   // The folder is agentsmd's own: its two files go whatever they hold now.

@@ -10,20 +10,20 @@ import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
 import { absolute, isInside, join, nameOf, parentOf } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
-import { readTextFile, type FileSystem } from "../../io/file-system.js";
+import type { FileSystem } from "../../io/file-system.js";
 import { findProjectRoot } from "../../load/root.js";
-import { geminiDir, geminiNames } from "../../presets/gemini.js";
+import { geminiNames } from "../../presets/gemini.js";
 import { hookRunner } from "../host/deliver.js";
-import { transcriptHeaders, type HostEvent, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
-import { toolTargets } from "../host/targets.js";
+import { familyConfiguredNames, familyProfile, familyToolEvent } from "../host/gemini-family.js";
+import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { renderPiece } from "../host/pack.js";
-import { GEMINI_JIT_TOOLS, GEMINI_TOOL_TARGETS, GeminiHookInputSchema, type GeminiHookInput, type GeminiHookOutput } from "./input.js";
+import { GEMINI_FAMILY, GEMINI_JIT_TOOLS, GeminiHookInputSchema, type GeminiHookInput, type GeminiHookOutput } from "./input.js";
 import { geminiHistory } from "./transcript.js";
 
-const GEMINI_HOST = "gemini";
+export const GEMINI_HOST = GEMINI_FAMILY.host;
 
 /** Gemini CLI sets no limit on hook context; agentsmd keeps an answer under this many characters. */
-const GEMINI_CONTEXT_LIMIT = 32_000;
+export const GEMINI_CONTEXT_LIMIT = GEMINI_FAMILY.contextLimit;
 
 /** What the profile keeps per conversation: Gemini's own loading, decided at the start. */
 const geminiStateSchema = once(() =>
@@ -38,30 +38,15 @@ const geminiStateSchema = once(() =>
 );
 export type GeminiState = z.infer<ReturnType<typeof geminiStateSchema>>;
 
-/** `context.fileName` of a Gemini settings file (a string or a list), if set. */
-async function configuredNames(file: string): Promise<string[] | undefined> {
-  try {
-    const text = await readTextFile(file, 1024 * 1024);
-    if (text === null) return undefined;
-    const value = (JSON.parse(text) as { context?: { fileName?: unknown } } | null)?.context?.fileName;
-    if (typeof value === "string") return [value];
-    if (Array.isArray(value)) return value.filter((name): name is string => typeof name === "string" && name.length > 0);
-  } catch {
-    // an unreadable or broken settings file: Gemini falls back to its default names too
-  }
-  return undefined;
-}
-
 /**
  * Gemini's loading for a conversation: names from the user and workspace settings (the workspace
  * wins), and the nearest `.git`.
  */
 async function geminiState(input: Pick<GeminiHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<GeminiState> {
   const cwd = absolute(input.cwd, "/");
-  const workspace = await configuredNames(join(join(cwd, ".gemini"), "settings.json"));
-  const user = await configuredNames(join(geminiDir(context.home, context.env), "settings.json"));
+  const names = geminiNames(await familyConfiguredNames(GEMINI_FAMILY, cwd, context));
   const root = await findProjectRoot({ cwd, markers: [".git"], stopAtFsRoot: true, home: context.home, fs: context.fs });
-  return { names: geminiNames(workspace ?? user), gitRoot: root.reason === "marker" ? root.root : null, cwd };
+  return { names, gitRoot: root.reason === "marker" ? root.root : null, cwd };
 }
 
 /** True when a file with one of Gemini's names in the same directory is this very file (a link). */
@@ -114,20 +99,11 @@ function geminiEvent(input: GeminiHookInput): HostEvent {
       return { ...base, kind: "prompt" };
     case "PreCompress":
       return { ...base, kind: "precompact" };
-    case "AfterTool": {
-      const tool = input.tool_name ?? "";
-      const args = input.tool_input ?? {};
-      const targets = toolTargets(GEMINI_TOOL_TARGETS, { tool, input: args, cwd });
-      const partial = args.start_line !== undefined || args.end_line !== undefined || args.offset !== undefined || args.limit !== undefined;
-      return { ...base, kind: "tool", targets, tool, ...(tool === "read_file" ? { read: partial ? "part" : "whole" } : {}) };
-    }
+    case "AfterTool":
+      return familyToolEvent(GEMINI_FAMILY, base, input);
     default:
       return { ...base, kind: "ignore" };
   }
-}
-
-function answered(name: string): name is GeminiHookOutput["hookSpecificOutput"]["hookEventName"] {
-  return name === "SessionStart" || name === "BeforeAgent" || name === "AfterTool";
 }
 
 /**
@@ -142,26 +118,14 @@ function geminiSees(file: { path: string; content: string }, history: string): b
  * The Gemini CLI profile.
  */
 export function geminiProfile(): HostProfile<GeminiHookInput, GeminiState, GeminiHookOutput> {
-  return {
-    host: GEMINI_HOST,
-    displayName: "Gemini CLI",
+  return familyProfile(GEMINI_FAMILY, {
     input: GeminiHookInputSchema,
-    inputFix: "register `agentsmd hook gemini` as a Gemini CLI command hook (`agentsmd install gemini`)",
     normalize: geminiEvent,
-    budget: { limit: GEMINI_CONTEXT_LIMIT, default: 16_000 },
-    headers: transcriptHeaders("Gemini CLI"),
-    frame: (text, input) => ({
-      hookSpecificOutput: { hookEventName: answered(input.hook_event_name) ? input.hook_event_name : "AfterTool", additionalContext: text },
-    }),
     state: { schema: geminiStateSchema, init: (input, context) => geminiState(input, context) },
     native: geminiNative,
-    onPrompt: "redeliver",
-    transcript: {
-      path: (input) => (input.transcript_path ? absolute(input.transcript_path, absolute(input.cwd, "/")) : undefined),
-      history: geminiHistory,
-      sees: geminiSees,
-    },
-  };
+    history: geminiHistory,
+    sees: geminiSees,
+  });
 }
 
 /** The runner of `agentsmd hook gemini` (what HOOK_HOSTS loads). */

@@ -9,35 +9,10 @@
  * message's text is in the line: hook context appended to tool output, prompts with their
  * `<hook_context>` parts.
  */
+import { jsonRecord, stringLeaves } from "../host/transcript.js";
 
 /** The start of a line that replaces the whole recorded history. */
 const HISTORY_RESET = '{"$set":{"messages":';
-
-/**
- * Every string inside a parsed JSON value, depth first (bounded by the value's own size). Without
- * recursion: a tool call's arguments nested 10,000 deep overflowed the stack, and the hook failed
- * at every later event of that conversation (docs/security.md).
- */
-export function stringLeaves(value: unknown, out: string[] = []): string[] {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const next = stack.pop();
-    if (typeof next === "string") out.push(next);
-    else if (typeof next === "object" && next !== null) {
-      const items = Array.isArray(next) ? next : Object.values(next);
-      for (let index = items.length - 1; index >= 0; index--) stack.push(items[index]);
-    }
-  }
-  return out;
-}
-
-function parseLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined; // a partial line (the text started mid-line, or a write in progress)
-  }
-}
 
 /** The history the model sees since the last replacement in `text`. */
 export interface GeminiHistory {
@@ -63,9 +38,8 @@ export function geminiHistory(text: string): GeminiHistory {
   if (start < 0) return { replaced: false, text: "" };
   const parts: string[] = [];
   for (const line of lines.slice(start)) {
-    const record = parseLine(line);
-    if (typeof record !== "object" || record === null) continue;
-    const data = record as Record<string, unknown>;
+    const data = jsonRecord(line);
+    if (data === undefined) continue;
     if (data.$set !== undefined) {
       const set = data.$set as Record<string, unknown> | null;
       if (set && Array.isArray(set.messages)) {

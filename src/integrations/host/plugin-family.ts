@@ -45,8 +45,6 @@ import { ListedPaths } from "./listed-paths.js";
 import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
-import { shellCommandPaths } from "../codex/shell-paths.js";
-import { settleShellPaths } from "../codex/targets.js";
 import { Deadline, deadlineMsOf } from "../../core/deadline.js";
 import { guardOf } from "../../io/deadline-fs.js";
 
@@ -346,6 +344,8 @@ export class FamilyAgents {
     const input = record(args);
     const cwd = typeof input.workdir === "string" && input.workdir !== "" ? absolute(input.workdir, this.directory) : this.directory;
     if (typeof input.command !== "string") return [];
+    // The shell reader loads on the first shell call: OpenCode has no shell tool, so never there.
+    const [{ shellCommandPaths }, { settleShellPaths }] = await Promise.all([import("../host/shell-paths.js"), import("../host/shell-targets.js")]);
     const parsed = shellCommandPaths(input.command, { cwd, home: this.home });
     return parsed.ok ? settleShellPaths(parsed.paths, this.fs) : [];
   }

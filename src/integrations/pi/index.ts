@@ -9,7 +9,7 @@
  *   startup); then gives again, as a hidden custom message, every file it delivered that was
  *   edited since (also across a `--session-id` restart) and names the deleted ones;
  * - `tool_result` of read, edit, write, grep, find, ls, and of bash for the paths its command reads,
- *   lists or writes (codex/shell-paths.ts: `cat`, `sed`, `rg`, `ls`, redirections, ...): appends to the tool result the instruction
+ *   lists or writes (host/shell-paths.ts: `cat`, `sed`, `rg`, `ls`, redirections, ...): appends to the tool result the instruction
  *   files that newly apply to the touched path (root -> path, the first of AGENTS.override.md,
  *   AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD per directory; reads outside cwd and writes to new
  *   directories included); an edited file comes back once; a file the model read itself counts as had;
@@ -37,8 +37,8 @@ import { hostStateDir } from "../host/store.js";
 import { PI_NAMES } from "../../presets/pi.js";
 import { once } from "../../core/config-schema.js";
 import { PI_FILE_TOOLS, PI_SHELL_TOOL, piToolTargets } from "./targets.js";
-import { shellCommandPaths } from "../codex/shell-paths.js";
-import { settleShellPaths } from "../codex/targets.js";
+import { shellCommandPaths } from "../host/shell-paths.js";
+import { settleShellPaths } from "../host/shell-targets.js";
 
 /** The custom message type and the `details` key agentsmd uses in pi sessions. */
 export const PI_CUSTOM_TYPE = "agentsmd";
@@ -293,7 +293,7 @@ export class PiAgents {
     return this.#deliver({ kind: "tool", sessionId, cwd, targets, ...(read ? { read } : {}) });
   }
 
-  /** The paths a shell command reads, lists or writes (codex/shell-paths.ts; nothing for a command it cannot read with certainty). */
+  /** The paths a shell command reads, lists or writes (host/shell-paths.ts; nothing for a command it cannot read with certainty). */
   async #shellTargets(command: unknown, cwd: string): Promise<{ targets: string[]; read: string[] } | null> {
     if (typeof command !== "string") return null;
     const parsed = shellCommandPaths(command, { cwd, home: this.home });

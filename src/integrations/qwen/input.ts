@@ -13,30 +13,20 @@
  *   to the tool result after a blank line; UserPromptSubmit text becomes a part of the user message;
  * - hook timeouts are seconds.
  */
-import * as z from "zod/mini";
-import "../../core/zod-locale.js";
-import { leaves } from "../../core/config-schema.js";
+import type * as z from "zod/mini";
+import { leaves, safeParseConfig } from "../../core/config-schema.js";
+import { qwenDir } from "../../presets/qwen.js";
+import { claudeStyleEvent } from "../host/claude-style-event.js";
+import { familyToolMatcher, type GeminiFamilyHost, type GeminiFamilyOutput } from "../host/gemini-family.js";
 
 /** Events agentsmd answers. */
-type QwenHookEvent = "SessionStart" | "PostToolUse" | "UserPromptSubmit";
+export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
+export type QwenHookEvent = (typeof QWEN_HOOK_EVENTS)[number];
 
-const { nonEmptyString, optionalString, optionalUnknown, optionalRecord } = leaves();
+const { optionalString } = leaves();
 
 /** The stdin document of a Qwen Code command hook; unknown fields are kept and ignored. */
-export const QwenHookInputSchema = z.looseObject({
-  session_id: nonEmptyString,
-  hook_event_name: nonEmptyString,
-  cwd: nonEmptyString,
-  transcript_path: optionalString,
-  permission_mode: optionalString,
-  source: optionalString,
-  model: optionalString,
-  prompt: optionalString,
-  tool_name: optionalString,
-  tool_input: optionalRecord,
-  tool_response: optionalUnknown,
-  agent_id: optionalString,
-});
+export const QwenHookInputSchema = claudeStyleEvent({ permission_mode: optionalString, model: optionalString, agent_id: optionalString });
 export type QwenHookInput = z.infer<typeof QwenHookInputSchema>;
 
 /**
@@ -54,9 +44,40 @@ export const QWEN_TOOL_TARGETS = {
 } as const satisfies Readonly<Record<string, { readonly fields: readonly string[]; readonly orCwd?: boolean }>>;
 
 /** The PostToolUse matcher agentsmd registers (Qwen matches tool ids and their display names by regular expression). */
-export const QWEN_POST_TOOL_MATCHER = `^(${Object.keys(QWEN_TOOL_TARGETS).join("|")})$`;
+export const QWEN_POST_TOOL_MATCHER = familyToolMatcher(QWEN_TOOL_TARGETS);
 
 /** The answer of a Qwen Code command hook. */
-export interface QwenHookOutput {
-  hookSpecificOutput: { hookEventName: QwenHookEvent; additionalContext: string };
+export type QwenHookOutput = GeminiFamilyOutput<QwenHookEvent>;
+
+/** A configured name agentsmd can look up in a directory (what `files.names` accepts: relative, no `..`); a repository's settings may name anything. */
+function lookupName(name: string): boolean {
+  // only the `files` key is built (core/config-schema.ts): this runs in every Qwen hook process
+  return safeParseConfig({ files: { names: [name] } }).success;
 }
+
+/** Qwen Code in the family it shares with Gemini CLI (host/gemini-family.ts). */
+export const QWEN_FAMILY: GeminiFamilyHost<QwenHookEvent> = {
+  host: "qwen",
+  displayName: "Qwen Code",
+  settingsFolder: ".qwen",
+  userDir: qwenDir,
+  projectDirVariable: "QWEN_PROJECT_DIR",
+  answered: QWEN_HOOK_EVENTS,
+  fallbackEvent: "PostToolUse",
+  // Qwen Code sets no documented limit on hook context
+  contextLimit: 32_000,
+  targets: QWEN_TOOL_TARGETS,
+  partialReadArgs: ["offset", "limit", "pages"],
+  /**
+   * Names that leave the directory (`../x`, `/etc/passwd`) are left out: they are no instruction
+   * file agentsmd delivers, and as `files.names` they would fail every event of a project whose
+   * settings hold them (docs/security.md).
+   */
+  contextNames: (value) => {
+    const names = (Array.isArray(value) ? value : [value])
+      .filter((name): name is string => typeof name === "string")
+      .map((name) => name.trim())
+      .filter(lookupName);
+    return names.length > 0 ? names : undefined;
+  },
+};

@@ -7,15 +7,22 @@
  *
  * Timeouts are seconds in Qwen Code (millisecond values are read as such only when large).
  */
+import {
+  FAMILY_INSTALL_SCOPES,
+  familyHookCommand,
+  familyInstallSettings,
+  familyProjectSettings,
+  familyUninstallSettings,
+  type FamilyInstallOptions,
+  type FamilyInstallScope,
+} from "../host/gemini-family-install.js";
 import { join } from "../../core/paths.js";
-import { qwenDir } from "../../presets/qwen.js";
-import { cliHookCommand, installSettingsHooks, uninstallSettingsHooks, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
+import { cliHookCommand, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
-import { projectHookPrefix } from "../host/hook-command.js";
-import { QWEN_POST_TOOL_MATCHER } from "./input.js";
+import { QWEN_FAMILY, QWEN_POST_TOOL_MATCHER } from "./input.js";
 
-export type QwenInstallScope = "user" | "project";
-export const QWEN_INSTALL_SCOPES: readonly QwenInstallScope[] = ["user", "project"];
+export type QwenInstallScope = FamilyInstallScope;
+export const QWEN_INSTALL_SCOPES = FAMILY_INSTALL_SCOPES;
 
 /** Seconds Qwen Code waits for one hook run. */
 export const QWEN_HOOK_TIMEOUT_SECONDS = 30;
@@ -29,14 +36,7 @@ export const QWEN_HOOK_SPECS: readonly HookSpec[] = [
 
 export const isQwenHandler = commandHandlerOf("qwen");
 
-export interface QwenInstallOptions {
-  scope: QwenInstallScope;
-  projectDir: string;
-  home: string;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The whole command the hooks run. @default see host/hook-command.ts */
-  command?: string;
-}
+export type QwenInstallOptions = FamilyInstallOptions;
 
 /**
  * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
@@ -49,27 +49,21 @@ export function defaultQwenCommand(): string {
  * The settings file of a scope.
  */
 export function qwenSettingsPath(options: Omit<QwenInstallOptions, "command">): string {
-  return options.scope === "project" ? join(join(options.projectDir, ".qwen"), "settings.json") : join(qwenDir(options.home, options.env), "settings.json");
+  return options.scope === "project"
+    ? familyProjectSettings(QWEN_FAMILY, options.projectDir)
+    : join(QWEN_FAMILY.userDir(options.home, options.env), "settings.json");
 }
 
 /**
  * Registers agentsmd's hooks with Qwen Code. Idempotent.
  */
 export async function installQwen(options: QwenInstallOptions): Promise<SettingsInstallResult> {
-  return installSettingsHooks({
-    file: qwenSettingsPath(options),
-    specs: QWEN_HOOK_SPECS,
-    command:
-      options.command ?? (options.scope === "project" ? `${await projectHookPrefix(options.projectDir, "QWEN_PROJECT_DIR")} hook qwen` : defaultQwenCommand()),
-    host: "qwen",
-    env: options.env,
-    home: options.home,
-  });
+  return familyInstallSettings(QWEN_FAMILY, qwenSettingsPath(options), QWEN_HOOK_SPECS, await familyHookCommand(QWEN_FAMILY, options), options);
 }
 
 /**
  * Takes agentsmd's hooks out of the settings file: its exact earlier bytes when unchanged since.
  */
 export function uninstallQwen(options: Omit<QwenInstallOptions, "command">): Promise<SettingsInstallResult> {
-  return uninstallSettingsHooks({ file: qwenSettingsPath(options), host: "qwen", env: options.env, home: options.home });
+  return familyUninstallSettings(QWEN_FAMILY, qwenSettingsPath(options), options);
 }

@@ -10,7 +10,7 @@
  * results recorded just before), and everything recorded afterwards follows. SessionStart text
  * lives in the system prompt, never in the transcript.
  */
-import { stringLeaves } from "../gemini/transcript.js";
+import { jsonRecord, stringLeaves } from "../host/transcript.js";
 
 const MESSAGE_TYPES = new Set(["user", "assistant", "tool_result"]);
 
@@ -22,13 +22,7 @@ interface Record_ {
 }
 
 function parse(line: string): Record_ | undefined {
-  if (line.trim() === "") return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined; // a partial line
-  }
+  return jsonRecord(line) as Record_ | undefined;
 }
 
 /** The conversation the model sees, from a transcript (or its end). */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { nodeFileSystem } from "../../../src/io/file-system.js";
 import fc from "fast-check";
 import { spawnSync } from "node:child_process";
-import { expandGlob, MAX_GLOB_MATCHES, segmentMatcher } from "../../../src/integrations/codex/targets.js";
+import { expandGlob, MAX_GLOB_MATCHES, segmentMatcher } from "../../../src/integrations/host/shell-targets.js";
 import { codexEventTargets } from "../../../src/integrations/codex/profile.js";
 
 /** The targets of a Codex tool event, as the hook computes them. */

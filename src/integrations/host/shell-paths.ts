@@ -1,8 +1,9 @@
 /**
- * The paths a shell command line reads, lists or writes, for Codex's shell tool (`tool_name:
- * "Bash"`, `tool_input.command` is the model's command text; Codex runs it as `bash -lc <text>` in
- * the event's `cwd`). Pure: no I/O. Globs and "path or revision" words come back marked, for
- * `expandShellPaths` to settle against the file system.
+ * The paths a shell command line reads, lists or writes, for a host's shell tool (Codex's `Bash`,
+ * whose `tool_input.command` is the model's command text run as `bash -lc <text>` in the event's
+ * `cwd`; Kilo's and pi's `bash`). Pure: no I/O. Globs and "path or revision" words come back
+ * marked, for `settleShellPaths` (host/shell-targets.ts) to settle against the file system. A host
+ * without a shell tool never loads this module (opencode/family.ts imports it on first use).
  *
  * Only commands that are known readers/listers/writers contribute (cat, sed, grep, rg, ls, find,
  * git show, ...); an unknown program contributes nothing. A command line that cannot be read with
@@ -428,7 +429,7 @@ export function flattenScript(text: string): string {
 /**
  * A line of only these characters has nothing for the shell to interpret (no quote, escape,
  * operator, redirection, variable, glob, tilde, comment or line break): shell-quote reads it as its
- * words split at the spaces (test/integrations/codex/shell-paths.test.ts checks that against it).
+ * words split at the spaces (test/integrations/host/shell-paths.test.ts checks that against it).
  */
 export const PLAIN_LINE = /^[A-Za-z0-9_ ./,:=+@%-]*$/;
 

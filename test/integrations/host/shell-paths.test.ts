@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { posix } from "node:path";
 import { parse } from "shell-quote";
-import { flattenScript, PLAIN_LINE, shellCommandPaths, type ShellPath } from "../../../src/integrations/codex/shell-paths.js";
+import { flattenScript, PLAIN_LINE, shellCommandPaths, type ShellPath } from "../../../src/integrations/host/shell-paths.js";
 import { patchTargets } from "../../../src/integrations/host/targets.js";
 
 const CWD = "/repo";
