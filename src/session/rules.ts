@@ -37,8 +37,8 @@ export interface SessionRulesOptions {
   root: string | null;
   fs: FileSystem;
   sink: DiagnosticSink;
-  /** The integration consuming the session (`claude-code`, `opencode`, ...); decides the default formats. */
-  host?: string | undefined;
+  /** The formats the host consuming the session reads itself (its definition's `nativeRuleFormats`): never delivered. */
+  native?: readonly RuleFormat[] | undefined;
   /** `rules.formats` from the config. */
   formats?: readonly RuleFormat[] | undefined;
   /** How long a scan is trusted (the cache's revalidation window). */
@@ -59,8 +59,8 @@ export class SessionRules {
 
   constructor(options: SessionRulesOptions) {
     this.#options = options;
-    this.formats = options.root === null ? [] : formatsForHost(options.host ?? "", options.formats);
-    this.#native = options.host ? RULE_FORMATS.filter((format) => RULE_FORMAT_SPECS[format].nativeHosts.includes(options.host!)) : [];
+    this.formats = options.root === null ? [] : formatsForHost(options.native ?? [], options.formats);
+    this.#native = options.native ?? [];
   }
 
   /**

@@ -437,7 +437,7 @@ function rulesOf(parts: Parts): SessionRules {
     root: parts.project ? parts.importRoot : null,
     fs: parts.cache.fs,
     sink: parts.sink,
-    host: parts.host,
+    native: parts.nativeRuleFormats,
     formats: parts.raw.rules?.formats,
     revalidateMs: parts.config.cache.revalidateMs,
   });

@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/bin.js";
 
-const LAYERS = ["core", "io", "presets", "load", "session", "inspect", "integrations", "cli"] as const;
+const LAYERS = ["core", "io", "presets", "load", "session", "integrations", "inspect", "cli"] as const;
 const SRC = join(REPO, "src");
 
 /** Upward edges and cycles still to remove (module paths relative to src/). */

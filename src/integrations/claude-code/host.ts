@@ -36,7 +36,11 @@ export const claudeCodeHost: HostDefinition = {
       { path: join(root, ".claude/settings.local.json"), scope: "project" },
       { path: join(claudeConfigDir(home, env), "settings.json"), scope: "user" },
     ],
-    projectOnlyFix:
-      "run `agentsmd install claude-code` (user scope, works from every directory) or load the plugin folder (`claude --plugin-dir <agentsmd>/claude-plugin`)",
+    projectOnly: {
+      code: "claude-hooks-project-only",
+      reason: "Claude Code (2.1.328 and later) started in a subdirectory does not read that file",
+      pluginKey: "enabledPlugins",
+      fix: "run `agentsmd install claude-code` (user scope, works from every directory) or load the plugin folder (`claude --plugin-dir <agentsmd>/claude-plugin`)",
+    },
   },
 };

@@ -27,6 +27,7 @@
  */
 import { handleHostEvent } from "../host/deliver.js";
 import { claudeCodeProfile, type ClaudeHookOptions, type ClaudeHookOutput } from "./profile.js";
+import { claudeCodeHost } from "./host.js";
 
 export { CLAUDE_FILE_TOOLS } from "../../presets/claude.js";
 export { HOOK_LAZY_CAPS } from "../host/deliver.js";
@@ -58,7 +59,9 @@ export type { ClaudeHookOutput, ClaudeHookOptions, AgentsMdMode } from "./profil
  * const output = await handleClaudeCodeHook({ session_id: "s1", hook_event_name: "SessionStart", cwd: "/repo", source: "startup" });
  */
 export function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutput | null> {
-  return handleHostEvent(claudeCodeProfile({ agentsMd: options.agentsMd }), raw, options);
+  // The scoped-rule formats Claude Code reads itself are never delivered (its definition's).
+  const session = { nativeRuleFormats: claudeCodeHost.nativeRuleFormats, ...options.session };
+  return handleHostEvent(claudeCodeProfile({ agentsMd: options.agentsMd }), raw, { ...options, session });
 }
 
 export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, isAgentsmdHandler, CLAUDE_HOOK_EVENTS } from "./install.js";

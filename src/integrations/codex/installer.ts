@@ -9,7 +9,15 @@ import { quote } from "../../core/quote.js";
 import { countOf } from "../../core/words.js";
 import type { Env, HostInstaller, InstallRequest, SetupApplied } from "../host/definition.js";
 import { CODEX_EVENTS } from "./input.js";
-import { CODEX_TOOL_MATCHER, codexHomeDir, defaultCodexHookCommand, installCodex, isAgentsmdCodexHandler, uninstallCodex } from "./install.js";
+import {
+  CODEX_TOOL_MATCHER,
+  codexHomeDir,
+  codexHookFindings,
+  defaultCodexHookCommand,
+  installCodex,
+  isAgentsmdCodexHandler,
+  uninstallCodex,
+} from "./install.js";
 
 const codexHome = (request: { env: Env; home: string; projectDir: string }) => absolute(codexHomeDir(request.env, request.home), request.projectDir);
 
@@ -79,6 +87,8 @@ async function install(request: InstallRequest) {
 
 export const codexInstaller: HostInstaller = {
   install,
+  // Installed but untrusted or stale hooks: Codex skips them without a word.
+  findings: ({ home, env }) => codexHookFindings({ codexHome: codexHomeDir(env, home) }),
   async uninstall(request) {
     const result = await uninstallCodex({ codexHome: codexHome(request), home: request.home, env: request.env });
     return {

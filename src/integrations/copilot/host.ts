@@ -38,7 +38,7 @@ export const copilotHost: HostDefinition = {
       { path: join(root, ".claude/settings.json"), scope: "project", foreign: true },
     ],
     runsForeignHooks: {
-      message: "GitHub Copilot CLI also runs the hooks of this file; agentsmd's hook there recognises Copilot's events and stays silent",
+      code: "copilot-runs-claude-hooks",
       fix: "run `agentsmd install copilot` so Copilot CLI gets nested AGENTS.md files through its own hook",
     },
   },

@@ -24,6 +24,7 @@ export const geminiHost: HostDefinition = {
     names: ["GEMINI.md"],
     rootEntries: [".gemini"],
     readAgentsMd: `Gemini CLI: set context.fileName to ["GEMINI.md", "AGENTS.md"] in ~/.gemini/settings.json (or the project's .gemini/settings.json)`,
+    timeoutMs: true,
     hookFiles: ({ root, home }) => [
       { path: join(root, ".gemini/settings.json"), scope: "project" },
       { path: join(home, ".gemini/settings.json"), scope: "user" },

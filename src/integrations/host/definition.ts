@@ -12,6 +12,7 @@
  * Other slots are added by their owners (a session-log reader, an audit...): add an optional slot
  * with a doc comment, and the code that iterates it.
  */
+import type { RuleFormat } from "../../core/schema.js";
 import type { HookRunner } from "./deliver.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -150,6 +151,17 @@ export interface HostInstaller {
   /** `agentsmd setup`: the user-scope install (or uninstall), planned. */
   setup(request: SetupRequest): Promise<SetupPlan>;
   verify: HostVerify;
+  /** Doctor: findings of the host's own about agentsmd's installed hooks (Codex: untrusted or stale). */
+  findings?(where: { home: string; env: Env }): Promise<InstalledFinding[]>;
+}
+
+/** A doctor finding about an installed hook (inspect/doctor.ts `Finding`). */
+export interface InstalledFinding {
+  code: string;
+  severity: "error" | "warning" | "info";
+  path: string;
+  message: string;
+  fix: string;
 }
 
 /** `agentsmd install <host>`: hooks agentsmd writes into the host's configuration. */
@@ -192,10 +204,19 @@ export interface HostDoctor {
   readAgentsMd?: string;
   /** The files the host reads hooks from, for the hook-entry checks. */
   hookFiles?(context: { root: string; home: string; env: Env }): readonly HookFileSpec[];
-  /** Text of the finding when a project's hooks of another host also run in this one (it stays silent there). */
-  runsForeignHooks?: { message: string; fix: string };
-  /** Only in project scope: what a subdirectory session misses (the fix names the user scope). */
-  projectOnlyFix?: string;
+  /** The host reads a hook's `timeout` as milliseconds (others: seconds). */
+  timeoutMs?: boolean;
+  /**
+   * The host runs the hooks of a file it reads as a foreigner, and the owner's agentsmd hook
+   * recognises its events and stays silent there: an info finding with this code and fix.
+   */
+  runsForeignHooks?: { code: string; fix: string };
+  /**
+   * agentsmd's hooks only in a project file of this host (none in the user's): a warning with this
+   * code, the message's reason and the fix. `pluginKey`: a user settings key whose entries
+   * starting with "agentsmd" count as installed too (a plugin).
+   */
+  projectOnly?: { code: string; reason: string; fix: string; pluginKey?: string };
 }
 
 export interface HostDefinition {
@@ -210,7 +231,7 @@ export interface HostDefinition {
   /** The preset of what the host loads itself (src/presets/), when one models it. */
   preset?: string;
   /** Scoped-rule formats it reads itself: agentsmd never delivers those to it. */
-  nativeRuleFormats: readonly string[];
+  nativeRuleFormats: readonly RuleFormat[];
   hook?: HostHook;
   install?: HostInstall;
   plugin?: HostPlugin;
