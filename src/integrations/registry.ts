@@ -16,7 +16,8 @@ import { qwenHost } from "./qwen/host.js";
 
 export type { HostDefinition };
 
-const BUILT_IN: readonly HostDefinition[] = [claudeCodeHost, codexHost, copilotHost, geminiHost, qwenHost, opencodeHost, kiloHost, piHost, mcpHost];
+/** In setup's order: hook hosts, then plugin hosts, then MCP. */
+const BUILT_IN: readonly HostDefinition[] = [claudeCodeHost, codexHost, geminiHost, copilotHost, qwenHost, opencodeHost, kiloHost, piHost, mcpHost];
 
 const hosts: HostDefinition[] = [...BUILT_IN];
 

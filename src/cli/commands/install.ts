@@ -14,9 +14,12 @@ import { hostById, hostDefinitions, installableHosts } from "../../integrations/
 
 type Installable = ReturnType<typeof installableHosts>[number];
 
+/** The installable hosts by id (the order help and messages list them in). */
+const byId = (): Installable[] => [...installableHosts()].sort((a, b) => a.id.localeCompare(b.id));
+
 /** Every scope some host has, in first-seen order ("user" first). */
 function allScopes(): string[] {
-  return [...new Set(installableHosts().flatMap((host) => host.install.scopes))];
+  return [...new Set(byId().flatMap((host) => host.install.scopes))];
 }
 
 function parseScope(value: string): string {
@@ -33,7 +36,7 @@ function parseHost(value: string): string {
   if (installableHosts().some((host) => host.id === value)) return value;
   const plugins = hostDefinitions().filter((host) => host.plugin !== undefined);
   throw new InvalidArgumentError(
-    `supported: ${installableHosts()
+    `supported: ${byId()
       .map((host) => host.id)
       .join(
         ", ",
@@ -43,7 +46,7 @@ function parseHost(value: string): string {
 
 /** `--scope` help: per scope, the file each host writes (hosts named where not every host has it). */
 function scopeHelp(): string {
-  const hosts = installableHosts();
+  const hosts = byId();
   return allScopes()
     .map((scope, index) => {
       const having = hosts.filter((host) => host.install.files[scope] !== undefined);
@@ -54,7 +57,7 @@ function scopeHelp(): string {
 }
 
 export function registerInstall(program: Command, context: CommandContext): void {
-  const hosts = installableHosts();
+  const hosts = byId();
   const hostHelp = `host: ${hosts.map((host) => host.id).join(", ")}`;
   const install = program
     .command("install")
