@@ -42,18 +42,18 @@ const noWatcher = {
 };
 
 /**
- * A host's bundle holds only its own host's code: the host table's dynamic imports of the other
- * hosts' folders (src/integrations/hosts.ts: `import("./codex/hook.js")`) become a module that
+ * A host's bundle holds only its own host's code: the dynamic imports in the other hosts'
+ * definitions (src/integrations/<host>/host.ts: `import("./hook.js")`) become a module that
  * throws, so esbuild leaves their code out. A call loads one host's bundle
  * (src/hook/launch.ts picks it by the host in argv); the shared bundle keeps every host.
  */
 const onlyHost = (host) => ({
   name: "agentsmd-hook-only-host",
   setup(build) {
-    build.onResolve({ filter: /^\.\/[^/]+\// }, (args) => {
-      if (!/src[\\/]integrations[\\/]hosts\.ts$/.test(args.importer)) return undefined;
-      const folder = args.path.split("/")[1];
-      return folder === host || folder === "host" ? undefined : { path: folder, namespace: "agentsmd-other-host" };
+    build.onResolve({ filter: /^\.\// }, (args) => {
+      if (args.kind !== "dynamic-import") return undefined;
+      const folder = /src[\\/]integrations[\\/]([^\\/]+)[\\/]host\.ts$/.exec(args.importer)?.[1];
+      return folder === undefined || folder === host ? undefined : { path: folder, namespace: "agentsmd-other-host" };
     });
     build.onLoad({ filter: /.*/, namespace: "agentsmd-other-host" }, (args) => ({
       contents: `throw new Error(${JSON.stringify(`the ${args.path} hook is not in the ${host} bundle: run dist/hook/hook.cjs, which picks the bundle by host`)});`,

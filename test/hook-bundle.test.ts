@@ -28,7 +28,11 @@ const FORBIDDEN = [
   /src\/cli\/commands\//,
   /src\/inspect\//,
   /src\/session\/watch\.ts$/,
-  /src\/integrations\/(opencode|kilo|mcp)\//,
+  // The plugin hosts' code; their definitions (host.ts: data the registry lists) are small.
+  /src\/integrations\/(opencode|kilo|mcp)\/(?!host\.ts$)/,
+  // Install code is the CLI's (definitions load it through importAt, which the bundler leaves out).
+  /src\/integrations\/[^/]+\/install(er)?\.ts$/,
+  /src\/integrations\/setup\//,
   // The public schema module builds every schema when imported; the hook builds only those it
   // parses, through core/config-schema.ts and core/state-schema.ts (on first use).
   /src\/core\/schema\.ts$/,
@@ -56,7 +60,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 131 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 145 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -80,7 +84,8 @@ describe("hook bundle", () => {
     // 130 with the one conversation engine and its stores (host/conversation.ts, host/stores.ts; deliver.ts its hook adapter).
     // 132 with the rule sources that name their agents (load/rules/targets.ts, load/rules/ruler-config.ts).
     // 135 with the host layer's shared modules (host/transcript.ts, host/claude-style-event.ts, host/gemini-family.ts: what claude-code/, gemini/ and qwen/ each wrote apart).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(135);
+    // 145 with the host registry (integrations/registry.ts, host/definition.ts and one host.ts per host: data).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(145);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

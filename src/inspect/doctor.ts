@@ -55,6 +55,7 @@ import { relativeBelow } from "../load/rules/apply.js";
 import { RULE_FORMATS, type Diagnostic } from "../core/schema.js";
 import { AGENT_OUTSIDE_CODE } from "../core/confine.js";
 import { globCoverage, ruleFindings } from "./rules.js";
+import { hostDefinitions } from "../integrations/registry.js";
 
 type Severity = "error" | "warning" | "info";
 
@@ -505,16 +506,24 @@ function importsFile(file: FileData, target: string, home: string): boolean {
   return file.text.includes("@") && findImports(file.text).some((token) => resolveImportPath(token.path, file.scanned.path, home) === target);
 }
 
-/** Files, and top-level entries of the root, that show the repository is set up for an agent. */
-const AGENT_SIGNS: ReadonlyArray<{ agents: readonly string[]; names: readonly string[]; rootEntries?: readonly string[] }> = [
-  { agents: ["gemini"], names: ["GEMINI.md"], rootEntries: [".gemini"] },
-  { agents: ["claude"], names: ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"], rootEntries: [".claude"] },
-  { agents: ["codex"], names: ["AGENTS.override.md"], rootEntries: [".codex"] },
-  { agents: ["copilot"], names: [".github/copilot-instructions.md"] },
-  { agents: ["qwen"], names: ["QWEN.md", ".qwen/QWEN.local.md"], rootEntries: [".qwen"] },
-  { agents: ["opencode", "opencode-plugin"], names: [], rootEntries: [".opencode", "opencode.json", "opencode.jsonc"] },
-  { agents: ["hygge"], names: [".agents/AGENTS.md", "AGENTS.local.md"], rootEntries: [".hygge"] },
-];
+/**
+ * Files, and top-level entries of the root, that show the repository is set up for an agent: each
+ * registered host's `doctor` signs (marking its preset and the ones it names), and preset hygge's.
+ */
+function agentSigns(): Array<{ agents: readonly string[]; names: readonly string[]; rootEntries?: readonly string[] }> {
+  const hosts = hostDefinitions().flatMap((host) =>
+    host.doctor && (host.doctor.names?.length || host.doctor.rootEntries?.length)
+      ? [
+          {
+            agents: [...(host.preset !== undefined ? [host.preset] : []), ...(host.doctor.presets ?? [])],
+            names: host.doctor.names ?? [],
+            ...(host.doctor.rootEntries ? { rootEntries: host.doctor.rootEntries } : {}),
+          },
+        ]
+      : [],
+  );
+  return [...hosts, { agents: ["hygge"], names: [".agents/AGENTS.md", "AGENTS.local.md"], rootEntries: [".hygge"] }];
+}
 
 /**
  * Agents whose own instruction files or settings appear in the tree (the repository is set up
@@ -523,7 +532,7 @@ const AGENT_SIGNS: ReadonlyArray<{ agents: readonly string[]; names: readonly st
 function usedAgents(data: readonly FileData[], rootEntries: ReadonlySet<string>): Set<string> {
   const used = new Set<string>();
   const names = new Set(data.map((file) => file.scanned.name));
-  for (const sign of AGENT_SIGNS) {
+  for (const sign of agentSigns()) {
     if (sign.names.some((name) => names.has(name)) || sign.rootEntries?.some((entry) => rootEntries.has(entry)))
       for (const agent of sign.agents) used.add(agent);
   }
@@ -539,13 +548,11 @@ function severityFor(finding: Finding, used: ReadonlySet<string>): Severity {
   return finding.agents.some((agent) => used.has(agent)) ? "warning" : "info";
 }
 
-/** How to make an agent read AGENTS.md: its own setting first, agentsmd's per-preset section second. */
+/** How to make an agent read AGENTS.md: its own setting first (its host's `doctor.readAgentsMd`), agentsmd's per-preset section second. */
 function readAgentsMdFix(agent: string): string {
   const agentsmd = `presets.${agent}.files.names in agentsmd's config for agentsmd alone`;
-  if (agent === "gemini")
-    return `Gemini CLI: set context.fileName to ["GEMINI.md", "AGENTS.md"] in ~/.gemini/settings.json (or the project's .gemini/settings.json); ${agentsmd}`;
-  if (agent === "codex") return `Codex: project_doc_fallback_filenames in ~/.codex/config.toml; ${agentsmd}`;
-  return `${agent}: ${agentsmd}`;
+  const own = hostDefinitions().find((host) => host.preset === agent)?.doctor?.readAgentsMd;
+  return own !== undefined ? `${own}; ${agentsmd}` : `${agent}: ${agentsmd}`;
 }
 
 /**

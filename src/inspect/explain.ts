@@ -10,7 +10,7 @@ import { findRules } from "../load/rules/find.js";
 import { RULE_FORMAT_SPECS } from "../load/rules/formats.js";
 import { needsContent } from "../load/rules/apply.js";
 import { RULE_FORMATS } from "../core/schema.js";
-import { rulesApplying, type AppliedRule } from "./rules.js";
+import { nativeReaders, rulesApplying, withHostFormats, type AppliedRule } from "./rules.js";
 import { StatCache, type Found } from "../io/cache.js";
 import { chooseFiles, type NameGroups } from "../load/discover.js";
 import { initialDirs, type InitialLoad } from "../load/initial.js";
@@ -107,7 +107,7 @@ function bytes(count: number): string {
  * Explains, for the session `options` describe, which instruction files apply to `target`.
  */
 export async function explainPath(options: SessionOptions, target: string): Promise<Explanation> {
-  const session = await createSession(options);
+  const session = await createSession(withHostFormats(options));
   try {
     return await explainSession(session, target);
   } finally {
@@ -489,7 +489,7 @@ async function explainRules(session: AgentsSession, path: string): Promise<Expla
   return rulesApplying(rules, path, content, session.rawConfig.rules?.formats).map((applied) => ({
     ...applied,
     delivery: !session.rules.formats.includes(applied.format)
-      ? `not delivered by agentsmd in this session (${RULE_FORMAT_SPECS[applied.format].nativeHosts.length ? `${RULE_FORMAT_SPECS[applied.format].nativeHosts.join(", ")} read${RULE_FORMAT_SPECS[applied.format].nativeHosts.length === 1 ? "s" : ""} it natively; ` : ""}rules.formats)`
+      ? `not delivered by agentsmd in this session (${readersText(nativeReaders(applied.format))}rules.formats)`
       : initial.has(applied.path)
         ? "initial bundle"
         : "on touch",
@@ -537,4 +537,9 @@ export function formatExplanation(explanation: Explanation): string {
     for (const each of explanation.alsoInContext) lines.push(`   ${quote(each.path)}`);
   }
   return lines.join("\n");
+}
+
+/** "a, b read it natively; " (the readers of a format the session does not deliver). */
+function readersText(readers: readonly string[]): string {
+  return readers.length > 0 ? `${readers.join(", ")} read${readers.length === 1 ? "s" : ""} it natively; ` : "";
 }

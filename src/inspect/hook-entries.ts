@@ -1,22 +1,23 @@
 /**
- * Doctor checks on the hook entries agentsmd installs: where each host reads hooks from, and which
- * entries a host will mis-read or never run.
+ * Doctor checks on the hook entries agentsmd installs: where each host reads hooks from (each
+ * registered host's `doctor.hookFiles`), and which entries a host will mis-read or never run.
  *
- * - `hook-misread` (warning): an `agentsmd hook <host>` entry in a file another host reads. Claude
- *   Code reads `.claude/settings*.json`; GitHub Copilot CLI reads `.github/hooks/*.json`,
- *   `~/.copilot/hooks/*.json` and also the project's `.claude/settings.json` (Claude-style names,
- *   its own `tool_input.path`); Gemini CLI reads `.gemini/settings.json` (timeouts in milliseconds).
- * - `copilot-runs-claude-hooks` (info): the project's `.claude/settings.json` runs
- *   `agentsmd hook claude-code` inside Copilot CLI too; that hook recognises Copilot's events and
- *   stays silent, so Copilot needs `agentsmd install copilot`.
- * - `claude-hooks-project-only` (warning): agentsmd's Claude Code hooks only in the project's
- *   settings: Claude Code (2.1.328+) started in a subdirectory does not read them.
+ * - `hook-misread` (warning): an `agentsmd hook <host>` entry in a file another host reads (and
+ *   runs with its own events).
+ * - a host's `runsForeignHooks` code (info): a host also runs the hooks of a file another host
+ *   owns, where the owner's agentsmd hook stays silent (Copilot CLI and the project's Claude Code
+ *   settings): that host needs its own install.
+ * - a host's `projectOnly` code (warning): agentsmd's hooks only in the project's file of a host
+ *   that does not read it from a subdirectory.
  */
 import { readJsonQuietly, type FileSystem } from "../io/file-system.js";
-import { join } from "../core/paths.js";
 import { quote } from "../core/quote.js";
-import { claudeConfigDir } from "../presets/claude.js";
-import { copilotHome } from "../presets/copilot.js";
+import { join } from "../core/paths.js";
+import type { HostDefinition } from "../integrations/host/definition.js";
+import { hookCommands } from "../integrations/host/hook-commands.js";
+import { hostById, hostDefinitions } from "../integrations/registry.js";
+
+export { hookCommands };
 
 /** A doctor finding (doctor.ts `Finding`, declared here so neither module imports the other). */
 export interface HookFinding {
@@ -28,65 +29,43 @@ export interface HookFinding {
   fix: string;
 }
 
-/** The hosts an `agentsmd hook <host>` command names. */
-const HOOK_COMMAND = /(?:^|\s)hook\s+(claude-code|copilot|gemini|qwen|codex)\b/;
-
-type Host = "claude-code" | "copilot" | "gemini";
+/** The host an `agentsmd hook <host>` command names, if it is a registered hook host. */
+function hookHostOf(command: string): HostDefinition | undefined {
+  const id = /(?:^|\s)hook\s+([a-z][a-z0-9-]*)(?=\s|$)/.exec(command)?.[1];
+  const host = id === undefined ? undefined : hostById(id);
+  return host?.hook ? host : undefined;
+}
 
 interface HookFile {
   path: string;
   /** Hosts that run the hooks of this file, the first being the one it is written for. */
-  readers: Host[];
+  readers: HostDefinition[];
   scope: "user" | "project";
 }
 
-const HOST_NAMES: Record<string, string> = {
-  "claude-code": "Claude Code",
-  copilot: "GitHub Copilot CLI",
-  gemini: "Gemini CLI",
-  qwen: "Qwen Code",
-  codex: "Codex",
-};
-
-/** Every command string of a hooks document (Claude-style groups or Copilot's flat entries). */
-export function hookCommands(document: unknown): Array<{ event: string; command: string; timeout?: number }> {
-  const hooks = (document as { hooks?: unknown } | null | undefined)?.hooks;
-  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return [];
-  const out: Array<{ event: string; command: string; timeout?: number }> = [];
-  const visit = (event: string, entry: unknown): void => {
-    if (typeof entry !== "object" || entry === null) return;
-    const record = entry as Record<string, unknown>;
-    if (Array.isArray(record.hooks)) for (const inner of record.hooks.slice(0, 256)) visit(event, inner);
-    for (const key of ["command", "bash"]) {
-      const value = record[key];
-      if (typeof value === "string") out.push({ event, command: value, ...(typeof record.timeout === "number" ? { timeout: record.timeout } : {}) });
-    }
-  };
-  for (const [event, list] of Object.entries(hooks)) if (Array.isArray(list)) for (const entry of list.slice(0, 256)) visit(event, entry);
-  return out;
-}
-
 async function hookFiles(fs: FileSystem, root: string, home: string, env: Readonly<Record<string, string | undefined>>): Promise<HookFile[]> {
-  const files: HookFile[] = [
-    { path: join(root, ".claude/settings.json"), readers: ["claude-code", "copilot"], scope: "project" },
-    { path: join(root, ".claude/settings.local.json"), readers: ["claude-code"], scope: "project" },
-    { path: join(claudeConfigDir(home, env), "settings.json"), readers: ["claude-code"], scope: "user" },
-    { path: join(root, ".gemini/settings.json"), readers: ["gemini"], scope: "project" },
-    { path: join(home, ".gemini/settings.json"), readers: ["gemini"], scope: "user" },
-  ];
-  for (const [dir, scope] of [
-    [join(root, ".github/hooks"), "project"],
-    [join(copilotHome(home, env), "hooks"), "user"],
-  ] as const) {
-    const entries = await fs.readdir(dir).catch(() => []);
-    for (const entry of entries.slice(0, 256))
-      if (entry.name.endsWith(".json") && entry.kind !== "directory") files.push({ path: join(dir, entry.name), readers: ["copilot"], scope });
-  }
-  return files;
+  const files = new Map<string, HookFile>();
+  const add = (path: string, host: HostDefinition, scope: "user" | "project", foreign: boolean) => {
+    const file = files.get(path) ?? { path, readers: [], scope };
+    if (foreign) file.readers.push(host);
+    else file.readers.unshift(host);
+    files.set(path, file);
+  };
+  for (const host of hostDefinitions())
+    for (const spec of host.doctor?.hookFiles?.({ root, home, env }) ?? []) {
+      if (spec.path !== undefined) add(spec.path, host, spec.scope, spec.foreign === true);
+      if (spec.dir !== undefined) {
+        const entries = await fs.readdir(spec.dir).catch(() => []);
+        for (const entry of entries.slice(0, 256))
+          if (entry.name.endsWith(".json") && entry.kind !== "directory") add(join(spec.dir, entry.name), host, spec.scope, spec.foreign === true);
+      }
+    }
+  return [...files.values()];
 }
 
 /**
  * Adds the hook-entry findings for a project at `root`.
+ * @example await checkHookEntries(nodeFileSystem, "/repo", os.homedir(), process.env, (finding) => findings.push(finding));
  */
 export async function checkHookEntries(
   fs: FileSystem,
@@ -95,69 +74,69 @@ export async function checkHookEntries(
   env: Readonly<Record<string, string | undefined>>,
   add: (finding: HookFinding) => void,
 ): Promise<void> {
-  let claudeProject: string | null = null;
-  let claudeUser = false;
+  /** Per host with a `projectOnly` check: its first project file with agentsmd's hooks, and whether the user's has them. */
+  const placed = new Map<HostDefinition, { project: string | null; user: boolean }>();
+  const place = (host: HostDefinition) => placed.get(host) ?? placed.set(host, { project: null, user: false }).get(host)!;
   for (const file of await hookFiles(fs, root, home, env)) {
     const document = await readJsonQuietly(fs, file.path);
     if (document === undefined) continue;
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: `document` is unknown
-    const plugins = (document as { enabledPlugins?: unknown } | null)?.enabledPlugins;
-    if (
-      file.readers[0] === "claude-code" &&
-      file.scope === "user" &&
-      plugins &&
-      typeof plugins === "object" &&
-      Object.keys(plugins).some((id) => id.startsWith("agentsmd"))
-    )
-      claudeUser = true;
-    const reported = new Set<string>();
-    for (const { command, timeout } of hookCommands(document)) {
-      const host = HOOK_COMMAND.exec(command)?.[1];
+    const owner = file.readers[0]!;
+    const pluginKey = owner.doctor?.projectOnly?.pluginKey;
+    const plugins = pluginKey === undefined ? undefined : (document as Record<string, unknown> | null)?.[pluginKey];
+    if (file.scope === "user" && plugins && typeof plugins === "object" && Object.keys(plugins).some((id) => id.startsWith("agentsmd")))
+      place(owner).user = true;
+    const reported = new Set<HostDefinition>();
+    const commands = hookCommands(document);
+    for (const { command, timeout } of commands) {
+      const host = hookHostOf(command);
       if (host === undefined || reported.has(host)) continue;
-      if (host === "claude-code" && file.readers[0] === "claude-code") {
-        if (file.scope === "user") claudeUser = true;
-        else claudeProject ??= file.path;
+      if (host === owner) {
+        if (file.scope === "user") place(owner).user = true;
+        else place(owner).project ??= file.path;
       }
-      // agentsmd's Claude Code hook recognises Copilot's events and stays silent: reported as info below.
-      const others = file.readers.filter(
-        (reader) => reader !== host && !(host === "claude-code" && reader === "copilot" && file.readers.includes("claude-code")),
-      );
+      // A foreign reader whose events the owner's hook recognises (and stays silent on): reported as info below.
+      const others = file.readers.filter((reader) => reader !== host && !(host === owner && reader.doctor?.runsForeignHooks));
       if (others.length === 0) continue;
       reported.add(host);
-      const readers = others.map((reader) => HOST_NAMES[reader]).join(" and ");
+      const readers = others.map((reader) => reader.name).join(" and ");
       const plural = others.length === 1 ? "s" : "";
-      const milliseconds =
-        others.includes("gemini") && timeout !== undefined && timeout < 1000 ? ` (and Gemini CLI reads timeout ${timeout} as milliseconds)` : "";
+      const milliseconds = others
+        .filter((reader) => reader.doctor?.timeoutMs && timeout !== undefined && timeout < 1000)
+        .map((reader) => ` (and ${reader.name} reads timeout ${timeout} as milliseconds)`)
+        .join("");
       add({
         code: "hook-misread",
         severity: "warning",
         path: file.path,
-        agents: others,
-        message: `${quote(file.path)} runs \`agentsmd hook ${host}\`, but ${readers} read${plural} this file and run${plural} it with ${others.length === 1 ? "its" : "their"} own events, not ${HOST_NAMES[host]}'s${milliseconds}`,
-        fix: `remove that entry; install agentsmd for each host in its own place: \`agentsmd install ${host}\`${others[0] !== host ? ` and \`agentsmd install ${others[0]}\`` : ""}`,
+        agents: others.map((reader) => reader.id),
+        message: `${quote(file.path)} runs \`agentsmd hook ${host.id}\`, but ${readers} read${plural} this file and run${plural} it with ${others.length === 1 ? "its" : "their"} own events, not ${host.name}'s${milliseconds}`,
+        fix: `remove that entry; install agentsmd for each host in its own place: \`agentsmd install ${host.id}\`${others[0] !== host ? ` and \`agentsmd install ${others[0]!.id}\`` : ""}`,
       });
     }
-    if (
-      file.readers.includes("copilot") &&
-      file.readers[0] === "claude-code" &&
-      hookCommands(document).some(({ command }) => HOOK_COMMAND.exec(command)?.[1] === "claude-code")
-    )
+    if (!commands.some(({ command }) => hookHostOf(command) === owner)) continue;
+    for (const reader of file.readers.slice(1)) {
+      const silent = reader.doctor?.runsForeignHooks;
+      if (silent === undefined) continue;
       add({
-        code: "copilot-runs-claude-hooks",
+        code: silent.code,
         severity: "info",
         path: file.path,
-        agents: ["copilot"],
-        message: `GitHub Copilot CLI also runs the \`agentsmd hook claude-code\` entries of ${quote(file.path)}; that hook recognises Copilot's events and stays silent there`,
-        fix: "run `agentsmd install copilot` so Copilot CLI gets nested AGENTS.md files through its own hook",
+        agents: [reader.id],
+        message: `${reader.name} also runs the \`agentsmd hook ${owner.id}\` entries of ${quote(file.path)}; that hook recognises ${reader.name}'s events and stays silent there`,
+        fix: silent.fix,
       });
+    }
   }
-  if (claudeProject !== null && !claudeUser)
+  for (const [host, { project, user }] of placed) {
+    const check = host.doctor?.projectOnly;
+    if (check === undefined || project === null || user) continue;
     add({
-      code: "claude-hooks-project-only",
+      code: check.code,
       severity: "warning",
-      path: claudeProject,
-      agents: ["claude"],
-      message: `agentsmd's Claude Code hooks are only in ${quote(claudeProject)}: Claude Code (2.1.328 and later) started in a subdirectory of ${quote(root)} does not read that file, so nothing is delivered there`,
-      fix: "run `agentsmd install claude-code` (user scope, works from every directory) or load the plugin folder (`claude --plugin-dir <agentsmd>/claude-plugin`)",
+      path: project,
+      agents: [host.preset ?? host.id],
+      message: `agentsmd's ${host.name} hooks are only in ${quote(project)}: ${check.reason} (a session started below ${quote(root)}), so nothing is delivered there`,
+      fix: check.fix,
     });
+  }
 }

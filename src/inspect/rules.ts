@@ -10,9 +10,36 @@ import { isDeliverable, rulesForPath, relativeBelow } from "../load/rules/apply.
 import { compileGlobs, globProblem } from "../load/rules/match.js";
 import type { ScopedRule } from "../load/rules/rule.js";
 import { ruleAgentOf, ruleIsFor } from "../load/rules/targets.js";
+import type { SessionOptions } from "../session/options.js";
+import { hostById, hostDefinitions } from "../integrations/registry.js";
 
-/** Hosts agentsmd delivers to (its integrations); a rule none of them sees is reported. */
-const AGENTSMD_HOSTS: readonly string[] = ["claude-code", "opencode", "codex", "gemini", "copilot", "qwen", "kilo", "pi", "mcp"];
+/** Hosts agentsmd delivers to (the registry); a rule none of them sees is reported. */
+export function agentsmdHosts(): string[] {
+  return hostDefinitions().map((host) => host.id);
+}
+
+/**
+ * Who reads `format` itself: the registered hosts whose definition lists it, else the format's own
+ * tool (Cursor, Continue, Windsurf: named by the format's id).
+ * @example nativeReaders("claude") // ["claude-code", "copilot"]
+ */
+export function nativeReaders(format: RuleFormat): string[] {
+  const hosts = hostDefinitions()
+    .filter((host) => host.nativeRuleFormats.includes(format))
+    .map((host) => host.id);
+  return hosts.length > 0 ? hosts : [format];
+}
+
+/**
+ * Session options with the formats their `host` reads itself filled in from the registry (a
+ * caller's own `nativeRuleFormats` wins): what explain and tree open sessions with.
+ * @example withHostFormats({ host: "copilot" }).nativeRuleFormats // ["copilot", "claude"]
+ */
+export function withHostFormats<T extends SessionOptions>(options: T): T {
+  if (options.nativeRuleFormats !== undefined || options.host === undefined) return options;
+  const native = hostById(options.host)?.nativeRuleFormats;
+  return native === undefined ? options : { ...options, nativeRuleFormats: native };
+}
 
 export interface RuleReach {
   /** Hosts that read the rule's format themselves (agentsmd hosts and others, such as Cursor). */
@@ -27,9 +54,11 @@ export interface RuleReach {
  * own host; agentsmd never delivers them.
  */
 export function ruleReach(rule: ScopedRule, formats?: readonly RuleFormat[]): RuleReach {
-  const native = [...RULE_FORMAT_SPECS[rule.format].nativeHosts];
+  const native = nativeReaders(rule.format);
   const agentsmd = isDeliverable(rule)
-    ? AGENTSMD_HOSTS.filter((host) => formatsForHost(host, formats).includes(rule.format) && ruleIsFor(rule, ruleAgentOf(host)))
+    ? hostDefinitions()
+        .filter((host) => formatsForHost(host.nativeRuleFormats, formats).includes(rule.format) && ruleIsFor(rule, ruleAgentOf(host.id)))
+        .map((host) => host.id)
     : [];
   return { native, agentsmd };
 }
@@ -119,7 +148,8 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
       }
     }
     const reach = ruleReach(rule, formats);
-    const served = [...reach.native.filter((host) => AGENTSMD_HOSTS.includes(host)), ...reach.agentsmd];
+    const hosts = agentsmdHosts();
+    const served = [...reach.native.filter((host) => hosts.includes(host)), ...reach.agentsmd];
     if (served.length === 0) {
       const why =
         rule.activation === "manual"
@@ -128,10 +158,10 @@ export function ruleFindings(rules: readonly ScopedRule[], unmatched: readonly S
             ? "it applies only when the agent asks for it by its description"
             : rule.excludeAgent?.includes("coding-agent")
               ? "excludeAgent keeps it from coding agents"
-              : rule.targets !== undefined && !AGENTSMD_HOSTS.some((host) => ruleIsFor(rule, ruleAgentOf(host)))
+              : rule.targets !== undefined && !hosts.some((host) => ruleIsFor(rule, ruleAgentOf(host)))
                 ? `it is only for ${rule.targets.length ? rule.targets.join(", ") : "no agent"}`
                 : "its format is left out of rules.formats";
-      const others = reach.native.filter((host) => !AGENTSMD_HOSTS.includes(host));
+      const others = reach.native.filter((host) => !hosts.includes(host));
       findings.push({
         code: "rule-unseen",
         severity: "warning",

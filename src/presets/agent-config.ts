@@ -41,7 +41,7 @@ const NOT_APPLIED = "its settings are not applied";
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === "string");
 
 /** `$CODEX_HOME` when set and non-empty, else `~/.codex` (as Codex resolves it). */
-function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
+export function codexHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
   return env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex");
 }
 

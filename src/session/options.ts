@@ -3,7 +3,7 @@
  * without importing each other).
  */
 import type { FileSystem } from "../io/file-system.js";
-import type { AgentsConfig } from "../core/schema.js";
+import type { AgentsConfig, RuleFormat } from "../core/schema.js";
 import type { WatchOptions } from "./watch.js";
 
 export interface SessionOptions {
@@ -26,9 +26,11 @@ export interface SessionOptions {
    * can trust its entries until a change is seen; `session.close()` stops it. @default false
    */
   watch?: boolean | WatchOptions;
-  /**
-   * The integration consuming the session (`claude-code`, `opencode`, `copilot`, ...): scoped-rule
-   * formats this host reads itself are never delivered. @default none (every format is delivered)
-   */
+  /** The integration consuming the session (`claude-code`, `opencode`, ...), for its own records. */
   host?: string;
+  /**
+   * Scoped-rule formats the consuming host reads itself (its definition's `nativeRuleFormats`,
+   * `hostById(id).nativeRuleFormats`): never delivered. @default none (every format is delivered)
+   */
+  nativeRuleFormats?: readonly RuleFormat[];
 }

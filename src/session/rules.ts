@@ -38,10 +38,12 @@ export interface SessionRulesOptions {
   root: string | null;
   fs: FileSystem;
   sink: DiagnosticSink;
-  /** The integration consuming the session (`claude-code`, `opencode`, ...); decides the default formats. */
+  /** The integration consuming the session (`claude-code`, `opencode`, ...): with `preset`, which agent a rule's `targets` name. */
   host?: string | undefined;
   /** The session's preset: which agent consumes it when `host` is not given (rulesync `targets`, Ruler's agents). */
   preset?: string | undefined;
+  /** The formats the host consuming the session reads itself (its definition's `nativeRuleFormats`): never delivered. */
+  native?: readonly RuleFormat[] | undefined;
   /** `rules.formats` from the config. */
   formats?: readonly RuleFormat[] | undefined;
   /** How long a scan is trusted (the cache's revalidation window). */
@@ -64,9 +66,9 @@ export class SessionRules {
 
   constructor(options: SessionRulesOptions) {
     this.#options = options;
-    this.formats = options.root === null ? [] : formatsForHost(options.host ?? "", options.formats);
+    this.formats = options.root === null ? [] : formatsForHost(options.native ?? [], options.formats);
     this.#agent = ruleAgentOf(options.host, options.preset);
-    this.#native = options.host ? RULE_FORMATS.filter((format) => RULE_FORMAT_SPECS[format].nativeHosts.includes(options.host!)) : [];
+    this.#native = options.native ?? [];
   }
 
   /**

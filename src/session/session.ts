@@ -439,6 +439,7 @@ function rulesOf(parts: Parts): SessionRules {
     sink: parts.sink,
     host: parts.host,
     preset: parts.preset.name,
+    native: parts.nativeRuleFormats,
     formats: parts.raw.rules?.formats,
     revalidateMs: parts.config.cache.revalidateMs,
   });

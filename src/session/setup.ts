@@ -13,7 +13,7 @@ import { importRootOf } from "../load/imports.js";
 import { absolute, parentOf, pathInputProblem, homeFromEnv } from "../core/paths.js";
 import { PathError } from "../core/errors.js";
 import { quote } from "../core/quote.js";
-import type { AgentsConfig } from "../core/schema.js";
+import type { AgentsConfig, RuleFormat } from "../core/schema.js";
 import type { SessionOptions } from "./options.js";
 
 /** What a session is built from. */
@@ -36,8 +36,10 @@ export interface Parts {
   listed?: ListedFiles | undefined;
   /** Files the agent's settings exclude (`Preset.excludes`). */
   excludes?: Excludes | undefined;
-  /** The integration consuming the session (decides the default scoped-rule formats). */
+  /** The integration consuming the session: which agent a rule's `targets` name. */
   host?: string | undefined;
+  /** The scoped-rule formats the consuming host reads itself (never delivered). */
+  nativeRuleFormats?: readonly RuleFormat[] | undefined;
   /** File names only a repository's agent settings gave: not for the home layer. */
   projectNames?: { names: string[]; file: string; product: string } | undefined;
 }
@@ -127,6 +129,7 @@ export async function buildParts(options: SessionOptions, rawOverride?: AgentsCo
     listed,
     excludes,
     host: options.host,
+    nativeRuleFormats: options.nativeRuleFormats,
     projectNames: resolved.projectNames,
   };
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/bin.js";
 
 /** Layers in order; `hook` (the hook runtime, the source of dist/hook/) sits beside `cli`, one rank. */
-const LAYERS = ["core", "io", "presets", "load", "session", "inspect", "integrations", ["hook", "cli"]] as const;
+const LAYERS = ["core", "io", "presets", "load", "session", "integrations", "inspect", ["hook", "cli"]] as const;
 const RANK = new Map<string, number>(
   LAYERS.flatMap((layer, rank) => (typeof layer === "string" ? [[layer, rank]] : layer.map((f) => [f, rank] as [string, number]))),
 );

@@ -11,8 +11,10 @@ import { dirname, join } from "node:path";
 import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { ensureBuilt, REPO } from "../helpers/bin.js";
 import { verifyHook } from "../../src/integrations/setup/verify.js";
+import { installerOf } from "../../src/integrations/host/installers.js";
+import { hostById } from "../../src/integrations/registry.js";
 import { isEphemeralPackage, packageHookScript, projectPrefixOf, userHookPrefix } from "../../src/integrations/host/hook-command.js";
-import { hookCommands } from "../../src/inspect/hook-entries.js";
+import { hookCommands } from "../../src/integrations/host/hook-commands.js";
 
 /** Every project-scope install and the file it writes, relative to the project. */
 const PROJECT_INSTALLS: ReadonlyArray<{ args: string[]; file: string; host: string }> = [
@@ -94,7 +96,10 @@ describe("portable hook commands", () => {
     mkdirSync(tree.path("other-node/bin"), { recursive: true });
     writeFileSync(tree.path("other-node/bin/node"), `#!/bin/sh\necho ran > "${tree.path("other-node/ran")}"\nexec '${process.execPath}' "$@"\n`);
     chmodSync(tree.path("other-node/bin/node"), 0o755);
-    const result = await verifyHook("claude-code", command, { env: { PATH: `${tree.path("other-node/bin")}:/usr/bin:/bin` }, home: tree.home });
+    const result = await verifyHook("claude-code", (await installerOf(hostById("claude-code")!))!.verify, command, {
+      env: { PATH: `${tree.path("other-node/bin")}:/usr/bin:/bin` },
+      home: tree.home,
+    });
     expect(result.problem).toBeUndefined();
     expect(result.ok).toBe(true);
     expect(existsSync(tree.path("other-node/ran"))).toBe(true);

@@ -6,6 +6,7 @@ import { normaliseRule, type ScopedRule } from "../../src/load/rules/rule.js";
 import { globMatch, rulesForPath, relativeBelow, isDeliverable } from "../../src/load/rules/apply.js";
 import { compileGlobs, splitGlobList, cleanGlob } from "../../src/load/rules/match.js";
 import { RULE_FORMATS, RULE_FORMAT_SPECS, formatsForHost, defaultFormatsFor, type RuleFormat } from "../../src/load/rules/formats.js";
+import { hostById, hostDefinitions } from "../../src/integrations/registry.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const ROOT = "/repo";
@@ -192,14 +193,15 @@ describe("each format's documented semantics", () => {
 });
 
 describe("formats per host", () => {
-  it("never gives a host a format it reads itself", () => {
-    expect(defaultFormatsFor("claude-code")).not.toContain("claude");
-    expect(defaultFormatsFor("copilot")).toEqual(["cursor", "continue", "qwen", "windsurf", "rulesync", "ruler"]);
-    expect(defaultFormatsFor("opencode")).toEqual([...RULE_FORMATS]);
-    expect(formatsForHost("claude-code", ["claude", "copilot"])).toEqual(["copilot"]);
+  it("never gives a host a format it reads itself (its definition's nativeRuleFormats)", () => {
+    const native = (id: string) => hostById(id)!.nativeRuleFormats;
+    expect(defaultFormatsFor(native("claude-code"))).not.toContain("claude");
+    expect(defaultFormatsFor(native("copilot"))).toEqual(["cursor", "continue", "qwen", "windsurf", "rulesync", "ruler"]);
+    expect(defaultFormatsFor(native("opencode"))).toEqual([...RULE_FORMATS]);
+    expect(formatsForHost(native("claude-code"), ["claude", "copilot"])).toEqual(["copilot"]);
     fc.assert(
-      fc.property(fc.constantFrom("claude-code", "copilot", "qwen", "opencode", "codex", "gemini"), fc.subarray([...RULE_FORMATS]), (host, wanted) => {
-        for (const format of formatsForHost(host, wanted)) expect(RULE_FORMAT_SPECS[format].nativeHosts).not.toContain(host);
+      fc.property(fc.constantFrom(...hostDefinitions()), fc.subarray([...RULE_FORMATS]), (host, wanted) => {
+        for (const format of formatsForHost(host.nativeRuleFormats, wanted)) expect(host.nativeRuleFormats).not.toContain(format);
       }),
     );
   });

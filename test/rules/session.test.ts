@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { restoreSession } from "../../src/session/session.js";
 import { createTree, openSession } from "../helpers/tree.js";
+import { hostById } from "../../src/integrations/registry.js";
+
+/** The formats a registered host reads itself (what its caller hands the session). */
+const native = (id: string) => hostById(id)!.nativeRuleFormats;
 
 const TREE = {
   ".git/": null,
@@ -61,17 +65,22 @@ describe("scoped rules in a session", () => {
 
   it("never delivers a format the host reads itself", async () => {
     const tree = await createTree(TREE);
-    const claude = await openSession(tree, { cwd: tree.root, host: "claude-code" });
+    const claude = await openSession(tree, { cwd: tree.root, host: "claude-code", nativeRuleFormats: native("claude-code") });
     expect(claude.initialMessage).not.toContain("CLAUDE-ALWAYS");
     expect((await claude.touch(["src/b.py"])).filter((block) => block.rule)).toEqual([]);
     expect((await claude.touch(["src/a.ts"])).map((block) => block.rule?.format)).toEqual(["copilot"]);
-    const copilot = await openSession(tree, { cwd: tree.root, host: "copilot" });
+    const copilot = await openSession(tree, { cwd: tree.root, host: "copilot", nativeRuleFormats: native("copilot") });
     expect((await copilot.touch(["src/a.ts", "src/b.py", "web/App.tsx"])).map((block) => block.rule?.format)).toEqual(["cursor"]);
   });
 
   it("follows rules.formats, and [] turns rules off", async () => {
     const tree = await createTree(TREE);
-    const only = await openSession(tree, { cwd: tree.root, config: { rules: { formats: ["cursor", "claude"] } }, host: "claude-code" });
+    const only = await openSession(tree, {
+      cwd: tree.root,
+      config: { rules: { formats: ["cursor", "claude"] } },
+      host: "claude-code",
+      nativeRuleFormats: native("claude-code"),
+    });
     expect(only.rules.formats).toEqual(["cursor"]);
     expect((await only.touch(["src/a.ts", "web/App.tsx"])).map((block) => block.rule?.format)).toEqual(["cursor"]);
     const off = await openSession(tree, { cwd: tree.root, config: { rules: { formats: [] } } });
@@ -144,13 +153,13 @@ describe("scoped rules in a session", () => {
       ".github/instructions/ts.instructions.md": "---\napplyTo: 'src/**'\n---\nSAME RULE\n",
       ".cursor/rules/ts.mdc": "---\nglobs: src/**\n---\nSAME   RULE\n",
     });
-    const session = await openSession(tree, { cwd: tree.root, host: "opencode" });
+    const session = await openSession(tree, { cwd: tree.root, host: "opencode", nativeRuleFormats: native("opencode") });
     const blocks = (await session.touch(["src/a.ts"])).filter((block) => block.rule);
     expect(blocks.map((block) => block.rule?.format)).toEqual(["copilot"]);
     // Copilot reads its own copy: the Cursor copy is not delivered to it either.
-    const copilot = await openSession(tree, { cwd: tree.root, host: "copilot" });
+    const copilot = await openSession(tree, { cwd: tree.root, host: "copilot", nativeRuleFormats: native("copilot") });
     expect((await copilot.touch(["src/a.ts"])).filter((block) => block.rule)).toEqual([]);
-    const claude = await openSession(tree, { cwd: tree.root, host: "claude-code" });
+    const claude = await openSession(tree, { cwd: tree.root, host: "claude-code", nativeRuleFormats: native("claude-code") });
     expect((await claude.touch(["src/a.ts"])).filter((block) => block.rule).map((block) => block.rule?.format)).toEqual(["copilot"]);
   });
 
@@ -177,14 +186,14 @@ describe("scoped rules in a session", () => {
   it("presets rooted at the file-system root (pi, claude) find the rule directories at the git root above cwd, or cwd without one", async () => {
     for (const preset of ["pi", "claude"]) {
       const tree = await createTree(TREE);
-      const session = await openSession(tree, { cwd: tree.path("src"), preset, host: "pi" });
+      const session = await openSession(tree, { cwd: tree.path("src"), preset, host: "pi", nativeRuleFormats: native("pi") });
       expect(session.root, preset).toBe("/");
       const blocks = await session.touch([tree.path("src/a.ts"), tree.path("web/App.tsx")]);
       expect(blocks.map((block) => block.rule?.format).filter(Boolean), preset).toEqual(["copilot", "cursor"]);
       expect(blocks.find((block) => block.rule?.format === "cursor")!.content, preset).toContain("Scoped rule from .cursor/rules/web.mdc");
       const { [".git/"]: _git, ...noGit } = TREE;
       const bare = await createTree(noGit);
-      const without = await openSession(bare, { cwd: bare.root, preset, host: "pi" });
+      const without = await openSession(bare, { cwd: bare.root, preset, host: "pi", nativeRuleFormats: native("pi") });
       expect((await without.touch([bare.path("web/App.tsx")])).map((block) => block.rule?.glob).filter(Boolean), preset).toEqual(["web/**"]);
     }
   });

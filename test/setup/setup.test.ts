@@ -9,7 +9,7 @@ import { chmod, readFile, readdir, lstat, writeFile, mkdir } from "node:fs/promi
 import { dirname, join } from "node:path";
 import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { ensureBuilt, REPO } from "../helpers/bin.js";
-import { detectAgents } from "../../src/integrations/setup/agents.js";
+import { detectAgents } from "../../src/integrations/setup/detect.js";
 import type { SetupReport } from "../../src/integrations/setup/setup.js";
 
 beforeAll(ensureBuilt, 180_000);

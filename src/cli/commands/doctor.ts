@@ -20,14 +20,17 @@ export function registerDoctor(program: Command, context: CommandContext): void 
       const { cwd, preset: _preset, ...session } = context.sessionOptions(command);
       const root = dir === undefined ? cwd! : await context.directory(dir, "DIR");
       const report = await doctor({ root, session, ...(options.gitignore === false ? { gitignore: false } : {}) });
-      // agentsmd's own hooks in Codex: installed but untrusted or stale are skipped silently by Codex
-      const { codexHomeDir, codexHookFindings } = await import("../../integrations/codex/install.js");
+      // Each host's own findings on agentsmd's installed hooks (Codex: untrusted or stale, skipped silently by Codex)
       const home = session.home ?? homeFromEnv(context.io.env, homedir);
-      const codexFindings = await codexHookFindings({ codexHome: codexHomeDir(context.io.env, home) }).catch(() => []);
+      const { installerOf } = await import("../../integrations/host/installers.js");
+      const { installableHosts } = await import("../../integrations/registry.js");
+      const hostFindings = [];
+      for (const host of installableHosts())
+        hostFindings.push(...((await (await installerOf(host))?.findings?.({ home, env: context.io.env }).catch(() => [])) ?? []));
       // agentsmd's installed hooks: a command that names a missing program, or a user hook that does not answer when run
       const { hookHealthFindings } = await import("../../integrations/setup/health.js");
       const healthFindings = await hookHealthFindings({ root, home, env: context.io.env }).catch(() => []);
-      for (const finding of [...codexFindings, ...healthFindings]) {
+      for (const finding of [...hostFindings, ...healthFindings]) {
         report.findings.push(finding);
         report.counts[finding.severity]++;
       }

@@ -1,235 +1,127 @@
 /**
  * `agentsmd install <host>` / `agentsmd uninstall <host>`: register agentsmd with an agent host.
- * The default scope is `user`: the one that works from every directory. Where a host has a
- * project scope, choosing it prints the host's subdirectory caveat (stderr).
+ * The hosts, their scopes, options and messages come from the host registry (each host's
+ * `install` slot and installer); this module knows no host. The default scope is `user`: the one
+ * that works from every directory. A project scope prints the host's caveat (stderr).
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { countOf } from "../../core/words.js";
 import { homedir } from "node:os";
 import type { CommandContext } from "../context.js";
 import { absolute, homeFromEnv } from "../../core/paths.js";
-import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code/install.js";
 import { quote as quoteForTerminal } from "../../core/quote.js";
+import type { InstallRequest } from "../../integrations/host/definition.js";
+import { hostById, hostDefinitions, installableHosts } from "../../integrations/registry.js";
 
-const HOSTS = ["claude-code", "codex", "copilot", "gemini", "qwen"];
+type Installable = ReturnType<typeof installableHosts>[number];
 
-function parseScope(value: string): InstallScope {
-  if (!(INSTALL_SCOPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`use one of ${INSTALL_SCOPES.join(", ")}`);
-  return value as InstallScope;
+/** The installable hosts by id (the order help and messages list them in). */
+const byId = (): Installable[] => [...installableHosts()].sort((a, b) => a.id.localeCompare(b.id));
+
+/** Every scope some host has, in first-seen order ("user" first). */
+function allScopes(): string[] {
+  return [...new Set(byId().flatMap((host) => host.install.scopes))];
 }
 
-function parseHost(value: string): string {
-  if (!HOSTS.includes(value))
-    throw new InvalidArgumentError(
-      `supported: ${HOSTS.join(", ")}. OpenCode, Kilo Code and pi load agentsmd as a plugin (\`agentsmd setup\` prints the line for each); any other MCP host can register \`agentsmd mcp\``,
-    );
+function parseScope(value: string): string {
+  const scopes = allScopes();
+  if (!scopes.includes(value)) throw new InvalidArgumentError(`use one of ${scopes.join(", ")}`);
   return value;
 }
 
-export function registerInstall(program: Command, context: CommandContext): void {
-  const where = (command: Command) => {
-    const globals = context.globals(command);
-    return {
-      projectDir: absolute(globals.cwd ?? context.io.cwd, context.io.cwd),
-      home: globals.home !== undefined ? absolute(globals.home, context.io.cwd) : homeFromEnv(context.io.env, homedir),
-      env: context.io.env,
-    };
-  };
-  const scopeHelp =
-    "user (default, works from every directory): ~/.claude/settings.json, ~/.copilot/hooks/agentsmd.json, ~/.gemini/extensions/agentsmd/, ~/.qwen/settings.json; project: <cwd>/.claude/settings.json, <cwd>/.github/hooks/agentsmd.json, <cwd>/.gemini/settings.json, <cwd>/.qwen/settings.json; local (claude-code): <cwd>/.claude/settings.local.json";
+function listed(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
 
-  program
+function parseHost(value: string): string {
+  if (installableHosts().some((host) => host.id === value)) return value;
+  const plugins = hostDefinitions().filter((host) => host.plugin !== undefined);
+  throw new InvalidArgumentError(
+    `supported: ${byId()
+      .map((host) => host.id)
+      .join(
+        ", ",
+      )}.${plugins.length > 0 ? ` ${listed(plugins.map((host) => host.name))} load agentsmd as a plugin (\`agentsmd setup\` prints the line for each);` : ""} any other MCP host can register \`agentsmd mcp\``,
+  );
+}
+
+/** `--scope` help: per scope, the file each host writes (hosts named where not every host has it). */
+function scopeHelp(): string {
+  const hosts = byId();
+  return allScopes()
+    .map((scope, index) => {
+      const having = hosts.filter((host) => host.install.files[scope] !== undefined);
+      const who = having.length < hosts.length && scope !== "user" && having.length <= 2 ? ` (${having.map((host) => host.id).join(", ")})` : "";
+      return `${scope}${index === 0 ? " (default, works from every directory)" : ""}${who}: ${having.map((host) => host.install.files[scope]).join(", ")}`;
+    })
+    .join("; ");
+}
+
+export function registerInstall(program: Command, context: CommandContext): void {
+  const hosts = byId();
+  const hostHelp = `host: ${hosts.map((host) => host.id).join(", ")}`;
+  const install = program
     .command("install")
-    .description(
-      "register agentsmd with an agent host: claude-code (hook entries in a Claude Code settings.json), codex (hooks in $CODEX_HOME/hooks.json), copilot (a hooks file of its own in ~/.copilot/hooks), gemini (a Gemini CLI extension), qwen (hooks in a Qwen Code settings.json)",
-    )
-    .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
-    .option("--scope <scope>", scopeHelp, parseScope, "user")
+    .description(`register agentsmd with an agent host: ${hosts.map((host) => `${host.id} (${host.install.summary})`).join(", ")}`)
+    .argument("<host>", hostHelp, parseHost)
+    .option("--scope <scope>", scopeHelp(), parseScope, "user")
     .option(
       "--command <command>",
       "command the hooks run, without \"hook <host>\" (default: for project/local scope the project's own node_modules/agentsmd, relative to the project, else `agentsmd` by name; for user scope `node` from PATH and this package's dist/hook/hook.cjs)",
-    )
-    .option("--trust", "codex: also record Codex's trust for exactly agentsmd's hooks (through `codex app-server` when codex is on PATH, else in config.toml)")
-    .option("--codex-bin <path>", "codex: the codex executable used for --trust (default: codex on PATH)")
-    .action(async (host: string, options: { scope: InstallScope; command?: string; trust?: boolean; codexBin?: string }, command: Command) => {
-      if (host === "codex") return installCodexCommand(context, command, options);
-      if (host === "copilot") return copilotCommand(context, command, where(command), "install", options);
-      if (host === "gemini" || host === "qwen") return installHookHostCommand(context, command, host, where(command), options);
-      const result = await installClaudeCode({
-        ...where(command),
-        scope: options.scope,
-        ...(options.command ? { command: `${options.command.trim()} hook claude-code` } : {}),
-      });
-      if (context.globals(command).json) context.json(result);
-      else if (result.changed)
-        context.out(`agentsmd: added the Claude Code hooks (SessionStart, PostToolUse, UserPromptSubmit) to ${result.file}\n  command: ${result.command}`);
-      else context.out(`agentsmd: ${result.file} already has the agentsmd hooks; nothing changed`);
-      if (options.scope !== "user") await byNameNote(context, result.command, where(command).projectDir);
-      if (options.scope !== "user")
-        context.io.stderr(
-          `note: Claude Code (2.1.328 and later) reads ${quoteForTerminal(result.file)} only when started in ${quoteForTerminal(where(command).projectDir)} itself: a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install claude-code\`) or the plugin folder (\`claude --plugin-dir <agentsmd>/claude-plugin\`).\n`,
-        );
-    });
+    );
+  for (const host of hosts) for (const option of host.install.options ?? []) install.option(option.flags, `${host.id}: ${option.description}`);
+  install.action(async (id: string, options: Record<string, unknown>, command: Command) => {
+    const host = hostById(id) as Installable;
+    const request = requestFor(context, command, host, options);
+    const outcome = await (await loadInstaller(host)).install(request);
+    if (context.globals(command).json) context.json(outcome.json);
+    else context.out(outcome.lines.join("\n"));
+    if (request.scope !== "user") await byNameNote(context, outcome.command, request.projectDir);
+    for (const note of outcome.notes) context.io.stderr(`${note}\n`);
+  });
 
   program
     .command("uninstall")
     .description("remove what `agentsmd install <host>` added, and nothing else")
-    .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
-    .option("--scope <scope>", scopeHelp, parseScope, "user")
-    .action(async (host: string, options: { scope: InstallScope }, command: Command) => {
-      if (host === "codex") return uninstallCodexCommand(context, command);
-      if (host === "copilot") return copilotCommand(context, command, where(command), "uninstall", options);
-      if (host === "gemini" || host === "qwen") return uninstallHookHostCommand(context, command, host, where(command), options);
-      const result = await uninstallClaudeCode({ ...where(command), scope: options.scope });
-      if (context.globals(command).json) context.json(result);
-      else if (result.changed) context.out(`agentsmd: removed the agentsmd hooks from ${result.file}`);
-      else context.out(`agentsmd: no agentsmd hooks in ${result.file}; nothing changed`);
+    .argument("<host>", hostHelp, parseHost)
+    .option("--scope <scope>", scopeHelp(), parseScope, "user")
+    .action(async (id: string, options: Record<string, unknown>, command: Command) => {
+      const host = hostById(id) as Installable;
+      const outcome = await (await loadInstaller(host)).uninstall(requestFor(context, command, host, options));
+      if (context.globals(command).json) context.json(outcome.json);
+      else context.out(outcome.lines.join("\n"));
+      for (const note of outcome.notes) context.io.stderr(`${note}\n`);
     });
 }
 
-function userHome(context: CommandContext, command: Command): string {
-  const globals = context.globals(command);
-  return globals.home !== undefined ? absolute(globals.home, context.io.cwd) : homeFromEnv(context.io.env, homedir);
+async function loadInstaller(host: Installable) {
+  const { installerOf } = await import("../../integrations/host/installers.js");
+  return (await installerOf(host))!;
 }
 
-function codexHome(context: CommandContext, command: Command): Promise<string> {
-  return import("../../integrations/codex/install.js").then(({ codexHomeDir }) =>
-    absolute(codexHomeDir(context.io.env, userHome(context, command)), context.io.cwd),
-  );
-}
-
-async function installCodexCommand(
-  context: CommandContext,
-  command: Command,
-  options: { command?: string; trust?: boolean; codexBin?: string },
-): Promise<void> {
-  const { installCodex } = await import("../../integrations/codex/install.js");
+/** The request for `host` from the parsed options: its scope checked, its own options picked (paths resolved). */
+function requestFor(context: CommandContext, command: Command, host: Installable, options: Record<string, unknown>): InstallRequest {
   const globals = context.globals(command);
-  const result = await installCodex({
-    codexHome: await codexHome(context, command),
-    home: userHome(context, command),
-    ...(options.command ? { command: `${options.command.trim()} hook codex` } : {}),
-    trust: options.trust === true,
-    ...(options.codexBin ? { codexBin: absolute(options.codexBin, context.io.cwd) } : {}),
-    env: context.io.env,
-    cwd: absolute(globals.cwd ?? context.io.cwd, context.io.cwd),
-  });
-  if (globals.json) return context.json(result);
-  const q = (s: string) => quoteForTerminal(s);
-  const lines = [
-    result.changed
-      ? `agentsmd: added the Codex hooks (SessionStart, UserPromptSubmit, PostToolUse on Bash|apply_patch) to ${q(result.hooksFile)}`
-      : `agentsmd: ${q(result.hooksFile)} already has the agentsmd hooks; nothing changed`,
-    `  command: ${q(result.command)}`,
-  ];
-  if (options.trust) {
-    lines.push(
-      `agentsmd: trusted ${countOf(result.trusted.length, "hook")} in ${q(result.configFile)} (${result.trustedVia === "app-server" ? "keys and hashes from codex app-server hooks/list, confirmed trusted by it" : "hashes computed by agentsmd; no codex binary found"}):`,
-    );
-    for (const t of result.trusted) lines.push(`  ${q(t.key)} = ${t.hash}`);
-    if (result.hashMismatches.length > 0)
-      lines.push(`  note: Codex computed another hash than agentsmd for ${countOf(result.hashMismatches.length, "hook")}; Codex's was recorded`);
-  } else {
-    lines.push(
-      "Codex runs a new hook only after you trust it: open Codex, type /hooks and trust the three agentsmd hooks,",
-      "or run `agentsmd install codex --trust` to record that trust now (for exactly these hooks).",
-    );
+  const scope = String(options.scope ?? "user");
+  if (!host.install.scopes.includes(scope))
+    command.error(`error: ${host.name} has no ${scope} scope: use ${host.install.scopes.map((each) => `--scope ${each}`).join(" or ")}`, { exitCode: 2 });
+  const own: Record<string, string | boolean | undefined> = {};
+  for (const option of host.install.options ?? []) {
+    const value = options[option.name];
+    if (typeof value === "string") own[option.name] = option.path ? absolute(value, context.io.cwd) : value;
+    else if (typeof value === "boolean") own[option.name] = value;
   }
-  context.out(lines.join("\n"));
-}
-
-async function uninstallCodexCommand(context: CommandContext, command: Command): Promise<void> {
-  const { uninstallCodex } = await import("../../integrations/codex/install.js");
-  const result = await uninstallCodex({ codexHome: await codexHome(context, command), home: userHome(context, command), env: context.io.env });
-  if (context.globals(command).json) return context.json(result);
-  context.out(
-    result.changed.length > 0
-      ? `agentsmd: took agentsmd's hooks and their trust out of ${result.changed.map((f) => quoteForTerminal(f)).join(" and ")} (restored byte for byte where nothing else changed)`
-      : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.hooksFile)}; nothing changed`,
-  );
-}
-
-async function copilotCommand(
-  context: CommandContext,
-  command: Command,
-  where: { projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> },
-  action: "install" | "uninstall",
-  options: { scope: string; command?: string },
-): Promise<void> {
-  if (options.scope !== "user" && options.scope !== "project") throw new InvalidArgumentError(`copilot has the scopes user and project, not ${options.scope}`);
-  const { installCopilot, uninstallCopilot } = await import("../../integrations/copilot/install.js");
-  const scope = options.scope;
-  const result =
-    action === "install"
-      ? await installCopilot({ ...where, scope, ...(options.command ? { command: options.command.trim() } : {}) })
-      : await uninstallCopilot({ ...where, scope });
-  if (context.globals(command).json) context.json(result);
-  else if (action === "uninstall")
-    context.out(
-      result.changed
-        ? `agentsmd: removed ${quoteForTerminal(result.file)}`
-        : `agentsmd: no agentsmd hooks in ${quoteForTerminal(result.file)}; nothing changed`,
-    );
-  else if (result.changed)
-    context.out(
-      `agentsmd: added the GitHub Copilot CLI hooks (sessionStart, userPromptSubmitted, postToolUse, preCompact) in ${quoteForTerminal(result.file)}\n  command: ${quoteForTerminal(result.command ?? "")}`,
-    );
-  else context.out(`agentsmd: ${quoteForTerminal(result.file)} already has the agentsmd hooks; nothing changed`);
-  if (action === "install" && scope === "project") await byNameNote(context, result.command, where.projectDir);
-  if (action === "install" && scope === "project")
-    context.io.stderr(
-      `note: GitHub Copilot CLI loads ${quoteForTerminal(result.file)} only when started in ${quoteForTerminal(where.projectDir)} itself, or when that directory is a trusted folder (\`--trust-folder\` trusts only the directory Copilot starts in): a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install copilot\`).\n`,
-    );
-}
-
-type Where = { projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> };
-
-const HOOK_HOSTS = {
-  gemini: { name: "Gemini CLI", events: "SessionStart, BeforeAgent, AfterTool, PreCompress" },
-  qwen: { name: "Qwen Code", events: "SessionStart, PostToolUse, UserPromptSubmit" },
-} as const;
-
-function hostScope(host: "gemini" | "qwen", scope: InstallScope, command: Command): "user" | "project" {
-  if (scope === "local") command.error(`error: ${HOOK_HOSTS[host].name} has no local scope: use --scope user or --scope project`, { exitCode: 2 });
-  return scope;
-}
-
-async function installHookHostCommand(
-  context: CommandContext,
-  command: Command,
-  host: "gemini" | "qwen",
-  where: Where,
-  options: { scope: InstallScope; command?: string },
-): Promise<void> {
-  const scope = hostScope(host, options.scope, command);
-  const own = options.command ? { command: `${options.command.trim()} hook ${host}` } : {};
-  const result =
-    host === "gemini"
-      ? await (await import("../../integrations/gemini/install.js")).installGemini({ ...where, scope, ...own })
-      : await (await import("../../integrations/qwen/install.js")).installQwen({ ...where, scope, ...own });
-  if (context.globals(command).json) return context.json({ ...result, scope });
-  const q = (s: string) => quoteForTerminal(s);
-  if (scope === "project") await byNameNote(context, result.command, where.projectDir);
-  if (!result.changed) return context.out(`agentsmd: ${q(result.file)} already has the agentsmd hooks; nothing changed`);
-  context.out(`agentsmd: added the ${HOOK_HOSTS[host].name} hooks (${HOOK_HOSTS[host].events}) in ${q(result.file)}\n  command: ${q(result.command ?? "")}`);
-}
-
-async function uninstallHookHostCommand(
-  context: CommandContext,
-  command: Command,
-  host: "gemini" | "qwen",
-  where: Where,
-  options: { scope: InstallScope },
-): Promise<void> {
-  const scope = hostScope(host, options.scope, command);
-  const result =
-    host === "gemini"
-      ? await (await import("../../integrations/gemini/install.js")).uninstallGemini({ ...where, scope })
-      : await (await import("../../integrations/qwen/install.js")).uninstallQwen({ ...where, scope });
-  if (context.globals(command).json) return context.json({ ...result, scope });
-  const q = (s: string) => quoteForTerminal(s);
-  if (!result.changed) return context.out(`agentsmd: no agentsmd hooks in ${q(result.file)}; nothing changed`);
-  context.out(`agentsmd: removed the agentsmd hooks from ${q(result.file)}`);
+  for (const other of installableHosts())
+    for (const option of other === host ? [] : (other.install.options ?? []))
+      if (options[option.name] !== undefined && !(host.install.options ?? []).some((mine) => mine.name === option.name))
+        command.error(`error: ${option.flags.split(" ")[0]} is an option of ${other.id}, not of ${host.id}`, { exitCode: 2 });
+  return {
+    scope,
+    projectDir: absolute(globals.cwd ?? context.io.cwd, context.io.cwd),
+    home: globals.home !== undefined ? absolute(globals.home, context.io.cwd) : homeFromEnv(context.io.env, homedir),
+    env: context.io.env,
+    ...(typeof options.command === "string" && options.command.trim() !== "" ? { command: options.command.trim() } : {}),
+    options: own,
+  };
 }
 
 /**
@@ -238,7 +130,7 @@ async function uninstallHookHostCommand(
  */
 async function byNameNote(context: CommandContext, hookCommand: string | undefined, projectDir: string): Promise<void> {
   if (hookCommand === undefined || !/^agentsmd(\s|$)/.test(hookCommand)) return;
-  const { findOnPath } = await import("../../integrations/setup/agents.js");
+  const { findOnPath } = await import("../../integrations/setup/detect.js");
   if ((await findOnPath("agentsmd", context.io.env)) !== null) return;
   context.io.stderr(
     `note: the hooks call \`agentsmd\` by name (${quoteForTerminal(projectDir)} has no node_modules/agentsmd of its own), and no agentsmd is on PATH here: run \`npm install -D agentsmd\` in the project and install again (the hooks then run the project's copy), or \`npm install -g agentsmd\`\n`,

@@ -10,22 +10,27 @@ import { AgentsMdError } from "../../core/errors.js";
 import { absolute, homeFromEnv } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { countOf } from "../../core/words.js";
-import { AGENT_IDS, AGENTS, type AgentId } from "../../integrations/setup/agents.js";
+import { detectableHosts, hostById } from "../../integrations/registry.js";
 import type { AgentReport, SetupReport } from "../../integrations/setup/setup.js";
 import type { CommandContext } from "../context.js";
 
 /** Lines of the model's text shown per agent. */
 const ANSWER_LINES = 3;
 
+/** The ids of the agents setup knows (the registry's hosts with an executable and a configuration directory). */
+const agentIds = (): string[] => detectableHosts().map((host) => host.id);
+
 /** An agent's id from what the user typed: its id or its executable's name (`claude`). */
-function agentOf(word: string): AgentId | undefined {
+function agentOf(word: string): string | undefined {
   const lower = word.trim().toLowerCase();
-  return AGENT_IDS.find((id) => id === lower || AGENTS[id].bin === lower);
+  return detectableHosts().find((host) => host.id === lower || host.bin === lower)?.id;
 }
 
 function describeAgent(agent: AgentReport, report: SetupReport): string[] {
   const d = agent.detected;
-  const where = [d.binary ? `${AGENTS[agent.id].bin} at ${quote(d.binary)}` : null, d.configDirExists ? quote(d.configDir) : null].filter(Boolean).join(", ");
+  const where = [d.binary ? `${hostById(agent.id)?.bin ?? agent.id} at ${quote(d.binary)}` : null, d.configDirExists ? quote(d.configDir) : null]
+    .filter(Boolean)
+    .join(", ");
   const lines = [`${agent.name} (${agent.id}): ${where ? `found ${where}` : "not found"}`];
   const verb = report.dryRun ? (report.action === "install" ? "would add" : "would take out") : report.action === "install" ? "adds" : "takes out";
   if (agent.kind === "hooks") {
@@ -44,10 +49,7 @@ function describeAgent(agent: AgentReport, report: SetupReport): string[] {
         ? `  ${report.action === "install" ? "installed" : "uninstalled"}`
         : `  ${report.action === "install" ? "already installed; nothing changed" : "nothing of agentsmd's there; nothing changed"}`,
     );
-  if (agent.trust)
-    lines.push(
-      agent.trust.trusted ? `  trusted in Codex (${countOf(agent.trust.keys ?? 0, "hook")}, through ${agent.trust.via})` : "  not trusted in Codex yet",
-    );
+  if (agent.status !== undefined) lines.push(`  ${agent.status}`);
   const v = agent.verify;
   if (v) {
     if (v.ok) {
@@ -66,7 +68,9 @@ function describeAgent(agent: AgentReport, report: SetupReport): string[] {
 /** The report for a terminal. */
 function formatSetup(report: SetupReport): string {
   if (report.agents.length === 0)
-    return `agentsmd: no coding agent found on this machine (looked for ${AGENT_IDS.map((id) => AGENTS[id].bin).join(", ")} on PATH and their configuration directories); name one to set it up anyway: agentsmd setup claude-code`;
+    return `agentsmd: no coding agent found on this machine (looked for ${detectableHosts()
+      .map((host) => host.bin)
+      .join(", ")} on PATH and their configuration directories); name one to set it up anyway: agentsmd setup claude-code`;
   const head = report.dryRun ? "agentsmd setup --dry-run: nothing was changed" : `agentsmd setup${report.action === "uninstall" ? " --uninstall" : ""}`;
   return [head, ...report.agents.flatMap((agent) => ["", ...describeAgent(agent, report)])].join("\n");
 }
@@ -75,20 +79,23 @@ export function registerSetup(program: Command, context: CommandContext): void {
   program
     .command("setup")
     .description(
-      "detect the coding agents on this machine, install agentsmd's hooks into each (user scope) and check each hook answers as its agent runs it; plugin agents (OpenCode, Kilo Code, pi) get the line that enables them",
+      `detect the coding agents on this machine, install agentsmd's hooks into each (user scope) and check each hook answers as its agent runs it; plugin agents (${detectableHosts()
+        .filter((host) => host.plugin !== undefined)
+        .map((host) => host.name)
+        .join(", ")}) get the line that enables them`,
     )
-    .argument("[agents...]", `agents to set up: ${AGENT_IDS.join(", ")} (default: every one found)`)
+    .argument("[agents...]", `agents to set up: ${agentIds().join(", ")} (default: every one found)`)
     .option("--only <list>", "comma-separated agents to set up (the same as naming them)")
     .option("--dry-run", "show what would change, and change nothing")
     .option("--uninstall", "take agentsmd out of each agent again (each file's earlier bytes back)")
     .action(async (names: string[], options: { only?: string; dryRun?: boolean; uninstall?: boolean }, command: Command) => {
       const words = [...names, ...(options.only !== undefined ? options.only.split(",") : [])].filter((w) => w.trim() !== "");
       if (options.only !== undefined && options.only.split(",").every((w) => w.trim() === ""))
-        command.error(`error: --only ${JSON.stringify(options.only)} names no agent; use a comma-separated list of ${AGENT_IDS.join(", ")}`, { exitCode: 2 });
-      const agents: AgentId[] = [];
+        command.error(`error: --only ${JSON.stringify(options.only)} names no agent; use a comma-separated list of ${agentIds().join(", ")}`, { exitCode: 2 });
+      const agents: string[] = [];
       for (const word of words) {
         const id = agentOf(word);
-        if (id === undefined) command.error(`error: unknown agent ${JSON.stringify(word)}; use ${AGENT_IDS.join(", ")}`, { exitCode: 2 });
+        if (id === undefined) command.error(`error: unknown agent ${JSON.stringify(word)}; use ${agentIds().join(", ")}`, { exitCode: 2 });
         else if (!agents.includes(id)) agents.push(id);
       }
       const globals = context.globals(command);

@@ -27,6 +27,7 @@
  */
 import { handleHostEvent } from "../host/deliver.js";
 import { claudeCodeProfile, type ClaudeHookOptions, type ClaudeHookOutput } from "./profile.js";
+import { claudeCodeHost } from "./host.js";
 
 // The public surface (test/public-api.test.ts pins it): the hook handler and the profile behind
 // it, the event schema, the install functions. The host layer's internals (packing, targets, state
@@ -43,7 +44,9 @@ export type { ClaudeHookOutput, ClaudeHookOptions, AgentsMdMode } from "./profil
  * const output = await handleClaudeCodeHook({ session_id: "s1", hook_event_name: "SessionStart", cwd: "/repo", source: "startup" });
  */
 export function handleClaudeCodeHook(raw: unknown, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutput | null> {
-  return handleHostEvent(claudeCodeProfile({ agentsMd: options.agentsMd }), raw, options);
+  // The scoped-rule formats Claude Code reads itself are never delivered (its definition's).
+  const session = { nativeRuleFormats: claudeCodeHost.nativeRuleFormats, ...options.session };
+  return handleHostEvent(claudeCodeProfile({ agentsMd: options.agentsMd }), raw, { ...options, session });
 }
 
 export { addClaudeHooks, removeClaudeHooks, installClaudeCode, uninstallClaudeCode, settingsPath, CLAUDE_HOOK_EVENTS } from "./install.js";

@@ -38,7 +38,7 @@ export function codexHomeDir(env: Readonly<Record<string, string | undefined>>, 
 /**
  * True for a handler agentsmd added (its command ends in `hook codex`).
  */
-const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
+export const isAgentsmdCodexHandler: (handler: unknown) => boolean = commandHandlerOf("codex");
 
 /**
  * The command the hooks run: `node` from PATH and this package's lean hook executable.

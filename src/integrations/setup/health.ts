@@ -10,10 +10,10 @@
  * content, untrusted, so its command is only looked at, never run.
  */
 import { quote } from "../../core/quote.js";
-import { AGENTS, HOOK_AGENTS } from "./agents.js";
-import { commandProblem, projectHookFiles, PROJECT_DIR_VARS, readInstalledHook, userHookFile, verifyHook } from "./verify.js";
-
-type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from "../host/definition.js";
+import { installerOf } from "../host/installers.js";
+import { installableHosts } from "../registry.js";
+import { commandProblem, readInstalledHook, verifyHook } from "./verify.js";
 
 /** A doctor finding (inspect/doctor.ts `Finding`). */
 export interface HookHealthFinding {
@@ -30,9 +30,9 @@ export interface HookHealthFinding {
  */
 export async function hookHealthFindings(options: { root: string; home: string; env: Env; timeoutMs?: number }): Promise<HookHealthFinding[]> {
   const findings: HookHealthFinding[] = [];
-  for (const host of HOOK_AGENTS) {
-    const name = AGENTS[host].name;
-    const installed = await readInstalledHook(host, userHookFile(host, options)).catch(() => null);
+  const hosts = await Promise.all(installableHosts().map(async (host) => ({ host: host.id, name: host.name, verify: (await installerOf(host))!.verify })));
+  for (const { host, name, verify } of hosts) {
+    const installed = await readInstalledHook(host, verify, verify.userHookFile(options)).catch(() => null);
     if (installed === null) continue;
     const fix = `run \`agentsmd setup ${host}\`: it writes the command anew and checks it answers`;
     const problem = await commandProblem(installed.command, { cwd: options.home, env: options.env });
@@ -47,7 +47,7 @@ export async function hookHealthFindings(options: { root: string; home: string; 
       });
       continue;
     }
-    const result = await verifyHook(host, installed.command, {
+    const result = await verifyHook(host, verify, installed.command, {
       env: options.env,
       home: options.home,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
@@ -62,10 +62,10 @@ export async function hookHealthFindings(options: { root: string; home: string; 
         fix,
       });
   }
-  for (const { host, file } of projectHookFiles(options.root)) {
-    const installed = await readInstalledHook(host, file).catch(() => null);
+  for (const { host, name, verify, file } of hosts.flatMap((each) => each.verify.projectHookFiles(options.root).map((file) => ({ ...each, file })))) {
+    const installed = await readInstalledHook(host, verify, file).catch(() => null);
     if (installed === null) continue;
-    const vars = Object.fromEntries(PROJECT_DIR_VARS[host].map((name) => [name, options.root]));
+    const vars = Object.fromEntries(verify.projectDirVars.map((variable) => [variable, options.root]));
     const problem = await commandProblem(installed.command, { cwd: options.root, env: options.env, vars });
     if (problem === null) continue;
     const local = /node_modules/.test(installed.command);
@@ -74,7 +74,7 @@ export async function hookHealthFindings(options: { root: string; home: string; 
       severity: "warning",
       path: file,
       agents: [host],
-      message: `${quote(file)} runs agentsmd's ${AGENTS[host].name} hook ${quote(installed.command)}, but here ${problem} (the command was looked at, not run)`,
+      message: `${quote(file)} runs agentsmd's ${name} hook ${quote(installed.command)}, but here ${problem} (the command was looked at, not run)`,
       fix: local
         ? "install the project's dependencies (`npm install`; agentsmd among its devDependencies)"
         : "install agentsmd where the hook finds it: `npm install -D agentsmd` in the project, then `agentsmd install " +

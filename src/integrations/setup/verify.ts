@@ -5,8 +5,7 @@
  * `setup` runs it after installing; `doctor` runs it for the user-scope hooks found installed.
  *
  * The scratch run keeps the user's files out of it: its own state directory (XDG_STATE_HOME), no
- * compile cache (AGENTSMD_COMPILE_CACHE=0), so
- * nothing is left behind.
+ * compile cache (AGENTSMD_COMPILE_CACHE=0), so nothing is left behind.
  * A command from a repository's files is never run here: `commandProblem` only checks that the
  * program it names exists.
  */
@@ -14,93 +13,26 @@ import { spawn } from "node:child_process";
 import { parse as parseShell } from "shell-quote";
 import { absolute, join, nameOf } from "../../core/paths.js";
 import { makeTempDir, nodeFileSystem, readJsonQuietly, removeTree, writeFileAtomic, ensureDir } from "../../io/file-system.js";
-import { hookCommands } from "../../inspect/hook-entries.js";
-import { commandHandlerOf } from "../host/hook-settings.js";
-import { settingsPath } from "../claude-code/install.js";
-import { codexHomeDir } from "../codex/install.js";
-import { copilotHooksPath } from "../copilot/install.js";
-import { geminiExtensionDir } from "../gemini/install.js";
-import { qwenSettingsPath } from "../qwen/install.js";
-import { findOnPath, type HookAgent } from "./agents.js";
+import { hookCommands } from "../host/hook-commands.js";
+import type { Env, HostVerify, InstalledHook } from "../host/definition.js";
+import { findOnPath } from "./detect.js";
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type { InstalledHook };
 
 /** Milliseconds a checked hook may take (the agents give it 30 s). */
-const VERIFY_TIMEOUT_MS = 30_000;
+export const VERIFY_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 1024 * 1024;
-
-/** The event each agent's check sends, and the answer field the agent reads. */
-const PROBES: Readonly<Record<HookAgent, { event: string; tool: string; answer: "hookSpecificOutput" | "top" }>> = {
-  "claude-code": { event: "PostToolUse", tool: "Read", answer: "hookSpecificOutput" },
-  codex: { event: "PostToolUse", tool: "Bash", answer: "hookSpecificOutput" },
-  gemini: { event: "AfterTool", tool: "read_file", answer: "hookSpecificOutput" },
-  qwen: { event: "PostToolUse", tool: "read_file", answer: "hookSpecificOutput" },
-  copilot: { event: "postToolUse", tool: "create", answer: "top" },
-};
-
-/** The project-directory variables each agent sets for its hooks. */
-export const PROJECT_DIR_VARS: Readonly<Record<HookAgent, readonly string[]>> = {
-  "claude-code": ["CLAUDE_PROJECT_DIR"],
-  codex: [],
-  gemini: ["GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"],
-  qwen: ["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-  copilot: ["CLAUDE_PROJECT_DIR"],
-};
-
-/** A hook command agentsmd installed, as read back from the agent's configuration. */
-export interface InstalledHook {
-  host: HookAgent;
-  /** The file it was read from. */
-  file: string;
-  /** The event whose command it is (the one the check sends). */
-  event: string;
-  command: string;
-}
-
-/**
- * The user-scope file each agent's agentsmd hooks live in.
- */
-export function userHookFile(host: HookAgent, where: { home: string; env: Env }): string {
-  const context = { ...where, projectDir: where.home };
-  switch (host) {
-    case "claude-code":
-      return settingsPath("user", context);
-    case "codex":
-      return join(codexHomeDir(where.env, where.home), "hooks.json");
-    case "gemini":
-      return join(join(geminiExtensionDir(where.home, where.env), "hooks"), "hooks.json");
-    case "qwen":
-      return qwenSettingsPath({ ...context, scope: "user" });
-    case "copilot":
-      return copilotHooksPath("user", context);
-  }
-}
-
-/**
- * The project-scope files agentsmd's hooks may be in (for the static check), with their agent.
- */
-export function projectHookFiles(projectDir: string): Array<{ host: HookAgent; file: string }> {
-  return [
-    { host: "claude-code", file: join(projectDir, ".claude/settings.json") },
-    { host: "claude-code", file: join(projectDir, ".claude/settings.local.json") },
-    { host: "gemini", file: join(projectDir, ".gemini/settings.json") },
-    { host: "qwen", file: join(projectDir, ".qwen/settings.json") },
-    { host: "copilot", file: join(projectDir, ".github/hooks/agentsmd.json") },
-  ];
-}
 
 /**
  * agentsmd's command for the checked event in `file`, or null when agentsmd has none there.
+ * @example await readInstalledHook("qwen", qwenVerify, "/home/me/.qwen/settings.json")
  */
-export async function readInstalledHook(host: HookAgent, file: string): Promise<InstalledHook | null> {
+export async function readInstalledHook(host: string, verify: HostVerify, file: string): Promise<InstalledHook | null> {
   const document = await readJsonQuietly(nodeFileSystem, file);
   if (document === undefined) return null;
-  const { event } = PROBES[host];
-  const ours = commandHandlerOf(host);
-  const pattern = host === "copilot" ? /(^|\s)hook\s+copilot\s+--event[=\s]postToolUse\s*$/ : null;
   for (const entry of hookCommands(document)) {
-    if (entry.event !== event) continue;
-    if (pattern ? pattern.test(entry.command) : ours({ type: "command", command: entry.command })) return { host, file, event, command: entry.command };
+    if (entry.event !== verify.event) continue;
+    if (verify.isOurs(entry.command)) return { host, file, event: verify.event, command: entry.command };
   }
   return null;
 }
@@ -109,6 +41,7 @@ export async function readInstalledHook(host: HookAgent, file: string): Promise<
  * What is wrong with the program a hook command names, without running it: a path that does not
  * exist, a name not on PATH, or the script `node` is given that does not exist. Null when it looks
  * runnable, or when the command is more than plain words (then only a run can tell).
+ * @example await commandProblem("node /gone/hook.cjs hook qwen", { cwd: "/repo", env: process.env }) // "/gone/hook.cjs does not exist"
  */
 export async function commandProblem(command: string, context: { cwd: string; env: Env; vars?: Readonly<Record<string, string>> }): Promise<string | null> {
   let words: unknown[];
@@ -131,7 +64,7 @@ export async function commandProblem(command: string, context: { cwd: string; en
 
 /** What checking one hook found. */
 export interface VerifyResult {
-  host: HookAgent;
+  host: string;
   command: string;
   /** The event sent (and the tool it names). */
   event: string;
@@ -145,58 +78,15 @@ export interface VerifyResult {
   problem?: string;
 }
 
-function eventFor(host: HookAgent, dir: string, target: string): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const base = { session_id: "agentsmd-setup-check", transcript_path: join(dir, "transcript.jsonl"), cwd: dir };
-  switch (host) {
-    case "claude-code":
-      return { ...base, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: target }, tool_response: {} };
-    case "codex":
-      return {
-        ...base,
-        transcript_path: null,
-        hook_event_name: "PostToolUse",
-        model: "gpt-5",
-        permission_mode: "default",
-        turn_id: "agentsmd-setup-check",
-        tool_name: "Bash",
-        tool_input: { command: "cat pkg/notes.txt" },
-        tool_response: "",
-        tool_use_id: "agentsmd-setup-check",
-      };
-    case "gemini":
-      return { ...base, hook_event_name: "AfterTool", timestamp: now, tool_name: "read_file", tool_input: { absolute_path: target }, tool_response: {} };
-    case "qwen":
-      return {
-        ...base,
-        hook_event_name: "PostToolUse",
-        timestamp: now,
-        permission_mode: "default",
-        tool_name: "read_file",
-        tool_input: { absolute_path: target },
-        tool_response: {},
-      };
-    case "copilot":
-      return {
-        sessionId: "agentsmd-setup-check",
-        timestamp: Date.now(),
-        cwd: dir,
-        toolName: "create",
-        toolArgs: { path: target, file_text: "notes\n" },
-        toolResult: { resultType: "success", textResultForLlm: `Created file ${target}` },
-      };
-  }
-}
-
 /** The context text of an answer in the agent's answer field, or undefined. */
-function answerText(host: HookAgent, stdout: string): string | undefined {
+export function answerText(answer: HostVerify["answer"], stdout: string): string | undefined {
   let data: unknown;
   try {
     data = JSON.parse(stdout);
   } catch {
     return undefined;
   }
-  const holder = PROBES[host].answer === "top" ? data : (data as { hookSpecificOutput?: unknown } | null)?.hookSpecificOutput;
+  const holder = answer === "top" ? data : (data as { hookSpecificOutput?: unknown } | null)?.hookSpecificOutput;
   const text = (holder as { additionalContext?: unknown } | null | undefined)?.additionalContext;
   return typeof text === "string" ? text : undefined;
 }
@@ -206,7 +96,7 @@ function run(
   options: { cwd: string; env: Env; stdin: string; timeoutMs: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -236,8 +126,14 @@ function run(
 /**
  * Runs `command` as `host` would after a tool read a file below a nested AGENTS.md, and checks
  * that the answer carries that file's text.
+ * @example await verifyHook("qwen", qwenVerify, "node /…/dist/hook/hook.cjs hook qwen", { env: process.env, home: os.homedir() })
  */
-export async function verifyHook(host: HookAgent, command: string, options: { env: Env; home: string; timeoutMs?: number }): Promise<VerifyResult> {
+export async function verifyHook(
+  host: string,
+  verify: HostVerify,
+  command: string,
+  options: { env: Env; home: string; timeoutMs?: number },
+): Promise<VerifyResult> {
   const dir = await makeTempDir("agentsmd-verify-");
   const started = performance.now();
   try {
@@ -257,23 +153,23 @@ export async function verifyHook(host: HookAgent, command: string, options: { en
       XDG_STATE_HOME: join(dir, "state"),
       AGENTSMD_COMPILE_CACHE: "0",
     };
-    for (const name of PROJECT_DIR_VARS[host]) env[name] = project;
+    for (const name of verify.projectDirVars) env[name] = project;
     const result = await run(command, {
       cwd: project,
       env,
-      stdin: JSON.stringify(eventFor(host, project, target)),
+      stdin: JSON.stringify(verify.payload(project, target)),
       timeoutMs: options.timeoutMs ?? VERIFY_TIMEOUT_MS,
     });
     const ms = Math.round(performance.now() - started);
-    const base = { host, command, event: `${PROBES[host].event} ${PROBES[host].tool}`, ms, expected: join(project, "pkg/AGENTS.md") };
-    const answer = answerText(host, result.stdout.trim());
+    const base = { host, command, event: `${verify.event} ${verify.tool}`, ms, expected: join(project, "pkg/AGENTS.md") };
+    const answer = answerText(verify.answer, result.stdout.trim());
     if (answer?.includes(marker)) return { ...base, ok: true, answer };
     const why = result.timedOut
       ? `no answer within ${options.timeoutMs ?? VERIFY_TIMEOUT_MS} ms`
       : result.code !== 0
         ? `exit ${result.code ?? "signal"}${result.stderr.trim() ? `: ${result.stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`
         : answer === undefined
-          ? `no ${PROBES[host].answer === "top" ? "additionalContext" : "hookSpecificOutput.additionalContext"} in its output (${result.stdout.trim() === "" ? "empty" : `${result.stdout.trim().slice(0, 120)}`})`
+          ? `no ${verify.answer === "top" ? "additionalContext" : "hookSpecificOutput.additionalContext"} in its output (${result.stdout.trim() === "" ? "empty" : `${result.stdout.trim().slice(0, 120)}`})`
           : "its answer does not hold the nested AGENTS.md's text";
     return { ...base, ok: false, ...(answer !== undefined ? { answer } : {}), problem: why };
   } finally {

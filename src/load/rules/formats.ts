@@ -1,6 +1,7 @@
 /**
  * The scoped-rule formats agentsmd reads, as plain data: where each lives, which frontmatter keys
- * carry its globs, how those globs are written and matched, and which hosts apply it natively.
+ * carry its globs, how those globs are written and matched. Which hosts read a format themselves is
+ * each host's definition (`nativeRuleFormats`); callers pass those formats in.
  * Facts come from each host's documentation and code (see README "Scoped rules").
  */
 
@@ -23,8 +24,6 @@ export interface RuleFormatSpec {
   commaList: boolean;
   /** A glob without `/` matches the file name at any depth (gitignore style). */
   matchBase: boolean;
-  /** Hosts (integration ids) that read this format themselves: agentsmd never delivers it to them. */
-  nativeHosts: readonly string[];
 }
 
 export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
@@ -37,9 +36,8 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: ["applyTo"],
     commaList: true,
     matchBase: false,
-    nativeHosts: ["copilot"],
   },
-  // Claude Code docs: `paths` (YAML list or comma string) anchored at the project root. Copilot CLI reads them too (1.0.89).
+  // Claude Code docs: `paths` (YAML list or comma string) anchored at the project root.
   claude: {
     id: "claude",
     label: "Claude Code",
@@ -48,7 +46,6 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: ["paths"],
     commaList: true,
     matchBase: false,
-    nativeHosts: ["claude-code", "copilot"],
   },
   // Cursor: `.mdc` (and `.md`) with `globs` (comma string, written unquoted), `alwaysApply`, `description`.
   cursor: {
@@ -59,7 +56,6 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: ["globs"],
     commaList: true,
     matchBase: false,
-    nativeHosts: ["cursor"],
   },
   // Continue: `globs` (string or list, `!` excludes), `regex` on the file's content, `alwaysApply`, `name`.
   continue: {
@@ -70,7 +66,6 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: ["globs"],
     commaList: false,
     matchBase: false,
-    nativeHosts: ["continue"],
   },
   // Qwen Code (rulesDiscovery.ts): `paths` (list or one string), picomatch {dot:true} on root-relative paths.
   qwen: {
@@ -81,7 +76,6 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: ["paths"],
     commaList: false,
     matchBase: false,
-    nativeHosts: ["qwen"],
   },
   // Windsurf: `trigger: always_on | glob | model_decision | manual`, `globs` (comma string; `*.js` is every .js file).
   windsurf: {
@@ -92,7 +86,6 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: ["globs"],
     commaList: true,
     matchBase: true,
-    nativeHosts: ["windsurf"],
   },
   // rulesync sources (its file-formats reference): `root`, `targets` (["*"] or tool names), `globs` (a YAML list).
   rulesync: {
@@ -103,7 +96,6 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: ["globs"],
     commaList: false,
     matchBase: false,
-    nativeHosts: [],
   },
   // Ruler: every `.ruler/**/*.md` concatenated, always on; `ruler.toml` picks the agents; nested `.ruler/` dirs scope to their directory.
   ruler: {
@@ -114,22 +106,21 @@ export const RULE_FORMAT_SPECS: Readonly<Record<RuleFormat, RuleFormatSpec>> = {
     globKeys: [],
     commaList: false,
     matchBase: false,
-    nativeHosts: [],
   },
 };
 
 /**
- * The formats a host gets from agentsmd by default: every format it does not read itself.
+ * The formats a host gets from agentsmd by default: every format it does not read itself (`native`).
  */
-export function defaultFormatsFor(host: string): RuleFormat[] {
-  return RULE_FORMATS.filter((format) => !RULE_FORMAT_SPECS[format].nativeHosts.includes(host));
+export function defaultFormatsFor(native: readonly RuleFormat[]): RuleFormat[] {
+  return RULE_FORMATS.filter((format) => !native.includes(format));
 }
 
 /**
- * The formats agentsmd delivers to `host`: the configured list (or the default), minus what the host
- * reads natively, so nothing reaches the model twice.
+ * The formats agentsmd delivers to a host reading `native` itself: the configured list (or the
+ * default), minus those, so nothing reaches the model twice.
  */
-export function formatsForHost(host: string, configured?: readonly RuleFormat[]): RuleFormat[] {
-  const wanted = configured ?? defaultFormatsFor(host);
-  return RULE_FORMATS.filter((format) => wanted.includes(format) && !RULE_FORMAT_SPECS[format].nativeHosts.includes(host));
+export function formatsForHost(native: readonly RuleFormat[], configured?: readonly RuleFormat[]): RuleFormat[] {
+  const wanted = configured ?? defaultFormatsFor(native);
+  return RULE_FORMATS.filter((format) => wanted.includes(format) && !native.includes(format));
 }
