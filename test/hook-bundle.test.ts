@@ -94,8 +94,11 @@ describe("hook bundle", () => {
   });
 });
 
-/** Modules one host still takes from another host's folder (Qwen Code reads a Gemini-style transcript). */
-const SHARED_ACROSS_HOSTS = ["src/integrations/gemini/transcript.ts"];
+/**
+ * Every bundle holds every host's definition (`<host>/host.ts`: data the registry lists, with its
+ * code behind dynamic imports); only the host's own code behind them is bundled.
+ */
+const isDefinition = (input: string): boolean => /src\/integrations\/[^/]+\/host\.ts$/.test(input);
 
 describe("per-host bundles", () => {
   type Bundled = { modules: string[]; bytes: number };
@@ -120,13 +123,14 @@ describe("per-host bundles", () => {
         host,
       ).toBe(true);
       const others = own.modules.filter(
-        (input) => hosts.some((other) => other !== host && input.includes(`src/integrations/${other}/`)) && !SHARED_ACROSS_HOSTS.includes(input),
+        (input) => hosts.some((other) => other !== host && input.includes(`src/integrations/${other}/`)) && !isDefinition(input),
       );
       expect(others, host).toEqual([]);
       expect(own.bytes, host).toBeLessThan(shared.bytes);
     }
-    // 110-115 modules per host against 125 in the shared bundle when per-host bundles came in.
-    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(116);
+    // 110-115 modules per host against 125 in the shared bundle when per-host bundles came in;
+    // 125-129 against 142 with the registry's definitions, the engine and the rule sources.
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(130);
   }, 120_000);
 
   it("the launcher picks the host's bundle by the word after `hook`, never a path", () => {

@@ -25,12 +25,6 @@ const KNOWN: readonly string[] = [
   "integrations/claude-code/input.ts: copilot",
   "integrations/claude-code/input.ts: gemini",
   "integrations/copilot/profile.ts: claude-code",
-  // Shell paths and the Gemini transcript, moving into integrations/host/.
-  "integrations/pi/index.ts: codex",
-  "integrations/opencode/family.ts: codex",
-  "integrations/qwen/transcript.ts: gemini",
-  // Kilo Code is the OpenCode family's second member.
-  "integrations/kilo/index.ts: opencode",
   // `agentsmd mcp` is a command of its own (the MCP server), not a host dispatch.
   "cli/main.ts: mcp",
   "cli/commands/mcp.ts: mcp",

@@ -39,7 +39,7 @@ describe("plugin imports", () => {
     const [opencode = [], kilo = [], pi = []] = await Promise.all(
       ["integrations/opencode/index.js", "integrations/kilo/index.js", "integrations/pi/index.js"].map(loadedBy),
     );
-    expect(opencode).toContain("integrations/opencode/family.js");
+    expect(opencode).toContain("integrations/host/plugin-family.js");
     expect(opencode.filter((module) => module.includes("shell-"))).toEqual([]);
     expect(kilo.filter((module) => module.includes("shell-"))).toEqual([]);
     expect(pi).toContain("integrations/host/shell-paths.js");
