@@ -29,6 +29,15 @@ export const AUDIT_AGENTS: readonly AuditAgent[] = [
     install: "agentsmd install claude-code",
     load: () => import("../claude-code/session-log.js").then((m) => m.claudeCodeSessionLog),
   },
+  {
+    name: "codex",
+    displayName: "Codex",
+    agentPreset: "codex",
+    deliveryPreset: "codex",
+    agentTouches: false,
+    install: "agentsmd install codex --trust",
+    load: () => import("../codex/session-log.js").then((m) => m.codexSessionLog),
+  },
 ];
 
 /** The agent named `name`, or undefined. */
