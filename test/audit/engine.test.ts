@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AuditTimeline, normalizeText, type ApplyingFile } from "../../src/integrations/audit/engine.js";
+import { AuditTimeline, normalizeText, type ApplyingFile, type InstructionFile } from "../../src/integrations/audit/engine.js";
 import type { LogEvent } from "../../src/integrations/audit/log-event.js";
 
 const ROOT = { path: "/r/AGENTS.md", text: "# root\nRoot rule.\n" };
@@ -14,7 +14,7 @@ const APPLY = new Map<string, ApplyingFile[]>([
   ],
 ]);
 
-function run(events: LogEvent[], files = [ROOT, PKG], applying = APPLY) {
+function run(events: LogEvent[], files: InstructionFile[] = [ROOT, PKG], applying = APPLY) {
   const timeline = new AuditTimeline(files);
   for (const event of events) timeline.add(event);
   return timeline.result(applying);
@@ -98,8 +98,29 @@ describe("AuditTimeline", () => {
       [ROOT, pkg],
     );
     expect(verdicts(later)["/r/pkg/a.ts <- /r/pkg/AGENTS.md"]).toBe("before");
-    const unknown = run([{ kind: "touch", path: "/r/pkg/a.ts", use: "edit", tool: "Edit", time: 900 }], [ROOT, pkg]);
+    // Changed after the edit, its new text shown only later: what the model had at the edit is unknown.
+    const unknown = run(
+      [
+        { kind: "touch", path: "/r/pkg/a.ts", use: "edit", tool: "Edit", time: 900 },
+        { kind: "shown", channel: "hook", text: PKG.text, time: 1_100 },
+      ],
+      [ROOT, pkg],
+    );
     expect(verdicts(unknown)["/r/pkg/a.ts <- /r/pkg/AGENTS.md"]).toBe("changed-since");
+    // Changed after the edit and no text of it anywhere in the log: never.
+    const never = run([{ kind: "touch", path: "/r/pkg/a.ts", use: "edit", tool: "Edit", time: 900 }], [ROOT, pkg]);
+    expect(verdicts(never)["/r/pkg/a.ts <- /r/pkg/AGENTS.md"]).toBe("never");
+  });
+
+  it("a frame naming the directory (Codex's) marks an earlier text of the file in it", () => {
+    const result = run(
+      [
+        { kind: "shown", channel: "hook", text: "# pkg\nOld rule.", about: "/r/pkg/", time: 500 },
+        { kind: "touch", path: "/r/pkg/a.ts", use: "edit", tool: "Edit", time: 2_000 },
+      ],
+      [ROOT, { ...PKG, mtimeMs: 1_000 }],
+    );
+    expect(verdicts(result)["/r/pkg/a.ts <- /r/pkg/AGENTS.md"]).toBe("stale");
   });
 
   it("an empty instruction file is never 'seen' in everything", () => {

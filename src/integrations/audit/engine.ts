@@ -5,6 +5,7 @@
  * reached the model, whatever the framing: a file name in the log proves nothing, its text does.
  * No I/O; fed one event at a time so a 100 MB log is never held.
  */
+import { parentOf } from "../../core/paths.js";
 import type { LogEvent, TouchUse } from "./log-event.js";
 
 /** An instruction file as it is on disk now. */
@@ -28,7 +29,7 @@ export interface ApplyingFile {
  * - `after`: only after it;
  * - `never`: never;
  * - `stale`: an earlier text was shown, the file changed on disk, and its new text never reached the model before the touch;
- * - `changed-since`: the file changed on disk after the touch and no text of it was recorded before: what the model had then cannot be told.
+ * - `changed-since`: the file changed on disk after the touch and no earlier text of it was recorded before the touch, only later ones: what the model had then cannot be told.
  */
 export type Verdict = "before" | "after" | "never" | "stale" | "changed-since";
 
@@ -159,7 +160,8 @@ export class AuditTimeline {
     for (const file of this.files) {
       if (file.norm === "") continue;
       const current = norm.includes(file.norm);
-      const earlier = !current && about === file.path;
+      const earlier =
+        !current && about !== undefined && (about === file.path || (about.endsWith("/") && `${parentOf(file.path)}/` === about.replace(/\/+$/, "/")));
       if (!current && !earlier) continue;
       if (file.sightings.length >= MAX_SIGHTINGS) {
         file.extra++;
@@ -228,7 +230,8 @@ export class AuditTimeline {
     const earlierBefore = sightings.some((s) => !s.current && s.seq < ref.seq);
     // The text on disk now did not exist at the touch: what was on disk then is what counted.
     const changedSince = file?.mtimeMs !== undefined && ref.time !== undefined && file.mtimeMs > ref.time;
-    if (changedSince) return { ...base, verdict: earlierBefore ? "before" : "changed-since" };
+    // No text of it anywhere in the log (no frame, no read naming it): never, whatever it said then.
+    if (changedSince) return { ...base, verdict: earlierBefore ? "before" : sightings.length === 0 ? "never" : "changed-since" };
     if (earlierBefore) return { ...base, verdict: "stale" };
     if (current.length > 0 || (file?.extra ?? 0) > 0) return { ...base, verdict: "after" };
     return { ...base, verdict: "never" };

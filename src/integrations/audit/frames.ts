@@ -1,7 +1,8 @@
 /**
  * Framed instruction blocks inside a text that reached the model: the frames agents and agentsmd
  * put around a file's text and name it by (`Contents of PATH (...):` of Claude Code and its
- * hooks, `Instructions from: PATH` of agentsmd's renderers). A block tells the audit which file an
+ * hooks, `Instructions from: PATH` of agentsmd's renderers, `# AGENTS.md instructions for DIR`
+ * with `<INSTRUCTIONS>` of Codex). A block tells the audit which file an
  * earlier text belonged to (for `stale`); whether a file was seen is decided by its text alone.
  * Pure.
  */
@@ -14,7 +15,8 @@ export interface TextPiece {
   about?: string;
 }
 
-const FRAME = /(?:^|: )(?:Contents of (\/[^\n]*?|"[^\n]*?")(?: \([^\n()]*\))?:[ \t]*\n|Instructions from: (\/[^\n]*|"[^\n]*")\n)/gm;
+const FRAME =
+  /(?:^|: )(?:Contents of (\/[^\n]*?|"[^\n]*?")(?: \([^\n()]*\))?:[ \t]*\n|Instructions from: (\/[^\n]*|"[^\n]*")\n|# AGENTS\.md instructions for (\/[^\n]*|"[^\n]*")\n\n<INSTRUCTIONS>\n)/gm;
 /** Most pieces one text is split into; the rest stays in the last piece. */
 const MAX_PIECES = 256;
 
@@ -38,7 +40,9 @@ export function splitFrames(text: string): TextPiece[] {
   FRAME.lastIndex = 0;
   for (let match = FRAME.exec(text); match !== null && starts.length < MAX_PIECES; match = FRAME.exec(text)) {
     const at = match[0].startsWith(": ") ? match.index + 2 : match.index;
-    starts.push({ at, body: match.index + match[0].length, about: framedPath(match[1] ?? match[2]!) });
+    // Codex's frame names the directory: "DIR/" stands for whichever of its files it is.
+    const about = match[3] !== undefined ? framedPath(match[3]) : framedPath(match[1] ?? match[2]!);
+    starts.push({ at, body: match.index + match[0].length, about: match[3] !== undefined && about !== undefined ? `${about.replace(/\/+$/, "")}/` : about });
   }
   if (starts.length === 0) return [{ text }];
   const pieces: TextPiece[] = [];
@@ -46,7 +50,7 @@ export function splitFrames(text: string): TextPiece[] {
   if (head.trim() !== "") pieces.push({ text: head });
   starts.forEach((start, index) => {
     const end = index + 1 < starts.length ? starts[index + 1]!.at : text.length;
-    const body = text.slice(start.body, end).replace(/\s*<\/(?:system-reminder|agents_context)>\s*$/, "\n");
+    const body = text.slice(start.body, end).replace(/\s*<\/(?:system-reminder|agents_context|INSTRUCTIONS)>\s*$/, "\n");
     pieces.push(start.about === undefined ? { text: text.slice(start.at, end) } : { text: body, about: start.about });
   });
   return pieces;

@@ -17,7 +17,8 @@ export type LogEvent =
   | { kind: "touch"; path: string; use: TouchUse; tool: string; time?: number }
   /**
    * A text the model received. `about`: the absolute path whose text this is, when the log says so
-   * by its structure (a read tool's result), so an earlier version of a file is known as such.
+   * by its structure (a read tool's result) or a frame; a path ending in `/` names a directory (a
+   * frame naming the directory, not the file), so an earlier version of a file is known as such.
    */
   | { kind: "shown"; text: string; channel: ShownChannel; about?: string; time?: number }
   /** Something the log does not record or that could not be read (said in the report, never guessed). */
