@@ -28,7 +28,11 @@ const FORBIDDEN = [
   /src\/cli\/commands\//,
   /src\/inspect\//,
   /src\/session\/watch\.ts$/,
-  /src\/integrations\/(opencode|kilo|mcp)\//,
+  // The plugin hosts' code; their definitions (host.ts: data the registry lists) are small.
+  /src\/integrations\/(opencode|kilo|mcp)\/(?!host\.ts$)/,
+  // Install code is the CLI's (definitions load it through importAt, which the bundler leaves out).
+  /src\/integrations\/[^/]+\/install(er)?\.ts$/,
+  /src\/integrations\/setup\//,
   // The public schema module builds every schema when imported; the hook builds only those it
   // parses, through core/config-schema.ts and core/state-schema.ts (on first use).
   /src\/core\/schema\.ts$/,
@@ -56,7 +60,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 128 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 138 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -77,7 +81,8 @@ describe("hook bundle", () => {
     // 122 with core/confine.ts (the one rule for what a repository's files may name).
     // 124 with the lean `show` (cli/lean.ts, cli/diagnostics.ts): the session code is the hook's own.
     // 128 with linear matching and the deadline (core/glob.ts, core/linear-regex.ts, core/deadline.ts, io/deadline-fs.ts).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(128);
+    // 138 with the host registry (integrations/registry.ts, host/definition.ts and one host.ts per host: data, +5 KB).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(138);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

@@ -1,0 +1,62 @@
+/**
+ * The host registry: every host agentsmd serves, one definition each (`<host>/host.ts`, see
+ * host/definition.ts). The CLI, doctor, explain, tree and the rules layer iterate it; adding a
+ * host is its folder and one line here.
+ */
+import type { HostDefinition } from "./host/definition.js";
+import { claudeCodeHost } from "./claude-code/host.js";
+import { codexHost } from "./codex/host.js";
+import { copilotHost } from "./copilot/host.js";
+import { geminiHost } from "./gemini/host.js";
+import { kiloHost } from "./kilo/host.js";
+import { mcpHost } from "./mcp/host.js";
+import { opencodeHost } from "./opencode/host.js";
+import { piHost } from "./pi/host.js";
+import { qwenHost } from "./qwen/host.js";
+
+export type { HostDefinition };
+
+const BUILT_IN: readonly HostDefinition[] = [claudeCodeHost, codexHost, copilotHost, geminiHost, qwenHost, opencodeHost, kiloHost, piHost, mcpHost];
+
+const hosts: HostDefinition[] = [...BUILT_IN];
+
+/**
+ * Every registered host, in registry order.
+ * @example hostDefinitions().map((host) => host.id) // ["claude-code", "codex", ...]
+ */
+export function hostDefinitions(): readonly HostDefinition[] {
+  return hosts;
+}
+
+/**
+ * The host with this id, or undefined.
+ * @example hostById("codex")?.name // "Codex"
+ */
+export function hostById(id: string): HostDefinition | undefined {
+  return hosts.find((host) => host.id === id);
+}
+
+/** Hosts with hooks agentsmd installs (`agentsmd install <host>`). */
+export function installableHosts(): Array<HostDefinition & { install: NonNullable<HostDefinition["install"]> }> {
+  return hosts.filter((host): host is HostDefinition & { install: NonNullable<HostDefinition["install"]> } => host.install !== undefined);
+}
+
+/** Hosts setup detects: an executable or a configuration directory. */
+export function detectableHosts(): HostDefinition[] {
+  return hosts.filter((host) => host.bin !== undefined && host.configDir !== undefined);
+}
+
+/**
+ * Adds a caller's own host (an embedder's, or a test's) after the built-in ones; the returned
+ * function takes it out again. An id already registered is refused.
+ * @example const remove = registerHost(myHost); ...; remove();
+ */
+export function registerHost(definition: HostDefinition): () => void {
+  if (!/^[a-z][a-z0-9-]*$/.test(definition.id)) throw new Error(`host id ${JSON.stringify(definition.id)}: use lowercase letters, digits and dashes`);
+  if (hostById(definition.id)) throw new Error(`host ${JSON.stringify(definition.id)} is already registered`);
+  hosts.push(definition);
+  return () => {
+    const at = hosts.indexOf(definition);
+    if (at >= 0) hosts.splice(at, 1);
+  };
+}
