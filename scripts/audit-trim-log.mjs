@@ -14,7 +14,19 @@ if (!raw || !repo || !home || !editedAt) {
   console.error("usage: node scripts/audit-trim-log.mjs RAW.jsonl REPO HOME EDITED_AT_ISO");
   process.exit(2);
 }
-const DROP = new Set(["event_msg", "token_usage_record", "world_state", "api-request", "api-request-blob", "queue-operation", "atis-latch", "last-prompt", "cost-state", "tools-used", "mode"]);
+const DROP = new Set([
+  "event_msg",
+  "token_usage_record",
+  "world_state",
+  "api-request",
+  "api-request-blob",
+  "queue-operation",
+  "atis-latch",
+  "last-prompt",
+  "cost-state",
+  "tools-used",
+  "mode",
+]);
 const MARKER = /AUDIT-|RULE-|agentsmd:/;
 const cut = (value) => {
   if (typeof value === "string") return value.length > 600 && !MARKER.test(value) ? `${value.slice(0, 200)} [trimmed]` : value;

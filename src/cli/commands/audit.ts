@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.js";
-import { AUDIT_AGENTS, auditAgent, type AuditAgent } from "../../integrations/audit/agents.js";
+import { auditAgents, auditAgent, type AuditAgent } from "../../integrations/audit/agents.js";
 import { auditSessionLog, findSessionLogs, type AuditReport } from "../../integrations/audit/audit.js";
 import { formatAudit } from "../../integrations/audit/report.js";
 import { homeFromEnv, isInside } from "../../core/paths.js";
@@ -28,18 +28,24 @@ function agentOf(name: string | undefined, log: string | undefined, context: { e
     const agent = auditAgent(name);
     if (agent === undefined)
       throw new ConfigError(`--agent ${JSON.stringify(name)} is not an agent the audit reads`, {
-        fix: `use one of ${AUDIT_AGENTS.map((a) => a.name).join(", ")}`,
+        fix: `use one of ${auditAgents()
+          .map((a) => a.name)
+          .join(", ")}`,
       });
     return agent;
   }
   // A log in an agent's own log directory tells which agent wrote it.
   if (log !== undefined) {
-    for (const agent of AUDIT_AGENTS) {
+    for (const agent of auditAgents()) {
       const dirs = agentLogDirs.get(agent.name)?.(context) ?? [];
       if (dirs.some((dir) => isInside(log, dir))) return agent;
     }
   }
-  throw new ConfigError("which agent wrote this log?", { fix: `pass --agent ${AUDIT_AGENTS.map((a) => a.name).join("|")}` });
+  throw new ConfigError("which agent wrote this log?", {
+    fix: `pass --agent ${auditAgents()
+      .map((a) => a.name)
+      .join("|")}`,
+  });
 }
 
 /** Log directories per agent, filled once the readers are loaded (for telling a log's agent by its place). */
@@ -68,7 +74,12 @@ export function registerAudit(program: Command, context: CommandContext): void {
     .command("audit")
     .description("did the agent see the right instructions? per touched path, from the agent's own session log")
     .argument("[session]", "a session log file (default with --last: the newest of --agent's)")
-    .option("--agent <name>", `the agent that wrote the log: ${AUDIT_AGENTS.map((a) => a.name).join(", ")}`)
+    .option(
+      "--agent <name>",
+      `the agent that wrote the log: ${auditAgents()
+        .map((a) => a.name)
+        .join(", ")}`,
+    )
     .option("--last", "audit the agent's most recent session log")
     .option("--since <time>", "audit every session log of the agent changed since TIME (ISO date, or 30m, 2h, 3d)")
     .option("--min-coverage <n>", "exit 1 when the share of edited paths whose instructions were all seen before the edit is below N percent")
@@ -79,7 +90,7 @@ export function registerAudit(program: Command, context: CommandContext): void {
       const home = options.home ?? homeFromEnv(env, homedir);
       const min = threshold(flags.minCoverage);
       const since = sinceOf(flags.since);
-      for (const agent of AUDIT_AGENTS) {
+      for (const agent of auditAgents()) {
         if (!agentLogDirs.has(agent.name)) {
           const reader = await agent.load();
           agentLogDirs.set(agent.name, (c) => reader.logDirs(c.env, c.home));

@@ -1,8 +1,10 @@
 /**
- * The agents whose session logs the audit reads, until the host registry carries a `sessionLog`
- * slot: name -> reader (loaded on first use), the preset of what the agent loads itself, the
- * preset agentsmd's delivery runs, and the install command that fixes a miss.
+ * The agents whose session logs the audit reads: every registered host with a `sessionLog` slot
+ * and a preset of what it loads itself (host/definition.ts). No host is named here.
  */
+import { hostById, hostDefinitions } from "../registry.js";
+import { importAt } from "../host/installers.js";
+import type { HostDefinition, HostSessionLog } from "../host/definition.js";
 import type { SessionLogReader } from "./log-event.js";
 
 export interface AuditAgent {
@@ -19,28 +21,27 @@ export interface AuditAgent {
   load(): Promise<SessionLogReader>;
 }
 
-export const AUDIT_AGENTS: readonly AuditAgent[] = [
-  {
-    name: "claude-code",
-    displayName: "Claude Code",
-    agentPreset: "claude",
-    deliveryPreset: undefined,
-    agentTouches: true,
-    install: "agentsmd install claude-code",
-    load: () => import("../claude-code/session-log.js").then((m) => m.claudeCodeSessionLog),
-  },
-  {
-    name: "codex",
-    displayName: "Codex",
-    agentPreset: "codex",
-    deliveryPreset: "codex",
-    agentTouches: false,
-    install: "agentsmd install codex --trust",
-    load: () => import("../codex/session-log.js").then((m) => m.codexSessionLog),
-  },
-];
+function agentOf(host: HostDefinition): AuditAgent | undefined {
+  const log: HostSessionLog | undefined = host.sessionLog;
+  if (log === undefined || host.preset === undefined) return undefined;
+  return {
+    name: host.id,
+    displayName: host.name,
+    agentPreset: host.preset,
+    deliveryPreset: log.deliveryPreset,
+    agentTouches: log.hostTouches,
+    install: log.fix,
+    load: () => log.load(importAt),
+  };
+}
+
+/** Every agent the audit reads, in registry order. */
+export function auditAgents(): AuditAgent[] {
+  return hostDefinitions().flatMap((host) => agentOf(host) ?? []);
+}
 
 /** The agent named `name`, or undefined. */
 export function auditAgent(name: string): AuditAgent | undefined {
-  return AUDIT_AGENTS.find((agent) => agent.name === name);
+  const host = hostById(name);
+  return host === undefined ? undefined : agentOf(host);
 }
