@@ -30,6 +30,7 @@ const COMMAND_MODULES: ReadonlyArray<{ commands: readonly string[]; load(): Prom
   { commands: ["explain"], load: () => import("./commands/explain.js").then((m) => m.registerExplain) },
   { commands: ["doctor"], load: () => import("./commands/doctor.js").then((m) => m.registerDoctor) },
   { commands: ["tree"], load: () => import("./commands/tree.js").then((m) => m.registerTree) },
+  { commands: ["audit"], load: () => import("./commands/audit.js").then((m) => m.registerAudit) },
 ];
 
 async function buildProgram(io: CliIo, command: string | undefined): Promise<Command> {

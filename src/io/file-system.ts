@@ -722,3 +722,60 @@ export async function makeTempDir(prefix: string): Promise<string> {
 export async function removeTree(path: string): Promise<void> {
   await fsp.rm(path, { recursive: true, force: true });
 }
+
+/** One line of {@link readLines}: its text, or only its length when it ran over the cap (not kept). */
+export type BoundedLine = { text: string; bytes: number } | { text: null; bytes: number };
+
+/**
+ * The lines of a regular file, streamed in 1 MB chunks: never more than `maxLineBytes` of one line
+ * held (a longer line comes back as `{ text: null }` with its length, unread), and no byte past
+ * `maxBytes` read. Lines split at the 0x0A byte, which never occurs inside a UTF-8 sequence. The
+ * file is opened without blocking on a FIFO; not a regular file: an FsError naming it.
+ * @example for await (const line of readLines("/t/s.jsonl", { maxLineBytes: 8 << 20, maxBytes: 1 << 30 })) use(line.text)
+ */
+export async function* readLines(path: string, limits: { maxLineBytes: number; maxBytes: number }): AsyncGenerator<BoundedLine> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(path, READ_FLAGS);
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    throw wrap(error, path, "read");
+  }
+  const chunk = Buffer.alloc(1 << 20);
+  let parts: Buffer[] = [];
+  let held = 0; // bytes of the current line kept in parts
+  let length = 0; // bytes of the current line seen
+  let position = 0;
+  try {
+    while (position < limits.maxBytes) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, limits.maxBytes - position), position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      let start = 0;
+      while (start < bytesRead) {
+        const newline = chunk.indexOf(10, start);
+        const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
+        length += end - start;
+        if (length <= limits.maxLineBytes) {
+          parts.push(Buffer.from(chunk.subarray(start, end)));
+          held += end - start;
+        } else if (held > 0) {
+          parts = [];
+          held = 0;
+        }
+        if (end === bytesRead) break;
+        yield length <= limits.maxLineBytes ? { text: Buffer.concat(parts, held).toString("utf8"), bytes: length } : { text: null, bytes: length };
+        parts = [];
+        held = 0;
+        length = 0;
+        start = end + 1;
+      }
+    }
+    if (length > 0) yield length <= limits.maxLineBytes ? { text: Buffer.concat(parts, held).toString("utf8"), bytes: length } : { text: null, bytes: length };
+  } catch (error) {
+    throw wrap(error, path, "read");
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}

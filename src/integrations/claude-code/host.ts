@@ -43,4 +43,9 @@ export const claudeCodeHost: HostDefinition = {
       fix: "run `agentsmd install claude-code` (user scope, works from every directory) or load the plugin folder (`claude --plugin-dir <agentsmd>/claude-plugin`)",
     },
   },
+  sessionLog: {
+    hostTouches: true,
+    fix: "agentsmd install claude-code",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.claudeCodeSessionLog),
+  },
 };

@@ -46,7 +46,7 @@ function normalizeHookInput(raw: unknown): unknown {
 export const ClaudeHookEventSchema = z.pipe(z.transform(normalizeHookInput), ClaudeHookInputSchema);
 
 /** Tool name -> the input fields naming its paths (Grep/Glob without `path` search cwd: nothing new). */
-const CLAUDE_TOOL_TARGETS: TargetTable = {
+export const CLAUDE_TOOL_TARGETS: TargetTable = {
   Read: { fields: ["file_path"] },
   Write: { fields: ["file_path"] },
   Edit: { fields: ["file_path"] },

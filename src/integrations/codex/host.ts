@@ -32,4 +32,10 @@ export const codexHost: HostDefinition = {
     rootEntries: [".codex"],
     readAgentsMd: "Codex: project_doc_fallback_filenames in ~/.codex/config.toml",
   },
+  sessionLog: {
+    deliveryPreset: "codex",
+    hostTouches: false,
+    fix: "agentsmd install codex --trust",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.codexSessionLog),
+  },
 };

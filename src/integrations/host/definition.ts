@@ -14,6 +14,7 @@
  */
 import type { RuleFormat } from "../../core/schema.js";
 import type { HookRunner } from "./deliver.js";
+import type { SessionLogReader } from "../audit/log-event.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -219,6 +220,18 @@ export interface HostDoctor {
   projectOnly?: { code: string; reason: string; fix: string; pluginKey?: string };
 }
 
+/** `agentsmd audit`: how the host's own session logs are read (docs/audit.md). */
+export interface HostSessionLog {
+  /** The preset agentsmd delivers with for this host (absent: agentsmd's default); what the host loads itself is `preset`. */
+  deliveryPreset?: string;
+  /** The host itself delivers what its preset loads when a path is touched (nested files). */
+  hostTouches: boolean;
+  /** The command that delivers what the audit found missed. */
+  fix: string;
+  /** Loads the reader through `importAt` (see {@link ImportAt}): never in the hook bundle. */
+  load(importAt: ImportAt): Promise<SessionLogReader>;
+}
+
 export interface HostDefinition {
   /** The id: `agentsmd hook <id>`, `install <id>`, its state directory and folder. Lowercase words and dashes. */
   id: string;
@@ -236,6 +249,7 @@ export interface HostDefinition {
   install?: HostInstall;
   plugin?: HostPlugin;
   doctor?: HostDoctor;
+  sessionLog?: HostSessionLog;
 }
 
 /**

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+/**
+ * Trims a session log recorded by the audit e2e suites (AGENTSMD_AUDIT_RECORD=1) into a unit
+ * fixture of test/audit/logs/: the temp repository and home become /REPO and /HOME, records no
+ * reader uses are dropped, and long texts that hold no fixture marker (system prompts, tool
+ * listings) are cut to their first 200 characters, so no agent's prompt text is committed.
+ *
+ *   node scripts/audit-trim-log.mjs RAW.jsonl REPO HOME EDITED_AT_ISO > NAME.jsonl
+ */
+import { readFileSync } from "node:fs";
+
+const [raw, repo, home, editedAt] = process.argv.slice(2);
+if (!raw || !repo || !home || !editedAt) {
+  console.error("usage: node scripts/audit-trim-log.mjs RAW.jsonl REPO HOME EDITED_AT_ISO");
+  process.exit(2);
+}
+const DROP = new Set([
+  "event_msg",
+  "token_usage_record",
+  "world_state",
+  "api-request",
+  "api-request-blob",
+  "queue-operation",
+  "atis-latch",
+  "last-prompt",
+  "cost-state",
+  "tools-used",
+  "mode",
+]);
+const MARKER = /AUDIT-|RULE-|agentsmd:/;
+const cut = (value) => {
+  if (typeof value === "string") return value.length > 600 && !MARKER.test(value) ? `${value.slice(0, 200)} [trimmed]` : value;
+  if (Array.isArray(value)) return value.map(cut);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, each]) => [key, cut(each)]));
+  return value;
+};
+let shapes = 0;
+const out = [JSON.stringify({ fixture: { editedAt } })];
+for (const line of readFileSync(raw, "utf8").split("\n")) {
+  if (line.trim() === "") continue;
+  const record = JSON.parse(line.split(repo).join("/REPO").split(home).join("/HOME"));
+  if (DROP.has(record.type) || record.fixture !== undefined) continue;
+  if (record.type === "api-request-shape" && shapes++ > 0) continue;
+  out.push(JSON.stringify(cut(record)));
+}
+process.stdout.write(out.join("\n") + "\n");

@@ -1,0 +1,168 @@
+/**
+ * Codex's session log (the rollout `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, one JSON
+ * record a line: `{timestamp, type, payload}`) as audit events: cwd from `session_meta` and
+ * `turn_context`, touches from the model's tool calls read the way the hook reads them (shell
+ * commands through shell-paths.ts, patches through `patchTargets`), and what reached the model:
+ * the `response_item` messages (user, developer: Codex's own AGENTS.md, hook context) and tool
+ * outputs, the base instructions when the log carries them. `event_msg` records repeat those and
+ * are left out. Pure over the lines it is given; a bad line is skipped.
+ */
+import { join } from "../../core/paths.js";
+import { patchTargets, usablePath } from "../host/targets.js";
+import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../audit/log-event.js";
+import { splitFrames } from "../audit/frames.js";
+import { shellCommandPaths } from "../host/shell-paths.js";
+
+/** Text parts of a message content (`input_text`, `output_text`, `text`). */
+function textsOf(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part) => {
+    const text = stringOf(recordOf(part)?.text);
+    return text === undefined ? [] : [text];
+  });
+}
+
+/** A tool call's arguments: a JSON text (function calls) or an object. */
+function argumentsOf(value: unknown): Record<string, unknown> {
+  if (typeof value === "string") return jsonLine(value) ?? {};
+  return recordOf(value) ?? {};
+}
+
+/** The command line of a shell call: `cmd` (exec_command), `command` as text or argv (`bash -lc TEXT`). */
+function commandOf(args: Record<string, unknown>): string | undefined {
+  const text = stringOf(args.cmd) ?? stringOf(args.command);
+  if (text !== undefined) return text;
+  if (!Array.isArray(args.command) || !args.command.every((word) => typeof word === "string")) return undefined;
+  const argv = args.command as string[];
+  if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0]!) && /^-l?c$/.test(argv[1]!)) return argv[2];
+  return undefined;
+}
+
+class CodexLogState {
+  cwd: string | undefined;
+  skipped = 0;
+  bad = 0;
+  sawBase = false;
+  unreadCommands = 0;
+  /** call_id -> the file a call showed whole (its output is that file's text). */
+  private readonly wholeReads = new Map<string, string>();
+
+  constructor(private readonly home: string) {}
+
+  *line(line: string | null): Generator<LogEvent> {
+    if (line === null) {
+      this.skipped++;
+      return;
+    }
+    const record = jsonLine(line);
+    const payload = recordOf(record?.payload);
+    if (record === undefined || payload === undefined) {
+      if (line.trim() !== "") this.bad++;
+      return;
+    }
+    const time = timeOf(record.timestamp);
+    const at = time !== undefined ? { time } : {};
+    switch (record.type) {
+      case "session_meta":
+      case "turn_context": {
+        const cwd = stringOf(payload.cwd);
+        if (cwd !== undefined && cwd.startsWith("/") && cwd !== this.cwd) {
+          this.cwd = cwd;
+          yield { kind: "cwd", cwd, ...at };
+        }
+        const base = stringOf(recordOf(payload.base_instructions)?.text) ?? stringOf(payload.instructions);
+        if (record.type === "session_meta" && base !== undefined) {
+          this.sawBase = true;
+          yield* this.shown(base, "system", undefined, at);
+        }
+        return;
+      }
+      case "response_item":
+        yield* this.item(payload, at);
+        return;
+    }
+  }
+
+  private *shown(text: string, channel: ShownChannel, about: string | undefined, at: { time?: number }): Generator<LogEvent> {
+    if (about !== undefined) return yield { kind: "shown", text, channel, about, ...at };
+    for (const piece of splitFrames(text)) yield { kind: "shown", text: piece.text, channel, ...(piece.about ? { about: piece.about } : {}), ...at };
+  }
+
+  private *item(payload: Record<string, unknown>, at: { time?: number }): Generator<LogEvent> {
+    switch (payload.type) {
+      case "message": {
+        if (payload.role === "assistant") return;
+        const channel: ShownChannel = payload.role === "developer" || payload.role === "system" ? "hook" : "user";
+        for (const text of textsOf(payload.content)) yield* this.shown(text, channel, undefined, at);
+        return;
+      }
+      case "function_call":
+      case "custom_tool_call":
+      case "local_shell_call":
+        yield* this.call(payload, at);
+        return;
+      case "function_call_output":
+      case "custom_tool_call_output": {
+        const output = payload.output;
+        const texts = typeof output === "string" ? [output] : textsOf(recordOf(output)?.content ?? output);
+        const about = this.wholeReads.get(stringOf(payload.call_id) ?? "");
+        for (const text of texts) yield* this.shown(text, "tool-result", about, at);
+        return;
+      }
+    }
+  }
+
+  private *call(payload: Record<string, unknown>, at: { time?: number }): Generator<LogEvent> {
+    const name = stringOf(payload.name) ?? stringOf(payload.type) ?? "tool";
+    const args = payload.type === "local_shell_call" ? (recordOf(payload.action) ?? {}) : argumentsOf(payload.input ?? payload.arguments);
+    const workdir = stringOf(args.workdir);
+    const cwd = workdir !== undefined && this.cwd !== undefined ? usablePath(workdir, this.cwd) : this.cwd;
+    if (cwd === undefined) return;
+    const touch = (path: string, use: TouchUse): LogEvent => ({ kind: "touch", path, use, tool: name, ...at });
+    if (name === "apply_patch") {
+      const text = typeof payload.input === "string" ? payload.input : (stringOf(args.input) ?? stringOf(args.patch));
+      for (const path of patchTargets(text, cwd, { deleted: true })) yield touch(path, "edit");
+      return;
+    }
+    const command = commandOf(args);
+    if (command === undefined) return;
+    const parsed = shellCommandPaths(command, { cwd, home: this.home });
+    if (!parsed.ok) {
+      this.unreadCommands++;
+      return;
+    }
+    // Globs and git revisions need the file system of the time: not followed (docs/audit.md).
+    const plain = parsed.paths.filter((p) => !p.glob && !p.ifExists && !p.gitRoot);
+    const whole = plain.filter((p) => p.shown === "whole");
+    const callId = stringOf(payload.call_id);
+    if (whole.length === 1 && plain.length === 1 && callId !== undefined) this.wholeReads.set(callId, whole[0]!.path);
+    for (const p of plain) yield touch(p.path, p.use === "write" ? "edit" : "read");
+  }
+
+  *notes(): Generator<LogEvent> {
+    if (!this.sawBase) yield { kind: "note", text: "this rollout records no base instructions: what Codex put in its system prompt cannot be told from it" };
+    if (this.unreadCommands > 0)
+      yield {
+        kind: "note",
+        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
+      };
+    if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
+    if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not rollout records were skipped (a truncated or damaged log)` };
+  }
+}
+
+/** Codex's rollouts: `$CODEX_HOME/sessions` (default `~/.codex/sessions`) and `archived_sessions`. */
+export const codexSessionLog: SessionLogReader = {
+  records: { systemPrompt: true, hookContext: true, toolResults: true },
+  logDirs: (env, home) => {
+    const codexHome = env.CODEX_HOME?.startsWith("/") ? env.CODEX_HOME : join(home, ".codex");
+    return [join(codexHome, "sessions"), join(codexHome, "archived_sessions")];
+  },
+  isLog: (name) => name.startsWith("rollout-") && name.endsWith(".jsonl"),
+  async *events(lines, context) {
+    const state = new CodexLogState(context.home);
+    for await (const line of lines) yield* state.line(line);
+    yield* state.notes();
+  },
+};
