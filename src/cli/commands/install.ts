@@ -10,8 +10,17 @@ import type { CommandContext } from "../context.js";
 import { absolute, homeFromEnv } from "../../core/paths.js";
 import { INSTALL_SCOPES, installClaudeCode, uninstallClaudeCode, type InstallScope } from "../../integrations/claude-code/install.js";
 import { quote as quoteForTerminal } from "../../core/quote.js";
+import { hostById, installableHosts } from "../../integrations/registry.js";
+import { installerOf } from "../../integrations/host/installers.js";
 
 const HOSTS = ["claude-code", "codex", "copilot", "gemini", "qwen"];
+
+/** Hosts of the registry whose install this command reaches only through their definition. */
+function registryHosts(): string[] {
+  return installableHosts()
+    .map((host) => host.id)
+    .filter((id) => !HOSTS.includes(id));
+}
 
 function parseScope(value: string): InstallScope {
   if (!(INSTALL_SCOPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`use one of ${INSTALL_SCOPES.join(", ")}`);
@@ -19,9 +28,9 @@ function parseScope(value: string): InstallScope {
 }
 
 function parseHost(value: string): string {
-  if (!HOSTS.includes(value))
+  if (!HOSTS.includes(value) && !registryHosts().includes(value))
     throw new InvalidArgumentError(
-      `supported: ${HOSTS.join(", ")}. OpenCode, Kilo Code and pi load agentsmd as a plugin (\`agentsmd setup\` prints the line for each); any other MCP host can register \`agentsmd mcp\``,
+      `supported: ${[...HOSTS, ...registryHosts()].join(", ")}. OpenCode, Kilo Code and pi load agentsmd as a plugin (\`agentsmd setup\` prints the line for each); any other MCP host can register \`agentsmd mcp\``,
     );
   return value;
 }
@@ -52,6 +61,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .option("--trust", "codex: also record Codex's trust for exactly agentsmd's hooks (through `codex app-server` when codex is on PATH, else in config.toml)")
     .option("--codex-bin <path>", "codex: the codex executable used for --trust (default: codex on PATH)")
     .action(async (host: string, options: { scope: InstallScope; command?: string; trust?: boolean; codexBin?: string }, command: Command) => {
+      if (!HOSTS.includes(host)) return registryCommand(context, command, host, where(command), "install", options);
       if (host === "codex") return installCodexCommand(context, command, options);
       if (host === "copilot") return copilotCommand(context, command, where(command), "install", options);
       if (host === "gemini" || host === "qwen") return installHookHostCommand(context, command, host, where(command), options);
@@ -77,6 +87,7 @@ export function registerInstall(program: Command, context: CommandContext): void
     .argument("<host>", `host: ${HOSTS.join(", ")}`, parseHost)
     .option("--scope <scope>", scopeHelp, parseScope, "user")
     .action(async (host: string, options: { scope: InstallScope }, command: Command) => {
+      if (!HOSTS.includes(host)) return registryCommand(context, command, host, where(command), "uninstall", options);
       if (host === "codex") return uninstallCodexCommand(context, command);
       if (host === "copilot") return copilotCommand(context, command, where(command), "uninstall", options);
       if (host === "gemini" || host === "qwen") return uninstallHookHostCommand(context, command, host, where(command), options);
@@ -243,4 +254,24 @@ async function byNameNote(context: CommandContext, hookCommand: string | undefin
   context.io.stderr(
     `note: the hooks call \`agentsmd\` by name (${quoteForTerminal(projectDir)} has no node_modules/agentsmd of its own), and no agentsmd is on PATH here: run \`npm install -D agentsmd\` in the project and install again (the hooks then run the project's copy), or \`npm install -g agentsmd\`\n`,
   );
+}
+
+/** install/uninstall of a host known only through its registry definition (its installer says what it did). */
+async function registryCommand(
+  context: CommandContext,
+  command: Command,
+  id: string,
+  where: { projectDir: string; home: string; env: Readonly<Record<string, string | undefined>> },
+  action: "install" | "uninstall",
+  options: { scope: string; command?: string },
+): Promise<void> {
+  const host = hostById(id)!;
+  const scopes = host.install?.scopes ?? [];
+  if (!scopes.includes(options.scope)) throw new InvalidArgumentError(`${id} has the scopes ${scopes.join(" and ")}, not ${options.scope}`);
+  const installer = (await installerOf(host))!;
+  const request = { ...where, scope: options.scope, ...(options.command ? { command: options.command.trim() } : {}), options: {} };
+  const outcome = action === "install" ? await installer.install(request) : await installer.uninstall(request);
+  if (context.globals(command).json) context.json(outcome.json);
+  else context.out(outcome.lines.join("\n"));
+  for (const note of outcome.notes) context.io.stderr(`${note}\n`);
 }
