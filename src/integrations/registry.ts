@@ -6,6 +6,7 @@
 import type { HostDefinition } from "./host/definition.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { clineHost } from "./cline/host.js";
+import { droidHost } from "./droid/host.js";
 import { codexHost } from "./codex/host.js";
 import { copilotHost } from "./copilot/host.js";
 import { geminiHost } from "./gemini/host.js";
@@ -17,7 +18,19 @@ import { qwenHost } from "./qwen/host.js";
 
 export type { HostDefinition };
 
-const BUILT_IN: readonly HostDefinition[] = [claudeCodeHost, codexHost, copilotHost, geminiHost, qwenHost, opencodeHost, kiloHost, piHost, mcpHost, clineHost];
+const BUILT_IN: readonly HostDefinition[] = [
+  claudeCodeHost,
+  codexHost,
+  copilotHost,
+  geminiHost,
+  qwenHost,
+  opencodeHost,
+  kiloHost,
+  piHost,
+  mcpHost,
+  clineHost,
+  droidHost,
+];
 
 const hosts: HostDefinition[] = [...BUILT_IN];
 

@@ -9,6 +9,7 @@ import type { Renderer } from "../core/render.js";
 import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
 import { claudePreset } from "./claude.js";
 import { clinePreset } from "./cline.js";
+import { droidPreset } from "./droid.js";
 import { copilotPreset } from "./copilot.js";
 import { geminiPreset } from "./gemini.js";
 import { hyggePreset } from "./hygge.js";
@@ -32,6 +33,7 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     qwenPreset,
     kiloPreset,
     clinePreset,
+    droidPreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );
