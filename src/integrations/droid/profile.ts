@@ -18,6 +18,9 @@ export const DROID_HOST = "droid";
 /** Droid sets no documented limit on hook context; agentsmd keeps an answer under this many characters. */
 export const DROID_CONTEXT_LIMIT = 32_000;
 
+/** Tools after which Droid attaches the nested files of the touched path itself. */
+const DROID_DISCOVERING_TOOLS: ReadonlySet<string> = new Set(["Read", "LS"]);
+
 const droidStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
 export type DroidState = z.infer<ReturnType<typeof droidStateSchema>>;
 
@@ -39,11 +42,12 @@ export async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pi
 
 /**
  * What Droid gives the model itself: its startup chain (not again after a compaction), and the
- * nested files of a path its Read tool read (attached after the tool result).
+ * nested files of a path its Read or LS tool touched (attached after the tool result).
  */
 export async function droidNative(path: string, origin: NativeOrigin, context: NativeContext<DroidState>): Promise<NativeAnswer> {
   if (origin === "notice" || origin === "restore") return "no";
-  if (origin === "read") return "loaded";
+  // Droid attaches the nested files of a path it read or listed (observed for Read and LS).
+  if (origin === "read" || (origin === "tool" && context.event?.tool !== undefined && DROID_DISCOVERING_TOOLS.has(context.event.tool))) return "loaded";
   if (context.host.loaded.includes(path)) return "loaded";
   const real = await context.fs.realpath(path).catch(() => path);
   return context.host.loaded.includes(real) ? "loaded" : "no";
