@@ -60,7 +60,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 138 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 146 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -82,7 +82,8 @@ describe("hook bundle", () => {
     // 124 with the lean `show` (cli/lean.ts, cli/diagnostics.ts): the session code is the hook's own.
     // 128 with linear matching and the deadline (core/glob.ts, core/linear-regex.ts, core/deadline.ts, io/deadline-fs.ts).
     // 138 with the host registry (integrations/registry.ts, host/definition.ts and one host.ts per host: data, +5 KB).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(138);
+    // 146 with Cline and Factory Droid (each: host.ts, input.ts, profile.ts and its preset).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(146);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 
