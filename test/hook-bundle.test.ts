@@ -60,7 +60,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 145 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 152 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -85,7 +85,8 @@ describe("hook bundle", () => {
     // 132 with the rule sources that name their agents (load/rules/targets.ts, load/rules/ruler-config.ts).
     // 135 with the host layer's shared modules (host/transcript.ts, host/claude-style-event.ts, host/gemini-family.ts: what claude-code/, gemini/ and qwen/ each wrote apart).
     // 145 with the host registry (integrations/registry.ts, host/definition.ts and one host.ts per host: data).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(145);
+    // 152 with Cline and Factory Droid (each: host.ts, input.ts, profile.ts and its preset).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(152);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

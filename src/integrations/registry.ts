@@ -5,6 +5,8 @@
  */
 import type { HostDefinition } from "./host/definition.js";
 import { claudeCodeHost } from "./claude-code/host.js";
+import { clineHost } from "./cline/host.js";
+import { droidHost } from "./droid/host.js";
 import { codexHost } from "./codex/host.js";
 import { copilotHost } from "./copilot/host.js";
 import { geminiHost } from "./gemini/host.js";
@@ -17,7 +19,19 @@ import { qwenHost } from "./qwen/host.js";
 export type { HostDefinition };
 
 /** In setup's order: hook hosts, then plugin hosts, then MCP. */
-const BUILT_IN: readonly HostDefinition[] = [claudeCodeHost, codexHost, geminiHost, copilotHost, qwenHost, opencodeHost, kiloHost, piHost, mcpHost];
+const BUILT_IN: readonly HostDefinition[] = [
+  claudeCodeHost,
+  codexHost,
+  geminiHost,
+  copilotHost,
+  qwenHost,
+  clineHost,
+  droidHost,
+  opencodeHost,
+  kiloHost,
+  piHost,
+  mcpHost,
+];
 
 const hosts: HostDefinition[] = [...BUILT_IN];
 

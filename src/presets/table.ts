@@ -8,6 +8,8 @@ import { ConfigError } from "../core/errors.js";
 import type { Renderer } from "../core/render.js";
 import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
 import { claudePreset } from "./claude.js";
+import { clinePreset } from "./cline.js";
+import { droidPreset } from "./droid.js";
 import { copilotPreset } from "./copilot.js";
 import { geminiPreset } from "./gemini.js";
 import { hyggePreset } from "./hygge.js";
@@ -30,6 +32,8 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     piPreset,
     qwenPreset,
     kiloPreset,
+    clinePreset,
+    droidPreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );

@@ -145,10 +145,47 @@ export const HOOK_EVENTS: Readonly<Record<string, Events>> = {
     compact: (cwd, id) => ({ session_id: id, transcript_path: `${cwd}/.t.jsonl`, cwd, hook_event_name: "SessionStart", source: "compact" }),
     text: additional,
   },
+  // Cline: no start or compaction answer reaches the model; the chain comes with the first tool event.
+  cline: {
+    start: (cwd, id) => ({ hookName: "agent_start", taskId: id, workspaceRoots: [cwd], agent_id: "a", parent_agent_id: null }),
+    read: (cwd, id, path) => ({
+      hookName: "tool_result",
+      taskId: id,
+      workspaceRoots: [cwd],
+      agent_id: "a",
+      parent_agent_id: null,
+      tool_result: { name: "read_files", input: { files: [{ path }] } },
+    }),
+    prompt: (cwd, id) => ({ hookName: "prompt_submit", taskId: id, workspaceRoots: [cwd], agent_id: "a", parent_agent_id: null }),
+    text: (output) => (output as { contextModification?: string } | null)?.contextModification ?? "",
+  },
+  droid: {
+    start: (cwd, id) => ({ session_id: id, transcript_path: `${cwd}/.t.jsonl`, cwd, hook_event_name: "SessionStart", source: "startup" }),
+    read: (cwd, id, path) => ({
+      session_id: id,
+      transcript_path: `${cwd}/.t.jsonl`,
+      cwd,
+      hook_event_name: "PostToolUse",
+      tool_name: "Create",
+      tool_input: { file_path: path, content: "x" },
+      tool_response: "",
+    }),
+    prompt: (cwd, id) => ({ session_id: id, transcript_path: `${cwd}/.t.jsonl`, cwd, hook_event_name: "UserPromptSubmit", prompt: "go" }),
+    compact: (cwd, id) => ({ session_id: id, transcript_path: `${cwd}/.t.jsonl`, cwd, hook_event_name: "SessionStart", source: "compact" }),
+    text: additional,
+  },
 };
 
 /** The most characters each hook host takes in one answer (its profile's `budget.limit`). */
-const HOOK_LIMITS: Readonly<Record<string, number>> = { "claude-code": 10_000, codex: 10_000, copilot: 10_240, gemini: 32_000, qwen: 32_000 };
+const HOOK_LIMITS: Readonly<Record<string, number>> = {
+  "claude-code": 10_000,
+  codex: 10_000,
+  copilot: 10_240,
+  gemini: 32_000,
+  qwen: 32_000,
+  cline: 32_000,
+  droid: 32_000,
+};
 
 function hookCase(name: string): HostCase {
   const events = HOOK_EVENTS[name]!;

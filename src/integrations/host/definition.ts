@@ -135,8 +135,11 @@ export interface HostVerify {
   /** The event the check sends and the tool it names, as shown to the user. */
   event: string;
   tool: string;
-  /** Where the host reads the context text: `hookSpecificOutput.additionalContext` or a top-level `additionalContext`. */
-  answer: "hookSpecificOutput" | "top";
+  /**
+   * Where the host reads the context text: `hookSpecificOutput.additionalContext`, a top-level
+   * `additionalContext` ("top"), or a top-level `contextModification` (Cline).
+   */
+  answer: "hookSpecificOutput" | "top" | "contextModification";
   /** The project-directory variables the host sets for its hooks. */
   projectDirVars: readonly string[];
   /** True for agentsmd's command of the checked event (as the host's config holds it). */

@@ -86,10 +86,21 @@ export function answerText(answer: HostVerify["answer"], stdout: string): string
   } catch {
     return undefined;
   }
-  const holder = answer === "top" ? data : (data as { hookSpecificOutput?: unknown } | null)?.hookSpecificOutput;
-  const text = (holder as { additionalContext?: unknown } | null | undefined)?.additionalContext;
+  const record = (value: unknown): Record<string, unknown> | undefined =>
+    typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  const text =
+    answer === "contextModification"
+      ? record(data)?.contextModification
+      : (answer === "top" ? record(data) : record(record(data)?.hookSpecificOutput))?.additionalContext;
   return typeof text === "string" ? text : undefined;
 }
+
+/** The answer field a host reads, as named to the user. */
+const ANSWER_FIELD: Readonly<Record<HostVerify["answer"], string>> = {
+  hookSpecificOutput: "hookSpecificOutput.additionalContext",
+  top: "additionalContext",
+  contextModification: "contextModification",
+};
 
 function run(
   command: string,
@@ -169,7 +180,7 @@ export async function verifyHook(
       : result.code !== 0
         ? `exit ${result.code ?? "signal"}${result.stderr.trim() ? `: ${result.stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`
         : answer === undefined
-          ? `no ${verify.answer === "top" ? "additionalContext" : "hookSpecificOutput.additionalContext"} in its output (${result.stdout.trim() === "" ? "empty" : `${result.stdout.trim().slice(0, 120)}`})`
+          ? `no ${ANSWER_FIELD[verify.answer]} in its output (${result.stdout.trim() === "" ? "empty" : `${result.stdout.trim().slice(0, 120)}`})`
           : "its answer does not hold the nested AGENTS.md's text";
     return { ...base, ok: false, ...(answer !== undefined ? { answer } : {}), problem: why };
   } finally {

@@ -1,0 +1,121 @@
+/**
+ * Factory Droid end to end: the real pinned `droid` (0.215.0, native binary) with agentsmd
+ * installed the way the README says (`agentsmd install droid`: hooks in ~/.factory/settings.json),
+ * run as `droid exec -m custom:<model> --auto high` against a scripted Chat Completions server
+ * (a `customModels` entry in the same settings file). Every instruction file carries one unique
+ * token; counting a token in the last request counts what the model has in front of it.
+ *
+ * Needs `npm run build` and `npm ci --prefix e2e/droid`. Each agent run is bounded (RUN_TIMEOUT_MS).
+ */
+import { readFile, realpath, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
+import { ensureInstalled } from "../lib/install.js";
+import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
+import { createTree, dir, type BuiltTree } from "../lib/tree.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies.droid as string;
+const MODEL = "e2e-model";
+const RUN_TIMEOUT_MS = 60_000;
+
+async function droidBin(): Promise<string> {
+  return path.join(await ensureInstalled({ folder: "droid", pkg: "droid", version: VERSION }), "bin", "droid");
+}
+
+const FILES = {
+  "home/.factory/AGENTS.md": "# Global\nToken AG-GLOBAL-0: Droid loads this file itself.\n",
+  "repo/.git": dir(),
+  "repo/AGENTS.md": "# Root\nToken AG-ROOT-1: two-space indentation.\n",
+  "repo/packages/api/AGENTS.md": "# API\nToken AG-API-2: every handler validates its input.\n",
+  "repo/packages/api/src/handler.ts": "export const handler = 1;\n",
+  "repo/packages/api/src/db/AGENTS.md": "# DB\nToken AG-DB-3: migrations are append-only.\n",
+  "repo/packages/api/src/db/schema.ts": "export const schema = {};\n",
+  "repo/packages/web/AGENTS.md": "# Web\nToken AG-WEB-5: function components only.\n",
+  "repo/packages/web/App.tsx": "export function App() { return null; }\n",
+  "repo/packages/unused/AGENTS.md": "# Unused\nToken AG-UNUSED-6: never touched, never delivered.\n",
+};
+const ALL = ["AG-GLOBAL-0", "AG-ROOT-1", "AG-API-2", "AG-DB-3", "AG-WEB-5", "AG-UNUSED-6"];
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
+});
+
+beforeAll(async () => {
+  await assertAgentsmdBuilt();
+  await droidBin();
+}, 600_000);
+
+interface Fixture {
+  tree: BuiltTree;
+  repo: string;
+  home: string;
+  path(rel: string): string;
+}
+
+async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
+  const tree = await createTree({ ...FILES, "home/.local/state": dir() }, { prefix: "agentsmd-droid-" });
+  const server = await startOpenAIChatServer({ script: [] });
+  cleanups.push(
+    () => tree.cleanup(),
+    () => server.close(),
+  );
+  const repo = await realpath(tree.path("repo"));
+  const home = await realpath(tree.path("home"));
+  const settings = {
+    customModels: [
+      { model: MODEL, displayName: "e2e", baseUrl: server.baseURL, apiKey: "e2e-key", provider: "generic-chat-completion-api", maxOutputTokens: 4096 },
+    ],
+  };
+  await writeFile(path.join(home, ".factory", "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+  const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
+  expect(installed.code, `agentsmd install droid failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
+  return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
+}
+
+async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
+  server.setScript(script);
+  const run = await runText(await droidBin(), ["exec", "-m", `custom:${MODEL}`, "--auto", "high", "Work on the task."], {
+    cwd: options.cwd ?? fx.repo,
+    env: homeEnv(fx.home),
+    timeoutMs: RUN_TIMEOUT_MS,
+    stderrTail: 20_000,
+  });
+  expect(run.code, describeTextRun(run, server.requests)).toBe(0);
+  expect(server.turnsUsed, describeTextRun(run, server.requests)).toBe(script.length);
+  return run;
+}
+
+function lastRequest(server: OpenAIChatServer): string {
+  const last = server.mainRequests().at(-1);
+  expect(last?.body).toBeTruthy();
+  return ((last!.body as ChatRequestBody).messages ?? []).map(messageText).join("\n");
+}
+
+function counts(text: string, tokens: readonly string[]): Record<string, number> {
+  return Object.fromEntries(tokens.map((token) => [token, text.split(token).length - 1]));
+}
+
+describe("Factory Droid 0.215.0 with `agentsmd install droid`", () => {
+  it("from the repo root: a read (Droid attaches), a file created in a new directory (agentsmd adds): each applicable AGENTS.md once, a sibling never", async () => {
+    const { fx, server } = await setup();
+    await turn(fx, server, [
+      { toolCalls: [{ tool: "Read", args: { file_path: fx.path("packages/api/src/db/schema.ts") } }] },
+      { toolCalls: [{ tool: "Create", args: { file_path: fx.path("packages/web/feature/new.ts"), content: "export {};\n" } }] },
+      { text: "done" },
+    ]);
+    expect(counts(lastRequest(server), ALL)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-API-2": 1, "AG-DB-3": 1, "AG-WEB-5": 1, "AG-UNUSED-6": 0 });
+  });
+
+  it("from a subdirectory: Droid's own chain (root included) not repeated; a listing below brings the nested file once (Droid attaches it; agentsmd adds nothing)", async () => {
+    const { fx, server } = await setup();
+    await turn(fx, server, [{ toolCalls: [{ tool: "LS", args: { directory_path: fx.path("packages/api/src/db") } }] }, { text: "done" }], {
+      cwd: fx.path("packages/api"),
+    });
+    expect(counts(lastRequest(server), ALL)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-API-2": 1, "AG-DB-3": 1, "AG-WEB-5": 0, "AG-UNUSED-6": 0 });
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Factory Droid's hook protocol: Claude Code's (`session_id`, `transcript_path`, `cwd`,
+ * `hook_event_name`, SessionStart `source`, PostToolUse `tool_name`/`tool_input`, answer
+ * `hookSpecificOutput.additionalContext`), observed with droid 0.215.0 against a scripted model
+ * (recorded payloads in test/integrations/droid/events/): the SessionStart answer and the
+ * PostToolUse answer both reach the model as user messages. The schema and the event mapping
+ * are Claude Code's; only the tool table is Droid's.
+ */
+import { ClaudeHookInputSchema, claudeCodeEvent, type ClaudeHookInput } from "../claude-code/input.js";
+import type { HostEvent } from "../host/profile.js";
+import { patchTargets, toolTargets, type TargetTable } from "../host/targets.js";
+import { absolute } from "../../core/paths.js";
+
+export const DroidHookInputSchema = ClaudeHookInputSchema;
+export type DroidHookInput = ClaudeHookInput;
+
+/** Droid's file tools (the names and arguments its model sees) -> the arguments naming paths. */
+export const DROID_TOOL_TARGETS: TargetTable = {
+  Read: { fields: ["file_path"] },
+  Create: { fields: ["file_path"] },
+  Edit: { fields: ["file_path"] },
+  LS: { fields: ["directory_path"], orCwd: true },
+  Grep: { fields: ["path"], orCwd: true },
+  Glob: { fields: ["folder"], orCwd: true },
+  ApplyPatch: (call) => patchTargets(call.input.input, call.cwd),
+};
+
+/** The PostToolUse matcher agentsmd registers. */
+export const DROID_POST_TOOL_MATCHER = Object.keys(DROID_TOOL_TARGETS).join("|");
+
+/**
+ * A Droid event as a delivery: Claude Code's mapping, with Droid's tools.
+ * @example droidEvent({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "LS", tool_input: { directory_path: "/r/a" } }).targets // ["/r/a"]
+ */
+export function droidEvent(input: DroidHookInput): HostEvent {
+  const event = claudeCodeEvent(input);
+  if (event.kind !== "tool") return event;
+  const tool = input.tool_name ?? "";
+  const args = input.tool_input ?? {};
+  const targets = toolTargets(DROID_TOOL_TARGETS, { tool, input: args, cwd: absolute(input.cwd, "/") });
+  const read = tool === "Read" ? (args.offset !== undefined || args.limit !== undefined ? "part" : "whole") : undefined;
+  return { ...event, targets, tool, read };
+}

@@ -1,0 +1,77 @@
+/**
+ * The Factory Droid host profile on the shared host layer. Droid 0.215 loads the chain itself
+ * (preset `droid`: AGENTS.md and CLAUDE.md from cwd up to the project root, `~/.factory/AGENTS.md`)
+ * and attaches the nested files of a path its Read tool read; agentsmd adds the nested files of
+ * paths other tools touched (ApplyPatch, LS, Grep, Glob), edited files at a turn start, and what
+ * a compaction took away (SessionStart `compact`).
+ */
+import * as z from "zod/mini";
+import { leaves, once } from "../../core/config-schema.js";
+import { absolute } from "../../core/paths.js";
+import { createSession } from "../../session/session.js";
+import { hookRunner } from "../host/deliver.js";
+import { transcriptHeaders, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
+import { DroidHookInputSchema, droidEvent, type DroidHookInput } from "./input.js";
+
+export const DROID_HOST = "droid";
+
+/** Droid sets no documented limit on hook context; agentsmd keeps an answer under this many characters. */
+export const DROID_CONTEXT_LIMIT = 32_000;
+
+/** Tools after which Droid attaches the nested files of the touched path itself. */
+const DROID_DISCOVERING_TOOLS: ReadonlySet<string> = new Set(["Read", "LS"]);
+
+const droidStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
+export type DroidState = z.infer<ReturnType<typeof droidStateSchema>>;
+
+interface DroidAnswer {
+  hookSpecificOutput: { hookEventName: string; additionalContext: string };
+}
+
+/** The files Droid loads at the start of a session in this cwd (preset `droid`). */
+export async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<DroidState> {
+  const session = await createSession({ cwd: absolute(input.cwd, "/"), preset: "droid", home: context.home, env: context.env, fs: context.fs });
+  try {
+    const paths = session.initialFiles.map((file) => file.path);
+    const real = await Promise.all(paths.map((path) => context.fs.realpath(path).catch(() => path)));
+    return { loaded: [...new Set([...paths, ...real])] };
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * What Droid gives the model itself: its startup chain (not again after a compaction), and the
+ * nested files of a path its Read or LS tool touched (attached after the tool result).
+ */
+export async function droidNative(path: string, origin: NativeOrigin, context: NativeContext<DroidState>): Promise<NativeAnswer> {
+  if (origin === "notice" || origin === "restore") return "no";
+  // Droid attaches the nested files of a path it read or listed (observed for Read and LS).
+  if (origin === "read" || (origin === "tool" && context.event?.tool !== undefined && DROID_DISCOVERING_TOOLS.has(context.event.tool))) return "loaded";
+  if (context.host.loaded.includes(path)) return "loaded";
+  const real = await context.fs.realpath(path).catch(() => path);
+  return context.host.loaded.includes(real) ? "loaded" : "no";
+}
+
+/**
+ * The Factory Droid profile.
+ * @example await handleHostEvent(droidProfile(), event)
+ */
+export function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAnswer> {
+  return {
+    host: DROID_HOST,
+    displayName: "Factory Droid",
+    input: DroidHookInputSchema,
+    inputFix: "register `agentsmd hook droid` as a Droid command hook (`agentsmd install droid`)",
+    normalize: droidEvent,
+    budget: { limit: DROID_CONTEXT_LIMIT, default: 16_000 },
+    headers: transcriptHeaders("Factory Droid"),
+    frame: (text, input) => ({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext: text } }),
+    state: { schema: droidStateSchema, init: (input, context) => droidState(input, context) },
+    native: droidNative,
+    onPrompt: "redeliver",
+  };
+}
+
+/** The runner of `agentsmd hook droid`. */
+export const runDroidHook = hookRunner(() => droidProfile());
