@@ -18,7 +18,7 @@ import { HOOK_HOSTS } from "../src/integrations/hosts.js";
 import { createSession } from "../src/index.js";
 
 const REPO = dirname(BENCH_DIR);
-export const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
+const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
 /** The launcher beside the shared bundle alone (every host): what a call cost before per-host bundles. */
 const SHARED_DIR = join(REPO, "dist/hook-shared");
 const SHARED_BIN = join(SHARED_DIR, "hook.cjs");
@@ -160,8 +160,8 @@ function hookEnv(dir: string, extra: Record<string, string> = {}): NodeJS.Proces
 const fmt = (n: number) => n.toFixed(0);
 
 /** The targets, as ratios to `node -e 0` in the same run: a tool call's hook, and a session's first. */
-export const TOOL_TARGET = 1.3;
-export const START_TARGET = 1.6;
+const TOOL_TARGET = 1.3;
+const START_TARGET = 1.6;
 
 /**
  * The hook rows: per host, SessionStart (a new conversation each sample), PostToolUse on a seen

@@ -25,10 +25,10 @@ import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const CLINE_VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies.cline as string;
-export const CLINE_MODEL = "gpt-4.1";
+const CLINE_VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies.cline as string;
+const CLINE_MODEL = "gpt-4.1";
 /** Every agent run is killed after this long (Cline's own `-t` is shorter). */
-export const CLINE_RUN_TIMEOUT_MS = 60_000;
+const CLINE_RUN_TIMEOUT_MS = 60_000;
 
 /** The CLI's launcher script, installing the pinned package on first use. */
 export async function clineBin(): Promise<string> {
@@ -68,7 +68,7 @@ export async function createClineFixture(files: TreeSpec): Promise<ClineFixture>
 }
 
 /** Kills the hub daemons Cline left for runs under `base` (matched by their `--cwd`), by pid. */
-export async function killHubs(base: string): Promise<number> {
+async function killHubs(base: string): Promise<number> {
   let killed = 0;
   for (const pid of await readdir("/proc").catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid)) continue;

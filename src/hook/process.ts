@@ -32,11 +32,17 @@ export function hookProcessIo(): HookProcessIo {
   return {
     stdout: (text) => {
       const rest = writeDescriptorSync(1, text);
-      if (rest) ((streamed = true), process.stdout.write(rest));
+      if (rest) {
+        streamed = true;
+        process.stdout.write(rest);
+      }
     },
     stderr: (text) => {
       const rest = writeDescriptorSync(2, text);
-      if (rest) ((streamed = true), process.stderr.write(rest));
+      if (rest) {
+        streamed = true;
+        process.stderr.write(rest);
+      }
     },
     get streamed() {
       return streamed;

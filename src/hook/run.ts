@@ -36,7 +36,7 @@ function camel(option: string): string {
  * (help, a missing or unknown host, an unknown option), which commander then reports.
  * @example parseHookArgv(["hook", "claude-code", "--agents-md", "inject"]) // { host: "claude-code", globals: {}, flags: { agentsMd: "inject" } }
  */
-export function parseHookArgv(argv: readonly string[]): HookInvocation | null {
+function parseHookArgv(argv: readonly string[]): HookInvocation | null {
   const globals: Record<string, string | boolean> = {};
   const flags: Record<string, string | undefined> = {};
   let stateDir: string | undefined;
@@ -72,7 +72,7 @@ export function parseHookArgv(argv: readonly string[]): HookInvocation | null {
     }
   }
   if (host === undefined) return null;
-  return { host, globals: globals as GlobalOptions, stateDir, flags };
+  return { host, globals: globals, stateDir, flags };
 }
 
 function oneLine(text: string): string {

@@ -17,8 +17,6 @@ import type { HostDefinition } from "../integrations/host/definition.js";
 import { hookCommands } from "../integrations/host/hook-commands.js";
 import { hostById, hostDefinitions } from "../integrations/registry.js";
 
-export { hookCommands };
-
 /** A doctor finding (doctor.ts `Finding`, declared here so neither module imports the other). */
 export interface HookFinding {
   code: string;

@@ -14,7 +14,7 @@ import type { SessionOptions } from "../session/options.js";
 import { hostById, hostDefinitions } from "../integrations/registry.js";
 
 /** Hosts agentsmd delivers to (the registry); a rule none of them sees is reported. */
-export function agentsmdHosts(): string[] {
+function agentsmdHosts(): string[] {
   return hostDefinitions().map((host) => host.id);
 }
 

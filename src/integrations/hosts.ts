@@ -3,10 +3,8 @@
  * per host with a `hook`, its runner loaded only when that hook runs. A host registered later
  * (registry.ts `registerHost`) appears here too.
  */
-import type { HookFlag, HostDefinition, HostHook } from "./host/definition.js";
+import type { HostDefinition, HostHook } from "./host/definition.js";
 import { hostById, hostDefinitions } from "./registry.js";
-
-export type { HookFlag };
 
 export type HookHostEntry = HostHook;
 
@@ -33,12 +31,15 @@ function entryOf(id: string | symbol): HookHostEntry | undefined {
 }
 
 /** Host name -> entry (a live view of the registry). */
-export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = new Proxy({} as Record<string, HookHostEntry>, {
-  get: (_, id) => entryOf(id),
-  has: (_, id) => entryOf(id) !== undefined,
-  ownKeys: () => hostDefinitions().flatMap((host) => (host.hook ? [host.id] : [])),
-  getOwnPropertyDescriptor: (_, id) => {
-    const entry = entryOf(id);
-    return entry ? { value: entry, enumerable: true, configurable: true, writable: false } : undefined;
+export const HOOK_HOSTS: Readonly<Record<string, HookHostEntry>> = new Proxy(
+  {},
+  {
+    get: (_, id) => entryOf(id),
+    has: (_, id) => entryOf(id) !== undefined,
+    ownKeys: () => hostDefinitions().flatMap((host) => (host.hook ? [host.id] : [])),
+    getOwnPropertyDescriptor: (_, id) => {
+      const entry = entryOf(id);
+      return entry ? { value: entry, enumerable: true, configurable: true, writable: false } : undefined;
+    },
   },
-});
+);

@@ -20,7 +20,7 @@ import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, DEFAULT_EXCLUDES, type Preset } fr
  * Cline's global AGENTS.md.
  * @example clineGlobalAgentsMd("/home/me") // "/home/me/.agents/AGENTS.md"
  */
-export function clineGlobalAgentsMd(home: string): string {
+function clineGlobalAgentsMd(home: string): string {
   return join(join(home, ".agents"), "AGENTS.md");
 }
 
@@ -42,7 +42,7 @@ function section(block: RenderBlock, label: string): string | null {
  * Cline's rule sections: the global file, then the workspace file, each under its heading.
  * @example clineSections([{ path: "/r/AGENTS.md", layer: "project", content: "Hi\n" }]) // "## Workspace AGENTS.md\nHi"
  */
-export function clineSections(blocks: readonly RenderBlock[]): string {
+function clineSections(blocks: readonly RenderBlock[]): string {
   const ordered = [...blocks.filter((block) => block.layer === "user"), ...blocks.filter((block) => block.layer !== "user")];
   return ordered
     .map((block) => section(block, block.layer === "user" ? "Global AGENTS.md" : "Workspace AGENTS.md"))
@@ -50,7 +50,7 @@ export function clineSections(blocks: readonly RenderBlock[]): string {
     .join("\n\n");
 }
 
-export const clineRenderer: Renderer = {
+const clineRenderer: Renderer = {
   initial: ({ blocks }) => clineSections(blocks),
   inline: (blocks) =>
     blocks

@@ -14,7 +14,7 @@ import { auditSessionLog, type AuditReport } from "../../src/integrations/audit/
 export const LOGS = join(dirname(new URL(import.meta.url).pathname), "logs");
 
 /** The repositories as each run left them: relative path -> text ("home/..." under HOME). */
-export const TREES: Record<string, { files: Record<string, string>; edited: string }> = {
+const TREES: Record<string, { files: Record<string, string>; edited: string }> = {
   "claude-code": {
     files: {
       "CLAUDE.md": "Token AUDIT-CLAUDE-0: Claude Code loads this itself.\n",

@@ -101,7 +101,7 @@ async function loadInstaller(host: Installable) {
 /** The request for `host` from the parsed options: its scope checked, its own options picked (paths resolved). */
 function requestFor(context: CommandContext, command: Command, host: Installable, options: Record<string, unknown>): InstallRequest {
   const globals = context.globals(command);
-  const scope = String(options.scope ?? "user");
+  const scope = typeof options.scope === "string" ? options.scope : "user";
   if (!host.install.scopes.includes(scope))
     command.error(`error: ${host.name} has no ${scope} scope: use ${host.install.scopes.map((each) => `--scope ${each}`).join(" or ")}`, { exitCode: 2 });
   const own: Record<string, string | boolean | undefined> = {};

@@ -14,13 +14,13 @@ import type { LogEvent, LogRecords, ReadLimits, SessionLogReader } from "./log-e
 import type { AuditAgent } from "./agents.js";
 
 /** Longest log line read (a longer one is skipped and counted in the report's notes). */
-export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Most of a log read; the rest is left out and said so. */
-export const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+const MAX_LOG_BYTES = 1024 * 1024 * 1024;
 /** Largest instruction file compared (its first bytes otherwise, said so). */
 const MAX_INSTRUCTION_BYTES = 1024 * 1024;
 /** Most directories whose instruction files are looked up; paths in further ones are listed without. */
-export const MAX_AUDIT_DIRS = 512;
+const MAX_AUDIT_DIRS = 512;
 
 export interface AuditOptions {
   /** Absolute path of the session log. */
@@ -56,7 +56,7 @@ export interface AuditReport {
 }
 
 /** A log that cannot be audited: names the path and the fix. */
-export class AuditError extends AgentsMdError {}
+class AuditError extends AgentsMdError {}
 
 async function* lineTexts(path: string, limits: ReadLimits): AsyncGenerator<string | null> {
   for await (const line of readLines(path, limits)) yield line.text;

@@ -17,7 +17,7 @@ export interface InstructionFile {
 }
 
 /** Who puts a file in front of the model: the agent itself, or agentsmd's hook/plugin. */
-export type DeliveredBy = "agent" | "agentsmd";
+type DeliveredBy = "agent" | "agentsmd";
 
 export interface ApplyingFile {
   path: string;
@@ -77,7 +77,7 @@ interface Touch {
 }
 
 /** Most distinct paths followed; later ones are counted in `droppedPaths`. */
-export const MAX_AUDIT_PATHS = 4096;
+const MAX_AUDIT_PATHS = 4096;
 /** Most sightings kept per instruction file (a repeat beyond is only counted). */
 const MAX_SIGHTINGS = 4096;
 

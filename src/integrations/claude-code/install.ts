@@ -12,7 +12,6 @@ import { join } from "../../core/paths.js";
 import { CLAUDE_FILE_TOOLS, claudeConfigDir } from "../../presets/claude.js";
 
 export type InstallScope = "user" | "project" | "local";
-export const INSTALL_SCOPES: readonly InstallScope[] = ["user", "project", "local"];
 
 /** Events and matchers agentsmd registers (no matcher: every source / every prompt). */
 export const CLAUDE_HOOK_EVENTS: ReadonlyArray<{ event: string; matcher?: string }> = [

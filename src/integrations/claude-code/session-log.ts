@@ -89,7 +89,10 @@ class ClaudeLogState {
 
   private *user(record: Record<string, unknown>, time: number | undefined): Generator<LogEvent> {
     const content = recordOf(record.message)?.content;
-    if (typeof content === "string") return yield* shownPieces(content, "user", time);
+    if (typeof content === "string") {
+      yield* shownPieces(content, "user", time);
+      return;
+    }
     if (!Array.isArray(content)) return;
     for (const block of content) {
       const part = recordOf(block);

@@ -15,10 +15,9 @@ import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { projectHookPrefix, userHookPrefix } from "../host/hook-command.js";
 
 export type ClineScope = "user" | "project";
-export const CLINE_SCOPES: readonly ClineScope[] = ["user", "project"];
 
 /** The file name of agentsmd's hook: the event Cline dispatches it for, run with bash. */
-export const CLINE_HOOK_FILE = "PostToolUse.sh";
+const CLINE_HOOK_FILE = "PostToolUse.sh";
 
 const MARK = "# agentsmd: Cline PostToolUse hook";
 const OURS = new RegExp(`^#!/bin/sh\\n${MARK}[^\\n]*\\nexec [^\\n]*\\bhook cline\\n$`);

@@ -14,17 +14,17 @@ import { transcriptHeaders, type HostEvent, type HostProfile, type NativeAnswer,
 import { toolTargets } from "../host/targets.js";
 import { CLINE_TOOL_TARGETS, ClineHookInputSchema, readWhole, type ClineHookInput, type ClineHookOutput } from "./input.js";
 
-export const CLINE_HOST = "cline";
+const CLINE_HOST = "cline";
 
 /** Cline sets no documented limit on hook context; agentsmd keeps an answer under this many characters. */
-export const CLINE_CONTEXT_LIMIT = 32_000;
+const CLINE_CONTEXT_LIMIT = 32_000;
 
 /** What the profile keeps per conversation: the files Cline loaded itself (and their real paths). */
 const clineStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
 export type ClineState = z.infer<ReturnType<typeof clineStateSchema>>;
 
 /** The workspace Cline ran the hook for (its cwd). */
-export function clineCwd(input: ClineHookInput): string {
+function clineCwd(input: ClineHookInput): string {
   return absolute(input.workspaceRoots[0] ?? "/", "/");
 }
 
@@ -38,7 +38,7 @@ async function withRealPaths(paths: readonly string[], fs: FileSystem): Promise<
  * The files Cline loads at the start of a task in this workspace (preset `cline`).
  * @example (await clineState(input, { fs, home, env })).loaded // ["/home/me/.agents/AGENTS.md", "/repo/AGENTS.md"]
  */
-export async function clineState(input: ClineHookInput, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<ClineState> {
+async function clineState(input: ClineHookInput, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<ClineState> {
   const session = await createSession({ cwd: clineCwd(input), preset: "cline", home: context.home, env: context.env, fs: context.fs });
   try {
     return {
@@ -53,7 +53,7 @@ export async function clineState(input: ClineHookInput, context: Pick<NativeCont
 }
 
 /** What Cline gives the model itself: the files of its start, rebuilt into every request's system prompt (an edited one too). */
-export async function clineNative(path: string, _origin: NativeOrigin, context: NativeContext<ClineState>): Promise<NativeAnswer> {
+async function clineNative(path: string, _origin: NativeOrigin, context: NativeContext<ClineState>): Promise<NativeAnswer> {
   if (context.host.loaded.includes(path)) return "loaded";
   const real = await context.fs.realpath(path).catch(() => path);
   return context.host.loaded.includes(real) ? "loaded" : "no";

@@ -30,7 +30,7 @@ const TRUST_LINE =
  */
 export function codexRuns(binary: string, env: Env): Promise<{ runs: boolean; reason?: string }> {
   return new Promise((resolve) => {
-    const child = spawn(binary, ["--version"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(binary, ["--version"], { env: env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     child.stderr.on("data", (chunk: Buffer) => {

@@ -34,7 +34,7 @@ function commandOf(args: Record<string, unknown>): string | undefined {
   const text = stringOf(args.cmd) ?? stringOf(args.command);
   if (text !== undefined) return text;
   if (!Array.isArray(args.command) || !args.command.every((word) => typeof word === "string")) return undefined;
-  const argv = args.command as string[];
+  const argv = args.command;
   if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0]!) && /^-l?c$/.test(argv[1]!)) return argv[2];
   return undefined;
 }
@@ -85,7 +85,10 @@ class CodexLogState {
   }
 
   private *shown(text: string, channel: ShownChannel, about: string | undefined, at: { time?: number }): Generator<LogEvent> {
-    if (about !== undefined) return yield { kind: "shown", text, channel, about, ...at };
+    if (about !== undefined) {
+      yield { kind: "shown", text, channel, about, ...at };
+      return;
+    }
     for (const piece of splitFrames(text)) yield { kind: "shown", text: piece.text, channel, ...(piece.about ? { about: piece.about } : {}), ...at };
   }
 

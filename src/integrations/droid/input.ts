@@ -15,7 +15,7 @@ export const DroidHookInputSchema = ClaudeHookInputSchema;
 export type DroidHookInput = ClaudeHookInput;
 
 /** Droid's file tools (the names and arguments its model sees) -> the arguments naming paths. */
-export const DROID_TOOL_TARGETS: TargetTable = {
+const DROID_TOOL_TARGETS: TargetTable = {
   Read: { fields: ["file_path"] },
   Create: { fields: ["file_path"] },
   Edit: { fields: ["file_path"] },

@@ -12,7 +12,7 @@ import { DROID_POST_TOOL_MATCHER } from "./input.js";
 export type DroidInstallScope = "user" | "project";
 
 /** Seconds Droid waits for one hook run. */
-export const DROID_HOOK_TIMEOUT_SECONDS = 30;
+const DROID_HOOK_TIMEOUT_SECONDS = 30;
 
 /** The events agentsmd registers with Droid (SessionStart without a matcher: startup, resume, clear and compact). */
 export const DROID_HOOK_SPECS: readonly HookSpec[] = [

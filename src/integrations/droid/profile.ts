@@ -13,10 +13,10 @@ import { hookRunner } from "../host/deliver.js";
 import { transcriptHeaders, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
 import { DroidHookInputSchema, droidEvent, type DroidHookInput } from "./input.js";
 
-export const DROID_HOST = "droid";
+const DROID_HOST = "droid";
 
 /** Droid sets no documented limit on hook context; agentsmd keeps an answer under this many characters. */
-export const DROID_CONTEXT_LIMIT = 32_000;
+const DROID_CONTEXT_LIMIT = 32_000;
 
 /** Tools after which Droid attaches the nested files of the touched path itself. */
 const DROID_DISCOVERING_TOOLS: ReadonlySet<string> = new Set(["Read", "LS"]);
@@ -29,7 +29,7 @@ interface DroidAnswer {
 }
 
 /** The files Droid loads at the start of a session in this cwd (preset `droid`). */
-export async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<DroidState> {
+async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<DroidState> {
   const session = await createSession({ cwd: absolute(input.cwd, "/"), preset: "droid", home: context.home, env: context.env, fs: context.fs });
   try {
     const paths = session.initialFiles.map((file) => file.path);
@@ -44,7 +44,7 @@ export async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pi
  * What Droid gives the model itself: its startup chain (not again after a compaction), and the
  * nested files of a path its Read or LS tool touched (attached after the tool result).
  */
-export async function droidNative(path: string, origin: NativeOrigin, context: NativeContext<DroidState>): Promise<NativeAnswer> {
+async function droidNative(path: string, origin: NativeOrigin, context: NativeContext<DroidState>): Promise<NativeAnswer> {
   if (origin === "notice" || origin === "restore") return "no";
   // Droid attaches the nested files of a path it read or listed (observed for Read and LS).
   if (origin === "read" || (origin === "tool" && context.event?.tool !== undefined && DROID_DISCOVERING_TOOLS.has(context.event.tool))) return "loaded";
@@ -57,7 +57,7 @@ export async function droidNative(path: string, origin: NativeOrigin, context: N
  * The Factory Droid profile.
  * @example await handleHostEvent(droidProfile(), event)
  */
-export function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAnswer> {
+function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAnswer> {
   return {
     host: DROID_HOST,
     displayName: "Factory Droid",

@@ -34,7 +34,7 @@ export type GeminiHookInput = z.infer<typeof GeminiHookInputSchema>;
  * workspace). Gemini's own JIT loader runs after read_file, list_directory, write_file, replace
  * and read_many_files; agentsmd also answers glob and grep_search.
  */
-export const GEMINI_TOOL_TARGETS = {
+const GEMINI_TOOL_TARGETS = {
   read_file: { fields: ["file_path", "absolute_path", "path"] },
   write_file: { fields: ["file_path", "path"] },
   replace: { fields: ["file_path", "path"] },

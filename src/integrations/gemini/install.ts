@@ -17,9 +17,7 @@ import { readTextFile, removeEmptyDir, removeFile } from "../../io/file-system.j
 import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { geminiDir } from "../../presets/gemini.js";
 import { cliHookCommand, hooksOnlyText, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
-import { commandHandlerOf } from "../host/hook-settings.js";
 import {
-  FAMILY_INSTALL_SCOPES,
   familyHookCommand,
   familyInstallSettings,
   familyProjectSettings,
@@ -30,10 +28,9 @@ import {
 import { GEMINI_AFTER_TOOL_MATCHER, GEMINI_FAMILY } from "./input.js";
 
 export type GeminiInstallScope = FamilyInstallScope;
-export const GEMINI_INSTALL_SCOPES = FAMILY_INSTALL_SCOPES;
 
 /** Milliseconds Gemini CLI waits for one hook run. */
-export const GEMINI_HOOK_TIMEOUT_MS = 30_000;
+const GEMINI_HOOK_TIMEOUT_MS = 30_000;
 
 /** The events agentsmd registers with Gemini CLI. */
 export const GEMINI_HOOK_SPECS: readonly HookSpec[] = [
@@ -44,9 +41,7 @@ export const GEMINI_HOOK_SPECS: readonly HookSpec[] = [
 ];
 
 /** The extension's name (its folder under `extensions/`). */
-export const GEMINI_EXTENSION_NAME = "agentsmd";
-
-export const isGeminiHandler = commandHandlerOf("gemini");
+const GEMINI_EXTENSION_NAME = "agentsmd";
 
 export type GeminiInstallOptions = FamilyInstallOptions;
 
@@ -65,7 +60,7 @@ export function geminiExtensionDir(home: string, env: Readonly<Record<string, st
 }
 
 /** The files of the extension and their text. */
-export function geminiExtensionFiles(command: string): { manifest: string; hooks: string } {
+function geminiExtensionFiles(command: string): { manifest: string; hooks: string } {
   const manifest = {
     name: GEMINI_EXTENSION_NAME,
     version: VERSION,

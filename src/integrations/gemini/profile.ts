@@ -20,11 +20,6 @@ import { renderPiece } from "../host/pack.js";
 import { GEMINI_FAMILY, GEMINI_JIT_TOOLS, GeminiHookInputSchema, type GeminiHookInput, type GeminiHookOutput } from "./input.js";
 import { geminiHistory } from "./transcript.js";
 
-export const GEMINI_HOST = GEMINI_FAMILY.host;
-
-/** Gemini CLI sets no limit on hook context; agentsmd keeps an answer under this many characters. */
-export const GEMINI_CONTEXT_LIMIT = GEMINI_FAMILY.contextLimit;
-
 /** What the profile keeps per conversation: Gemini's own loading, decided at the start. */
 const geminiStateSchema = once(() =>
   z.strictObject({

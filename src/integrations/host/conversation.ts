@@ -79,7 +79,7 @@ export function nativeOf(
  * version now, then the files newly applicable (`{admit:false}`).
  * @example const { targets, blocks } = await touchTargets(session, fs, ["/r/pkg/a.ts"], undefined);
  */
-export async function touchTargets(
+async function touchTargets(
   session: AgentsSession,
   fs: FileSystem,
   touched: readonly string[],
@@ -278,7 +278,7 @@ async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H
 }
 
 /** The most of a transcript read to find what the model still sees. */
-export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
+const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
 /**
  * What the model sees now per the host's transcript, read from `offset` (at most the last

@@ -19,7 +19,7 @@ import type { SessionLogReader } from "../audit/log-event.js";
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** A host-specific flag of `agentsmd hook <host>`, handed to the runner under `name`. */
-export interface HookFlag {
+interface HookFlag {
   name: string;
   /** Commander syntax, e.g. "--agents-md <mode>". */
   flags: string;
@@ -38,7 +38,7 @@ export interface HostHook {
 }
 
 /** A host-specific option of `agentsmd install <host>` (e.g. Codex's `--trust`), as data. */
-export interface InstallOption {
+interface InstallOption {
   /** The key in `InstallRequest.options` (commander's camelCase of the flag). */
   name: string;
   /** Commander syntax: "--trust" (a switch) or "--codex-bin <path>" (a value). */
@@ -64,7 +64,7 @@ export interface InstallRequest {
 }
 
 /** What an install or uninstall did, for the CLI to print without knowing the host. */
-export interface InstallOutcome {
+interface InstallOutcome {
   changed: boolean;
   /** stdout lines (paths already quoted). */
   lines: string[];
@@ -83,7 +83,7 @@ export interface PlannedChange {
 }
 
 /** What `agentsmd setup` hands an installer: user scope always. */
-export interface SetupRequest {
+interface SetupRequest {
   home: string;
   env: Env;
   /** The directory setup runs in (no project file is written). */
@@ -94,7 +94,7 @@ export interface SetupRequest {
 }
 
 /** A user-scope install (or uninstall) as setup shows it, then applies it. */
-export interface SetupPlan {
+interface SetupPlan {
   /** The command the hooks run. */
   command: string;
   changes: PlannedChange[];
@@ -160,7 +160,7 @@ export interface HostInstaller {
 }
 
 /** A doctor finding about an installed hook (inspect/doctor.ts `Finding`). */
-export interface InstalledFinding {
+interface InstalledFinding {
   code: string;
   severity: "error" | "warning" | "info";
   path: string;
@@ -169,7 +169,7 @@ export interface InstalledFinding {
 }
 
 /** `agentsmd install <host>`: hooks agentsmd writes into the host's configuration. */
-export interface HostInstall {
+interface HostInstall {
   /** One phrase for `agentsmd install --help`: what is written where. */
   summary: string;
   /** The scopes, the first the default ("user": the one that works from every directory). */
@@ -182,13 +182,13 @@ export interface HostInstall {
 }
 
 /** A host that loads agentsmd itself as a plugin or extension (no `install` of agentsmd's). */
-export interface HostPlugin {
+interface HostPlugin {
   /** The one line setup prints: how to enable agentsmd. */
   enable(home: string, env: Env): string;
 }
 
 /** A hook file a host reads (doctor's `hook-misread`): one path, or every `*.json` of a directory. */
-export interface HookFileSpec {
+interface HookFileSpec {
   path?: string;
   dir?: string;
   scope: "user" | "project";
@@ -197,7 +197,7 @@ export interface HookFileSpec {
 }
 
 /** What doctor knows of a host. */
-export interface HostDoctor {
+interface HostDoctor {
   /** Instruction files (names or root-relative paths) that show a repository is set up for the host. */
   names?: readonly string[];
   /** Top-level entries of the root that show the same. */
@@ -260,4 +260,4 @@ export interface HostDefinition {
  * hands it in (host/installers.ts `installerOf`): the hook bundle holds no module loader, and the
  * bundler, seeing no literal `import("./installer.js")`, leaves the install code out of it.
  */
-export type ImportAt = <T>(base: string, path: string) => Promise<T>;
+type ImportAt = <T>(base: string, path: string) => Promise<T>;

@@ -55,7 +55,7 @@ export interface HostHookOptions<O> {
  * Session caps for hooks: each answer is bounded by the character budget (what does not fit is
  * named), so the per-session inline caps only guard memory. A config given by the user wins.
  */
-export const HOOK_LAZY_CAPS = Object.freeze({ maxFiles: 10_000, maxBytes: 16 * 1024 * 1024 });
+const HOOK_LAZY_CAPS = Object.freeze({ maxFiles: 10_000, maxBytes: 16 * 1024 * 1024 });
 
 /** The session config of a hook when the user gives none (test/integrations/host.test.ts validates it). */
 export const HOOK_CONFIG = builtInConfig({ lazy: HOOK_LAZY_CAPS });
@@ -91,7 +91,7 @@ export function parseHostText<I>(profile: HostInputSide<I>, text: string): I {
  * A hook's stdin as JSON, not yet validated. Throws HookInputError when it is not JSON.
  * @example readHostJson({ displayName: "Codex" }, '{"session_id":"s"}') // { session_id: "s" }
  */
-export function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName">, text: string): unknown {
+function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName">, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -184,7 +184,7 @@ function hookSessionOptions<O>(
 }
 
 /** What `agentsmd hook <host>` passes to a host's runner. */
-export interface HookRunOptions extends Omit<HostHookOptions<unknown>, "deliver"> {
+interface HookRunOptions extends Omit<HostHookOptions<unknown>, "deliver"> {
   /** The host's own command-line flags (see HookHostEntry.flags), validated against their choices. */
   flags: Readonly<Record<string, string | undefined>>;
   deliver(output: unknown): void | Promise<void>;

@@ -11,7 +11,6 @@ import type { GeminiFamilyHost } from "./gemini-family.js";
 type Env = Readonly<Record<string, string | undefined>>;
 
 export type FamilyInstallScope = "user" | "project";
-export const FAMILY_INSTALL_SCOPES: readonly FamilyInstallScope[] = ["user", "project"];
 
 export interface FamilyInstallOptions {
   scope: FamilyInstallScope;

@@ -140,7 +140,7 @@ export function patchCall(call: ToolCall): string[] {
   const files = Array.isArray(call.metadata?.files) ? call.metadata.files : [];
   const out: string[] = [];
   for (const file of files) {
-    if (typeof file !== "object" || file === null || ("type" in file && file.type === "delete")) continue;
+    if (typeof file !== "object" || file === null || ("type" in file && (file as { type?: unknown }).type === "delete")) continue;
     for (const key of ["movePath", "filePath"]) {
       const path = key in file ? usablePath(Object.getOwnPropertyDescriptor(file, key)?.value, call.cwd) : undefined;
       if (path) out.push(path);
@@ -262,17 +262,17 @@ export class FamilyAgents {
     };
     config.root = root;
     if ((o.preset ?? this.host.preset) === this.host.preset && !names.includes("CLAUDE.md")) {
-      config.files = { ...((config.files as object | undefined) ?? {}), names: ["AGENTS.override.md", ...names] };
+      config.files = { ...(config.files ?? {}), names: ["AGENTS.override.md", ...names] };
     }
     if (o.maxFiles !== undefined || o.maxBytes !== undefined || o.exclude !== undefined) {
       config.lazy = {
-        ...((config.lazy as object | undefined) ?? {}),
+        ...(config.lazy ?? {}),
         ...(o.maxFiles !== undefined ? { maxFiles: o.maxFiles } : {}),
         ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
         ...(o.exclude !== undefined ? { exclude: o.exclude } : {}),
       };
     }
-    return config as AgentsConfig;
+    return config;
   }
 
   /** The session for a host session id: in memory, else restored from disk, else new. */
@@ -506,7 +506,7 @@ export class FamilyAgents {
     return {
       "tool.execute.after": (input, output) => guard(() => this.afterTool(input, output)),
       "experimental.session.compacting": (input, output) => guard(() => this.compacting(input, output)),
-      "experimental.chat.messages.transform": (_input, output) => guard(() => this.messages(output.messages as never)),
+      "experimental.chat.messages.transform": (_input, output) => guard(() => this.messages(output.messages)),
       event: ({ event }) =>
         guard(async () => {
           if (event.type === "session.compacted") await this.compacted(event.properties.sessionID);

@@ -20,7 +20,7 @@ import { claudeStyleEvent } from "../host/claude-style-event.js";
 import { familyToolMatcher, type GeminiFamilyHost, type GeminiFamilyOutput } from "../host/gemini-family.js";
 
 /** Events agentsmd answers. */
-export const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
+const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
 export type QwenHookEvent = (typeof QWEN_HOOK_EVENTS)[number];
 
 const { optionalString } = leaves();
@@ -33,7 +33,7 @@ export type QwenHookInput = z.infer<typeof QwenHookInputSchema>;
  * Which argument of which built-in tool names the touched path (tool ids of
  * `packages/core/src/tools/tool-names.ts`; the host layer's target-table shape).
  */
-export const QWEN_TOOL_TARGETS = {
+const QWEN_TOOL_TARGETS = {
   read_file: { fields: ["file_path", "absolute_path", "path"] },
   write_file: { fields: ["file_path", "path"] },
   edit: { fields: ["file_path", "path"] },

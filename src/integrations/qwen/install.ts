@@ -8,7 +8,6 @@
  * Timeouts are seconds in Qwen Code (millisecond values are read as such only when large).
  */
 import {
-  FAMILY_INSTALL_SCOPES,
   familyHookCommand,
   familyInstallSettings,
   familyProjectSettings,
@@ -18,14 +17,12 @@ import {
 } from "../host/gemini-family-install.js";
 import { join } from "../../core/paths.js";
 import { cliHookCommand, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
-import { commandHandlerOf } from "../host/hook-settings.js";
 import { QWEN_FAMILY, QWEN_POST_TOOL_MATCHER } from "./input.js";
 
 export type QwenInstallScope = FamilyInstallScope;
-export const QWEN_INSTALL_SCOPES = FAMILY_INSTALL_SCOPES;
 
 /** Seconds Qwen Code waits for one hook run. */
-export const QWEN_HOOK_TIMEOUT_SECONDS = 30;
+const QWEN_HOOK_TIMEOUT_SECONDS = 30;
 
 /** The events agentsmd registers with Qwen Code (SessionStart without a matcher: startup, resume, clear and compact). */
 export const QWEN_HOOK_SPECS: readonly HookSpec[] = [
@@ -33,8 +30,6 @@ export const QWEN_HOOK_SPECS: readonly HookSpec[] = [
   { event: "PostToolUse", matcher: QWEN_POST_TOOL_MATCHER, timeout: QWEN_HOOK_TIMEOUT_SECONDS },
   { event: "UserPromptSubmit", timeout: QWEN_HOOK_TIMEOUT_SECONDS },
 ];
-
-export const isQwenHandler = commandHandlerOf("qwen");
 
 export type QwenInstallOptions = FamilyInstallOptions;
 

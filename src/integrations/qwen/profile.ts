@@ -17,11 +17,6 @@ import { renderPiece } from "../host/pack.js";
 import { QWEN_FAMILY, QwenHookInputSchema, type QwenHookInput, type QwenHookOutput } from "./input.js";
 import { qwenHistory } from "./transcript.js";
 
-export const QWEN_HOST = QWEN_FAMILY.host;
-
-/** Qwen Code sets no documented limit on hook context; agentsmd keeps an answer under this many characters. */
-export const QWEN_CONTEXT_LIMIT = QWEN_FAMILY.contextLimit;
-
 /** What the profile keeps per conversation: the files Qwen loaded itself at startup (and their real paths). */
 const qwenStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
 export type QwenState = z.infer<ReturnType<typeof qwenStateSchema>>;

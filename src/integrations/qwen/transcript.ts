@@ -22,7 +22,7 @@ interface Record_ {
 }
 
 function parse(line: string): Record_ | undefined {
-  return jsonRecord(line) as Record_ | undefined;
+  return jsonRecord(line);
 }
 
 /** The conversation the model sees, from a transcript (or its end). */

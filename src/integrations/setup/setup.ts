@@ -12,8 +12,6 @@ import { hostById } from "../registry.js";
 import { detectAgents, type Detected } from "./detect.js";
 import { readInstalledHook, verifyHook, type VerifyResult } from "./verify.js";
 
-export type { PlannedChange };
-
 export interface AgentReport {
   id: string;
   name: string;

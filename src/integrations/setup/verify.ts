@@ -20,7 +20,7 @@ import { findOnPath } from "./detect.js";
 export type { InstalledHook };
 
 /** Milliseconds a checked hook may take (the agents give it 30 s). */
-export const VERIFY_TIMEOUT_MS = 30_000;
+const VERIFY_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
@@ -107,7 +107,7 @@ function run(
   options: { cwd: string; env: Env; stdin: string; timeoutMs: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

@@ -70,7 +70,7 @@ export function ruleIsFor(rule: TargetedRule, agent: RuleAgent | undefined): boo
  * Ruler's agents (identifier, display name): its `default_agents` entries match an identifier
  * exactly, and an entry that is no identifier matches every agent whose display name contains it.
  */
-export const RULER_AGENTS: ReadonlyArray<readonly [id: string, name: string]> = [
+const RULER_AGENTS: ReadonlyArray<readonly [id: string, name: string]> = [
   ["agentsmd", "AgentsMd"],
   ["aider", "Aider"],
   ["amazonqcli", "Amazon Q CLI"],
