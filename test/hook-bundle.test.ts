@@ -130,8 +130,8 @@ describe("per-host bundles", () => {
       expect(own.bytes, host).toBeLessThan(shared.bytes);
     }
     // 110-115 modules per host against 125 in the shared bundle when per-host bundles came in;
-    // 125-129 against 142 with the registry's definitions, the engine and the rule sources.
-    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(130);
+    // 130-135 against 150 with the registry's definitions (Cline and Droid's too), the engine and the rule sources.
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(136);
   }, 120_000);
 
   it("the launcher picks the host's bundle by the word after `hook`, never a path", () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/bin.js";
 
 /** Layers in order; `hook` (the hook runtime, the source of dist/hook/) sits beside `cli`, one rank. */
-const LAYERS = ["core", "io", "presets", "load", "session", "integrations", "inspect", ["hook", "cli"]] as const;
+const LAYERS = ["core", "io", "presets", "load", "session", "integrations", "inspect", "audit", ["hook", "cli"]] as const;
 const RANK = new Map<string, number>(
   LAYERS.flatMap((layer, rank) => (typeof layer === "string" ? [[layer, rank]] : layer.map((f) => [f, rank] as [string, number]))),
 );
@@ -34,7 +34,7 @@ const KNOWN: { upward: string[]; cycles: string[] } = {
  * integrations/, only the shared host layer. Allowances, "from -> to" (an entry that no longer
  * occurs fails too): none.
  */
-const SHARED_INTEGRATIONS = ["host", "setup", "audit"];
+const SHARED_INTEGRATIONS = ["host", "setup"];
 const HOST_ALLOWANCES: string[] = [];
 
 /** The integrations/ folder of a module, or undefined (outside integrations/, or a file directly in it). */

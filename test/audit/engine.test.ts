@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AuditTimeline, normalizeText, type ApplyingFile, type InstructionFile } from "../../src/integrations/audit/engine.js";
-import type { LogEvent } from "../../src/integrations/audit/log-event.js";
+import { AuditTimeline, normalizeText, type ApplyingFile, type InstructionFile } from "../../src/audit/engine.js";
+import type { LogEvent } from "../../src/integrations/host/log-event.js";
 
 const ROOT = { path: "/r/AGENTS.md", text: "# root\nRoot rule.\n" };
 const PKG = { path: "/r/pkg/AGENTS.md", text: "# pkg\n\nPkg rule.\n" };

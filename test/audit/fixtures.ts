@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll } from "vitest";
-import { auditAgent } from "../../src/integrations/audit/agents.js";
-import { auditSessionLog, type AuditReport } from "../../src/integrations/audit/audit.js";
+import { auditAgent } from "../../src/audit/agents.js";
+import { auditSessionLog, type AuditReport } from "../../src/audit/audit.js";
 
 export const LOGS = join(dirname(new URL(import.meta.url).pathname), "logs");
 

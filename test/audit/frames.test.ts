@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitFrames } from "../../src/integrations/audit/frames.js";
+import { splitFrames } from "../../src/integrations/host/log-frames.js";
 
 describe("splitFrames", () => {
   it("Claude Code's frame, also after a hook's prefix, with its note in parentheses", () => {

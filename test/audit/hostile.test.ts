@@ -5,9 +5,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { auditAgent } from "../../src/integrations/audit/agents.js";
-import { auditSessionLog } from "../../src/integrations/audit/audit.js";
-import { formatAudit } from "../../src/integrations/audit/report.js";
+import { auditAgent } from "../../src/audit/agents.js";
+import { auditSessionLog } from "../../src/audit/audit.js";
+import { formatAudit } from "../../src/audit/report.js";
 import { audit, materialise, verdicts } from "./fixtures.js";
 
 function assistantRead(paths: Array<string | string[]>, tool = "Read", cwd = "/REPO"): string {

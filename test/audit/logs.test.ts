@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { auditAgent } from "../../src/integrations/audit/agents.js";
-import type { LogEvent } from "../../src/integrations/audit/log-event.js";
+import { auditAgent } from "../../src/audit/agents.js";
+import type { LogEvent } from "../../src/integrations/host/log-event.js";
 import { audit, LOGS, verdicts } from "./fixtures.js";
 
 async function events(agent: string, name: string): Promise<LogEvent[]> {

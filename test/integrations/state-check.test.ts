@@ -26,6 +26,8 @@ import { codexProfile } from "../../src/integrations/codex/profile.js";
 import { copilotProfile } from "../../src/integrations/copilot/profile.js";
 import { geminiProfile } from "../../src/integrations/gemini/profile.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
+import { clineProfile } from "../../src/integrations/cline/profile.js";
+import { droidProfile } from "../../src/integrations/droid/profile.js";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
 
 const PROFILES: Record<string, { state: { schema(): $ZodType } }> = {
@@ -34,6 +36,8 @@ const PROFILES: Record<string, { state: { schema(): $ZodType } }> = {
   copilot: copilotProfile(),
   gemini: geminiProfile(),
   qwen: qwenProfile(),
+  cline: clineProfile(),
+  droid: droidProfile(),
 };
 
 /** The id STATE_SCHEMA_ID must hold: the JSON Schemas of every host's state file, plus the empty host fields of the in-process hosts. */
@@ -162,6 +166,11 @@ describe("state file check", () => {
           tool_input: { file_path: file },
           tool_response: {},
         },
+      ],
+      cline: [{ hookName: "tool_result", taskId: "c", workspaceRoots: [cwd], tool_result: { name: "read_files", input: { files: [{ path: file }] } } }],
+      droid: [
+        { session_id: "c", hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" },
+        { session_id: "c", hook_event_name: "PostToolUse", cwd, transcript_path: "", tool_name: "Read", tool_input: { file_path: file }, tool_response: {} },
       ],
     };
     for (const [host, profile] of Object.entries(PROFILES)) {

@@ -6,9 +6,9 @@
  */
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.js";
-import { auditAgents, auditAgent, type AuditAgent } from "../../integrations/audit/agents.js";
-import { auditSessionLog, findSessionLogs, type AuditReport } from "../../integrations/audit/audit.js";
-import { formatAudit } from "../../integrations/audit/report.js";
+import { auditAgents, auditAgent, type AuditAgent } from "../../audit/agents.js";
+import { auditSessionLog, findSessionLogs, type AuditReport } from "../../audit/audit.js";
+import { formatAudit } from "../../audit/report.js";
 import { homeFromEnv, isInside } from "../../core/paths.js";
 import { homedir } from "../../io/require.js";
 import type { CommandContext } from "../context.js";

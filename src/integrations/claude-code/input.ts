@@ -10,7 +10,7 @@ import { conversationPath } from "../host/store.js";
 import { toolTargets as extractTargets, type TargetTable } from "../host/targets.js";
 import { HookInputError, parseHostText, type HostInputSide } from "../host/deliver.js";
 import type { HostEvent } from "../host/profile.js";
-import { claudeStyleEvent } from "../host/claude-style-event.js";
+import { claudeStyleEvent, claudeStyleHostEvent } from "../host/claude-style-event.js";
 
 export { HookInputError };
 
@@ -87,21 +87,7 @@ function readShown(input: ClaudeHookInput): HostEvent["read"] {
  * What a Claude Code event means for delivery.
  */
 export function claudeCodeEvent(input: ClaudeHookInput): HostEvent {
-  const base = { conversation: { id: input.session_id, agent: input.agent_id }, cwd: absolute(input.cwd, "/"), targets: [] };
-  switch (input.hook_event_name) {
-    case "SessionStart": {
-      const source = input.source ?? "startup";
-      if (source === "resume" || source === "fork") return { ...base, kind: "resume" };
-      if (source === "compact") return { ...base, kind: "compact" };
-      return { ...base, kind: "start", fresh: source === "startup" || source === "clear" };
-    }
-    case "UserPromptSubmit":
-      return { ...base, kind: "prompt" };
-    case "PostToolUse":
-      return { ...base, kind: "tool", targets: toolTargets(input), read: readShown(input) };
-    default:
-      return { ...base, kind: "ignore" };
-  }
+  return claudeStyleHostEvent(input, () => ({ targets: toolTargets(input), read: readShown(input) }));
 }
 
 /** The host's name in the state directory and in `agentsmd hook`. */

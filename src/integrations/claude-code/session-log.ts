@@ -8,8 +8,8 @@
  */
 import { join } from "../../core/paths.js";
 import { toolTargets, type ToolCall } from "../host/targets.js";
-import { splitFrames } from "../audit/frames.js";
-import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../audit/log-event.js";
+import { splitFrames } from "../host/log-frames.js";
+import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
 import { CLAUDE_TOOL_TARGETS } from "./input.js";
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "editFiles"]);

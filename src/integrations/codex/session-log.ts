@@ -9,8 +9,8 @@
  */
 import { join } from "../../core/paths.js";
 import { patchTargets, usablePath } from "../host/targets.js";
-import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../audit/log-event.js";
-import { splitFrames } from "../audit/frames.js";
+import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { splitFrames } from "../host/log-frames.js";
 import { shellCommandPaths } from "../host/shell-paths.js";
 
 /** Text parts of a message content (`input_text`, `output_text`, `text`). */

@@ -4,15 +4,18 @@
  * `hookSpecificOutput.additionalContext`), observed with droid 0.215.0 against a scripted model
  * (recorded payloads in test/integrations/droid/events/): the SessionStart answer and the
  * PostToolUse answer both reach the model as user messages. The schema and the event mapping
- * are Claude Code's; only the tool table is Droid's.
+ * are the shared Claude-style ones (host/claude-style-event.ts); only the tool table is Droid's.
  */
-import { ClaudeHookInputSchema, claudeCodeEvent, type ClaudeHookInput } from "../claude-code/input.js";
+import type * as z from "zod/mini";
+import { leaves } from "../../core/config-schema.js";
+import { claudeStyleEvent, claudeStyleHostEvent } from "../host/claude-style-event.js";
 import type { HostEvent } from "../host/profile.js";
 import { patchTargets, toolTargets, type TargetTable } from "../host/targets.js";
 import { absolute } from "../../core/paths.js";
 
-export const DroidHookInputSchema = ClaudeHookInputSchema;
-export type DroidHookInput = ClaudeHookInput;
+/** Droid's stdin document: the Claude-style fields; unknown fields are kept and ignored. */
+export const DroidHookInputSchema = claudeStyleEvent({ agent_id: leaves().optionalString });
+export type DroidHookInput = z.infer<typeof DroidHookInputSchema>;
 
 /** Droid's file tools (the names and arguments its model sees) -> the arguments naming paths. */
 const DROID_TOOL_TARGETS: TargetTable = {
@@ -29,15 +32,15 @@ const DROID_TOOL_TARGETS: TargetTable = {
 export const DROID_POST_TOOL_MATCHER = Object.keys(DROID_TOOL_TARGETS).join("|");
 
 /**
- * A Droid event as a delivery: Claude Code's mapping, with Droid's tools.
+ * A Droid event as a delivery: the Claude-style mapping (host/claude-style-event.ts), with Droid's tools.
  * @example droidEvent({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "LS", tool_input: { directory_path: "/r/a" } }).targets // ["/r/a"]
  */
 export function droidEvent(input: DroidHookInput): HostEvent {
-  const event = claudeCodeEvent(input);
-  if (event.kind !== "tool") return event;
-  const tool = input.tool_name ?? "";
-  const args = input.tool_input ?? {};
-  const targets = toolTargets(DROID_TOOL_TARGETS, { tool, input: args, cwd: absolute(input.cwd, "/") });
-  const read = tool === "Read" ? (args.offset !== undefined || args.limit !== undefined ? "part" : "whole") : undefined;
-  return { ...event, targets, tool, read };
+  return claudeStyleHostEvent(input, () => {
+    const tool = input.tool_name ?? "";
+    const args = input.tool_input ?? {};
+    const targets = toolTargets(DROID_TOOL_TARGETS, { tool, input: args, cwd: absolute(input.cwd, "/") });
+    const read = tool === "Read" ? (args.offset !== undefined || args.limit !== undefined ? "part" : "whole") : undefined;
+    return { targets, tool, read };
+  });
 }

@@ -57,7 +57,7 @@ async function droidNative(path: string, origin: NativeOrigin, context: NativeCo
  * The Factory Droid profile.
  * @example await handleHostEvent(droidProfile(), event)
  */
-function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAnswer> {
+export function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAnswer> {
   return {
     host: DROID_HOST,
     displayName: "Factory Droid",

@@ -8,6 +8,8 @@
 import * as z from "zod/mini";
 import "../../core/zod-locale.js";
 import { leaves } from "../../core/config-schema.js";
+import { absolute } from "../../core/paths.js";
+import type { HostEvent } from "./profile.js";
 
 /** The shared fields, built when the first host schema is (`leaves()` builds each on first read). */
 function claudeStyleFields() {
@@ -31,4 +33,37 @@ function claudeStyleFields() {
  */
 export function claudeStyleEvent<const Own extends z.core.$ZodLooseShape>(own: Own) {
   return z.looseObject({ ...claudeStyleFields(), ...own });
+}
+
+/** The fields of a Claude-style event that decide its delivery. */
+export interface ClaudeStyleInput {
+  session_id: string;
+  hook_event_name: string;
+  cwd: string;
+  source?: string | undefined;
+  agent_id?: string | undefined;
+}
+
+/**
+ * What a Claude-style event means for delivery: SessionStart by its `source` (resume and fork
+ * replay, compact restores, startup and clear start fresh), UserPromptSubmit a turn, PostToolUse
+ * the host's own tool table (`tool`: its targets, and whether it showed a file).
+ * @example claudeStyleHostEvent({ session_id: "s", hook_event_name: "UserPromptSubmit", cwd: "/r" }, () => ({ targets: [] })).kind // "prompt"
+ */
+export function claudeStyleHostEvent(input: ClaudeStyleInput, tool: () => Pick<HostEvent, "targets" | "read" | "tool">): HostEvent {
+  const base = { conversation: { id: input.session_id, agent: input.agent_id }, cwd: absolute(input.cwd, "/"), targets: [] };
+  switch (input.hook_event_name) {
+    case "SessionStart": {
+      const source = input.source ?? "startup";
+      if (source === "resume" || source === "fork") return { ...base, kind: "resume" };
+      if (source === "compact") return { ...base, kind: "compact" };
+      return { ...base, kind: "start", fresh: source === "startup" || source === "clear" };
+    }
+    case "UserPromptSubmit":
+      return { ...base, kind: "prompt" };
+    case "PostToolUse":
+      return { ...base, kind: "tool", ...tool() };
+    default:
+      return { ...base, kind: "ignore" };
+  }
 }

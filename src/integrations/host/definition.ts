@@ -14,7 +14,7 @@
  */
 import type { RuleFormat } from "../../core/schema.js";
 import type { HookRunner } from "./deliver.js";
-import type { SessionLogReader } from "../audit/log-event.js";
+import type { SessionLogReader } from "./log-event.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -5,12 +5,12 @@
  * bounded by the line limit and the number of paths, not by the log's size. The log and the
  * repository are untrusted: touched paths outside the project are counted, never looked at.
  */
-import { AgentsMdError } from "../../core/errors.js";
-import { isInside, nameOf, parentOf } from "../../core/paths.js";
-import { explainPath } from "../../inspect/explain.js";
-import { nodeFileSystem, readLines, type FileSystem } from "../../io/file-system.js";
+import { AgentsMdError } from "../core/errors.js";
+import { isInside, nameOf, parentOf } from "../core/paths.js";
+import { explainPath } from "../inspect/explain.js";
+import { nodeFileSystem, readLines, type FileSystem } from "../io/file-system.js";
 import { AuditTimeline, type ApplyingFile, type AuditSummary, type InstructionFile, type PathVerdict } from "./engine.js";
-import type { LogEvent, LogRecords, ReadLimits, SessionLogReader } from "./log-event.js";
+import type { LogEvent, LogRecords, ReadLimits, SessionLogReader } from "../integrations/host/log-event.js";
 import type { AuditAgent } from "./agents.js";
 
 /** Longest log line read (a longer one is skipped and counted in the report's notes). */

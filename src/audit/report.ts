@@ -3,9 +3,9 @@
  * verdict; the summary; what the log cannot prove; the fix when something was missed. Every name
  * from the log or the repository is quoted (core/quote.ts). Pure.
  */
-import { quote } from "../../core/quote.js";
-import { isInside, parentOf } from "../../core/paths.js";
-import { countOf } from "../../core/words.js";
+import { quote } from "../core/quote.js";
+import { isInside, parentOf } from "../core/paths.js";
+import { countOf } from "../core/words.js";
 import type { Verdict } from "./engine.js";
 import type { AuditReport } from "./audit.js";
 

@@ -5,8 +5,8 @@
  * reached the model, whatever the framing: a file name in the log proves nothing, its text does.
  * No I/O; fed one event at a time so a 100 MB log is never held.
  */
-import { parentOf } from "../../core/paths.js";
-import type { LogEvent, TouchUse } from "./log-event.js";
+import { parentOf } from "../core/paths.js";
+import type { LogEvent, TouchUse } from "../integrations/host/log-event.js";
 
 /** An instruction file as it is on disk now. */
 export interface InstructionFile {

@@ -2,10 +2,10 @@
  * The agents whose session logs the audit reads: every registered host with a `sessionLog` slot
  * and a preset of what it loads itself (host/definition.ts). No host is named here.
  */
-import { hostById, hostDefinitions } from "../registry.js";
-import { importAt } from "../host/installers.js";
-import type { HostDefinition, HostSessionLog } from "../host/definition.js";
-import type { SessionLogReader } from "./log-event.js";
+import { hostById, hostDefinitions } from "../integrations/registry.js";
+import { importAt } from "../integrations/host/installers.js";
+import type { HostDefinition, HostSessionLog } from "../integrations/host/definition.js";
+import type { SessionLogReader } from "../integrations/host/log-event.js";
 
 export interface AuditAgent {
   name: string;
