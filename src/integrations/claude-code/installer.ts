@@ -4,6 +4,7 @@
  */
 import { join } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
+import { hooksInstalled, hooksUninstalled } from "../host/install-outcome.js";
 import type { HostInstaller, InstallRequest } from "../host/definition.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
 import { CLAUDE_HOOK_EVENTS, defaultHookCommand, installClaudeCode, settingsPath, uninstallClaudeCode, type InstallScope } from "./install.js";
@@ -14,29 +15,20 @@ const isOurs = commandHandlerOf("claude-code");
 export const claudeCodeInstaller: HostInstaller = {
   async install(request) {
     const result = await installClaudeCode({ ...where(request), ...(request.command ? { command: `${request.command} hook claude-code` } : {}) });
-    return {
-      changed: result.changed,
-      command: result.command,
-      json: result,
-      lines: result.changed
-        ? [`agentsmd: added the Claude Code hooks (SessionStart, PostToolUse, UserPromptSubmit) to ${result.file}`, `  command: ${result.command}`]
-        : [`agentsmd: ${result.file} already has the agentsmd hooks; nothing changed`],
-      notes:
-        request.scope === "user"
-          ? []
-          : [
-              `note: Claude Code (2.1.328 and later) reads ${quote(result.file)} only when started in ${quote(request.projectDir)} itself: a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install claude-code\`) or the plugin folder (\`claude --plugin-dir <agentsmd>/claude-plugin\`).`,
-            ],
-    };
+    return hooksInstalled(
+      result,
+      "the Claude Code hooks (SessionStart, PostToolUse, UserPromptSubmit)",
+      result,
+      request.scope === "user"
+        ? []
+        : [
+            `note: Claude Code (2.1.328 and later) reads ${quote(result.file)} only when started in ${quote(request.projectDir)} itself: a session started in a subdirectory gets nothing from agentsmd. For every directory use the default user scope (\`agentsmd install claude-code\`) or the plugin folder (\`claude --plugin-dir <agentsmd>/claude-plugin\`).`,
+          ],
+    );
   },
   async uninstall(request) {
     const result = await uninstallClaudeCode(where(request));
-    return {
-      changed: result.changed,
-      json: result,
-      lines: [result.changed ? `agentsmd: removed the agentsmd hooks from ${result.file}` : `agentsmd: no agentsmd hooks in ${result.file}; nothing changed`],
-      notes: [],
-    };
+    return hooksUninstalled(result, result);
   },
   async setup(request) {
     const context = { projectDir: request.cwd, home: request.home, env: request.env, scope: "user" as const };

@@ -64,7 +64,7 @@ export interface InstallRequest {
 }
 
 /** What an install or uninstall did, for the CLI to print without knowing the host. */
-interface InstallOutcome {
+export interface InstallOutcome {
   changed: boolean;
   /** stdout lines (paths already quoted). */
   lines: string[];

@@ -3,7 +3,7 @@
  * their messages, setup's plan, and the read-back check of the installed hook.
  */
 import { join } from "../../core/paths.js";
-import { quote } from "../../core/quote.js";
+import { hooksInstalled, hooksUninstalled } from "../host/install-outcome.js";
 import type { HostInstaller, InstallRequest } from "../host/definition.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
 import { hookSpecEntries } from "../host/install-hooks.js";
@@ -15,31 +15,11 @@ const isOurs = commandHandlerOf("qwen");
 export const qwenInstaller: HostInstaller = {
   async install(request) {
     const result = await installQwen({ ...where(request), ...(request.command ? { command: `${request.command} hook qwen` } : {}) });
-    return {
-      changed: result.changed,
-      ...(result.command !== undefined ? { command: result.command } : {}),
-      json: { ...result, scope: request.scope },
-      lines: result.changed
-        ? [
-            `agentsmd: added the Qwen Code hooks (SessionStart, PostToolUse, UserPromptSubmit) in ${quote(result.file)}`,
-            `  command: ${quote(result.command ?? "")}`,
-          ]
-        : [`agentsmd: ${quote(result.file)} already has the agentsmd hooks; nothing changed`],
-      notes: [],
-    };
+    return hooksInstalled(result, "the Qwen Code hooks (SessionStart, PostToolUse, UserPromptSubmit)", { ...result, scope: request.scope });
   },
   async uninstall(request) {
     const result = await uninstallQwen(where(request));
-    return {
-      changed: result.changed,
-      json: { ...result, scope: request.scope },
-      lines: [
-        result.changed
-          ? `agentsmd: removed the agentsmd hooks from ${quote(result.file)}`
-          : `agentsmd: no agentsmd hooks in ${quote(result.file)}; nothing changed`,
-      ],
-      notes: [],
-    };
+    return hooksUninstalled(result, { ...result, scope: request.scope });
   },
   async setup(request) {
     const context = { projectDir: request.cwd, home: request.home, env: request.env, scope: "user" as const };
