@@ -1,7 +1,7 @@
 /**
- * End-to-end harness for the real Cline CLI (npm `cline`, pinned in e2e/cline/package.json;
- * `npm ci --prefix e2e/cline`). The package ships a native binary (`bin/.cline`, linked by its
- * postinstall; the `bin/cline` script finds it).
+ * End-to-end harness for the real Cline CLI, pinned in e2e/cline/package.json as its linux-x64
+ * native binary package `@cline/cli-linux-x64` (what the npm `cline` wrapper runs on this platform;
+ * `npm ci --prefix e2e/cline`).
  *
  * It builds a throw-away fixture (a repo with `.git` and a HOME under the OS temp dir), points
  * Cline at the scripted Chat Completions server of e2e/lib/openai-chat-server.ts with
@@ -25,14 +25,14 @@ import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree, type TreeSpec } from "../lib/tree.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLINE_VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies.cline as string;
+const CLINE_VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@cline/cli-linux-x64"] as string;
 const CLINE_MODEL = "gpt-4.1";
 /** Every agent run is killed after this long (Cline's own `-t` is shorter). */
 const CLINE_RUN_TIMEOUT_MS = 60_000;
 
-/** The CLI's launcher script, installing the pinned package on first use. */
+/** The CLI's native binary (linux x64), installing the pinned package on first use. */
 export async function clineBin(): Promise<string> {
-  const pkg = await ensureInstalled({ folder: "cline", pkg: "cline", version: CLINE_VERSION });
+  const pkg = await ensureInstalled({ folder: "cline", pkg: "@cline/cli-linux-x64", version: CLINE_VERSION });
   return path.join(pkg, "bin", "cline");
 }
 

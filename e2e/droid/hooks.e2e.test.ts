@@ -18,12 +18,12 @@ import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAICh
 import { createTree, dir, type BuiltTree } from "../lib/tree.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies.droid as string;
+const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@factory/cli-linux-x64"] as string;
 const MODEL = "e2e-model";
 const RUN_TIMEOUT_MS = 60_000;
 
 async function droidBin(): Promise<string> {
-  return path.join(await ensureInstalled({ folder: "droid", pkg: "droid", version: VERSION }), "bin", "droid");
+  return path.join(await ensureInstalled({ folder: "droid", pkg: "@factory/cli-linux-x64", version: VERSION }), "bin", "droid");
 }
 
 const FILES = {
