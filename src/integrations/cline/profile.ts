@@ -7,9 +7,8 @@
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
 import { absolute } from "../../core/paths.js";
-import type { FileSystem } from "../../io/file-system.js";
-import { createSession } from "../../session/session.js";
 import { hookRunner } from "../host/deliver.js";
+import { startupFiles } from "../host/startup-files.js";
 import { transcriptHeaders, type HostEvent, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
 import { CLINE_TOOL_TARGETS, ClineHookInputSchema, readWhole, type ClineHookInput, type ClineHookOutput } from "./input.js";
@@ -28,28 +27,12 @@ function clineCwd(input: ClineHookInput): string {
   return absolute(input.workspaceRoots[0] ?? "/", "/");
 }
 
-async function withRealPaths(paths: readonly string[], fs: FileSystem): Promise<string[]> {
-  const out = new Set(paths);
-  for (const path of paths) out.add(await fs.realpath(path).catch(() => path));
-  return [...out];
-}
-
 /**
  * The files Cline loads at the start of a task in this workspace (preset `cline`).
  * @example (await clineState(input, { fs, home, env })).loaded // ["/home/me/.agents/AGENTS.md", "/repo/AGENTS.md"]
  */
 async function clineState(input: ClineHookInput, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<ClineState> {
-  const session = await createSession({ cwd: clineCwd(input), preset: "cline", home: context.home, env: context.env, fs: context.fs });
-  try {
-    return {
-      loaded: await withRealPaths(
-        session.initialFiles.map((file) => file.path),
-        context.fs,
-      ),
-    };
-  } finally {
-    await session.close();
-  }
+  return { loaded: await startupFiles({ cwd: clineCwd(input), preset: "cline", home: context.home, env: context.env, fs: context.fs }) };
 }
 
 /** What Cline gives the model itself: the files of its start, rebuilt into every request's system prompt (an edited one too). */

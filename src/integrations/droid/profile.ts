@@ -8,8 +8,8 @@
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
 import { absolute } from "../../core/paths.js";
-import { createSession } from "../../session/session.js";
 import { hookRunner } from "../host/deliver.js";
+import { startupFiles } from "../host/startup-files.js";
 import { transcriptHeaders, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
 import { DroidHookInputSchema, droidEvent, type DroidHookInput } from "./input.js";
 
@@ -30,14 +30,7 @@ interface DroidAnswer {
 
 /** The files Droid loads at the start of a session in this cwd (preset `droid`). */
 async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<DroidState> {
-  const session = await createSession({ cwd: absolute(input.cwd, "/"), preset: "droid", home: context.home, env: context.env, fs: context.fs });
-  try {
-    const paths = session.initialFiles.map((file) => file.path);
-    const real = await Promise.all(paths.map((path) => context.fs.realpath(path).catch(() => path)));
-    return { loaded: [...new Set([...paths, ...real])] };
-  } finally {
-    await session.close();
-  }
+  return { loaded: await startupFiles({ cwd: absolute(input.cwd, "/"), preset: "droid", home: context.home, env: context.env, fs: context.fs }) };
 }
 
 /**

@@ -8,9 +8,8 @@
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
 import { absolute } from "../../core/paths.js";
-import type { FileSystem } from "../../io/file-system.js";
-import { createSession } from "../../session/session.js";
 import { hookRunner } from "../host/deliver.js";
+import { startupFiles } from "../host/startup-files.js";
 import { familyConfiguredNames, familyProfile, familyToolEvent } from "../host/gemini-family.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { renderPiece } from "../host/pack.js";
@@ -21,12 +20,6 @@ import { qwenHistory } from "./transcript.js";
 const qwenStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
 export type QwenState = z.infer<ReturnType<typeof qwenStateSchema>>;
 
-async function withRealPaths(paths: readonly string[], fs: FileSystem): Promise<string[]> {
-  const out = new Set(paths);
-  for (const path of paths) out.add(await fs.realpath(path).catch(() => path));
-  return [...out];
-}
-
 /**
  * The files Qwen Code loads at startup for this cwd (preset `qwen`, with `context.fileName` from
  * the workspace or user settings).
@@ -34,24 +27,16 @@ async function withRealPaths(paths: readonly string[], fs: FileSystem): Promise<
 async function qwenState(input: Pick<QwenHookInput, "cwd">, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<QwenState> {
   const cwd = absolute(input.cwd, "/");
   const names = await familyConfiguredNames(QWEN_FAMILY, cwd, context);
-  const session = await createSession({
-    cwd,
-    preset: "qwen",
-    home: context.home,
-    env: context.env,
-    fs: context.fs,
-    ...(names ? { config: { files: { names: [...names, ".qwen/QWEN.local.md"] } } } : {}),
-  });
-  try {
-    return {
-      loaded: await withRealPaths(
-        session.initialFiles.map((file) => file.path),
-        context.fs,
-      ),
-    };
-  } finally {
-    await session.close();
-  }
+  return {
+    loaded: await startupFiles({
+      cwd,
+      preset: "qwen",
+      home: context.home,
+      env: context.env,
+      fs: context.fs,
+      ...(names ? { config: { files: { names: [...names, ".qwen/QWEN.local.md"] } } } : {}),
+    }),
+  };
 }
 
 /**
