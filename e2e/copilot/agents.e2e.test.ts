@@ -148,12 +148,21 @@ describe(`agentsmd hooks in GitHub Copilot CLI ${pinnedCopilotVersion()}`, () =>
   });
 
   it.each([
-    ["the repo root", ""],
-    ["a subdirectory", "packages/api"],
+    ["the repo root", "", false],
+    ["a subdirectory", "packages/api", false],
+    // Copilot starts a resumed process's sessionStart and first prompt hooks at once; held back
+    // here, the resume's hook ends after the prompt's, so the prompt's hook must apply the resume.
+    ["the repo root with the sessionStart hook held back", "", true],
   ])(
     "from %s, after `copilot --continue`: an edited nested file Copilot attached comes once (from Copilot's next view), an edited root file once",
-    async (_label, cwd) => {
+    async (_label, cwd, holdBack) => {
       const { fx } = await setup();
+      if (holdBack) {
+        const file = path.join(fx.home, ".copilot/hooks/agentsmd.json");
+        const hooks = JSON.parse(fs.readFileSync(file, "utf8"));
+        for (const entry of hooks.hooks.sessionStart) entry.bash = `sleep 0.6; ${entry.bash}`;
+        fs.writeFileSync(file, JSON.stringify(hooks));
+      }
       const server = await startCopilotServer([{ toolCalls: [{ tool: "view", args: { path: fx.path("packages/web/App.tsx") } }] }, { text: "one" }]);
       cleanups.push(() => server.close());
       let run = await runCopilot({ fixture: fx, server, prompt: "FIRST-PROMPT", cwd });

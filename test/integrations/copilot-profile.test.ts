@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { utimes, appendFile } from "node:fs/promises";
+import { utimes, appendFile, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { handleHostEvent } from "../../src/integrations/host/deliver.js";
 import { copilotEvent, copilotProfile, COPILOT_CONTEXT_LIMIT, copilotReadsName } from "../../src/integrations/copilot/profile.js";
+import { copilotEventsFile, latestResume } from "../../src/integrations/copilot/session-events.js";
+
+/** Appends a process start to the session's Copilot events file, as Copilot writes it before any hook. */
+async function copilotLogs(tree: Tree, type: "session.start" | "session.resume" | "session.shutdown", id: string, parentId?: string): Promise<void> {
+  const file = copilotEventsFile("c-1", tree.home, {})!;
+  await mkdir(path.dirname(file), { recursive: true });
+  await appendFile(file, `${JSON.stringify({ type, data: {}, id, ...(parentId ? { parentId } : {}), timestamp: "2026-11-28T02:11:15.705Z" })}\n`);
+}
 
 const FILES = {
   "r/.git/": null,
@@ -69,6 +78,52 @@ describe("copilot profile", () => {
     expect(edit).toContain("WEB-GEMINI");
     // agentsmd's own answer (docs, in a tool result) survived the resume: not given again.
     expect(await c.tool("edit", { path: tree.path("r/docs/x.md") })).toBe("");
+  });
+
+  it("a resumed process's first prompt handled before its resume (Copilot runs both hooks at once): the resume applies first, once; the edited nested file is left to Copilot's next view", async () => {
+    const tree = await createTree(FILES);
+    const c = copilot(tree);
+    await copilotLogs(tree, "session.start", "s-0");
+    await c.start();
+    expect(await c.view("r/web/App.tsx")).toBe("");
+    await appendFile(tree.path("r/web/AGENTS.md"), "WEB-V2\n");
+    await utimes(tree.path("r/web/AGENTS.md"), new Date(), new Date(Date.now() + 5000));
+    // The first process ended; the resumed one has not logged its resume yet when the prompt's
+    // hook wins the race: without the events file it would give WEB-V2 here, and Copilot would
+    // attach it again at its next view.
+    await copilotLogs(tree, "session.shutdown", "x-1");
+    expect(await c.prompt()).not.toContain("WEB-V2");
+    await copilotLogs(tree, "session.resume", "r-1", "x-1");
+    expect(await c.resume()).toBe("");
+    expect(await c.view("r/web/App.tsx")).toBe("");
+    expect(await c.tool("edit", { path: tree.path("r/web/App.tsx") })).toBe("");
+    // A later prompt of the same process: the resume is not applied again.
+    expect(await c.prompt()).toBe("");
+    // The next resume in the usual order: applied at sessionStart, not again at the prompt.
+    await appendFile(tree.path("r/web/AGENTS.md"), "WEB-V3\n");
+    await utimes(tree.path("r/web/AGENTS.md"), new Date(), new Date(Date.now() + 9000));
+    await copilotLogs(tree, "session.shutdown", "x-2");
+    await copilotLogs(tree, "session.resume", "r-2", "x-2");
+    expect(await c.resume()).not.toContain("WEB-V3");
+    expect(await c.prompt()).not.toContain("WEB-V3");
+    expect(await c.tool("edit", { path: tree.path("r/web/App.tsx") })).toContain("WEB-V3");
+  });
+
+  it("reads Copilot's latest resume from a tail of its events file, named by the shutdown it follows, logged yet or not", () => {
+    const line = (type: string, id: string, parentId?: string) => JSON.stringify({ type, data: {}, id, ...(parentId ? { parentId } : {}), timestamp: "t" });
+    const first = [line("session.start", "a"), line("hook.start", "h"), line("session.shutdown", "s1", "h")];
+    expect(latestResume(first.join("\n"), false)).toBe("s1");
+    const resumed = [...first, line("session.resume", "b", "s1"), line("hook.end", "e"), ""];
+    expect(latestResume(resumed.join("\n"), false)).toBe("s1");
+    expect(latestResume([...resumed, line("session.shutdown", "s2", "e")].join("\n"), false)).toBe("s2");
+    expect(latestResume([line("session.resume", "b", "s1"), line("session.start", "c")].join("\n"), false)).toBeNull();
+    expect(latestResume(line("hook.end", "e"), false)).toBeNull();
+    // A tail's first line may be cut: never trusted.
+    expect(latestResume([line("session.resume", "b", "s1"), line("user.message", "u")].join("\n"), true)).toBeNull();
+    expect(latestResume('{"type":"session.resume", broken\n{"type":"session.resume","id":7}\n', false)).toBeNull();
+    expect(latestResume(line("session.shutdown", "x".repeat(600)), false)).toBeNull();
+    expect(copilotEventsFile("../x", "/h", {})).toBeNull();
+    expect(copilotEventsFile("c-1", "/h", { COPILOT_HOME: "/c" })).toBe("/c/session-state/c-1/events.jsonl");
   });
 
   it("an edited file Copilot attached comes again with its new text, at the next touch or the next prompt", async () => {

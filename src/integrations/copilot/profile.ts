@@ -13,7 +13,9 @@
  * - compaction: `preCompact` runs before it, and nothing afterwards; the nested files the model
  *   had are gone, so they count as not delivered and come again with the next tool call there;
  * - resume (`--continue`, `--resume`): the history comes back without the nested files Copilot
- *   attached, and Copilot attaches them afresh at the next `view` below them.
+ *   attached, and Copilot attaches them afresh at the next `view` below them. Copilot runs the
+ *   resume's `sessionStart` hook and the first prompt's hook at once; whichever comes first
+ *   applies the resume (its record: copilot/session-events.ts).
  */
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
@@ -21,6 +23,7 @@ import { ancestors, join, nameOf, parentOf } from "../../core/paths.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { COPILOT_MODEL_FILES, COPILOT_REPO_FILE } from "../../presets/copilot.js";
 import { copilotEventSchema, type CopilotInput } from "./events.js";
+import { copilotResumeId } from "./session-events.js";
 import { copilotLoadsNested, copilotToolTargets } from "./targets.js";
 
 /** Copilot cuts a postToolUse `additionalContext` at this many characters (observed). */
@@ -149,6 +152,8 @@ export function copilotProfile(options: { event?: string | undefined } = {}): Ho
       context.host.attached = {};
       return lost;
     },
+    // Copilot runs a resumed process's sessionStart and first userPromptSubmitted hooks at once.
+    resumeId: (input, context) => (input.event === "ignored" ? Promise.resolve(null) : copilotResumeId(context.fs, input.sessionId, context.home, context.env)),
     onPrompt: "redeliver",
   };
 }

@@ -29,6 +29,7 @@ export function conversationState<H>(host: string, fields: H, session: AgentsSes
     notified: prior?.notified ?? {},
     named: prior?.named ?? {},
     ...(prior?.mark ? { mark: prior.mark } : {}),
+    ...(prior?.resumed !== undefined ? { resumed: prior.resumed } : {}),
     host: fields,
     session: session.snapshot(),
   };
@@ -263,6 +264,29 @@ async function onResume<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>
   return withSession(open, () => resumeDiff(open.session, stored.session, { admit: true }));
 }
 
+/** The host's id of its latest resume of this conversation, when the profile reads one. */
+async function resumeIdOf<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<string | null> {
+  return run.profile.resumeId ? run.profile.resumeId(run.input, nativeContext(run, stored)) : null;
+}
+
+/** resume, applied once per host resume (a prompt event may have applied it already). */
+async function onResumeOnce<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  const id = await resumeIdOf(run, stored);
+  if (id !== null && stored.resumed === id) return { text: "", state: null };
+  const resumed = await onResume(run, stored);
+  return id === null ? resumed : { text: resumed.text, state: { ...(resumed.state ?? stored), resumed: id } };
+}
+
+/** prompt: when the host resumed and its resume event has not been handled yet, the resume first. */
+async function onPromptAfterResume<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H>): Promise<Step<H>> {
+  const id = await resumeIdOf(run, stored);
+  if (id === null || stored.resumed === id) return onPrompt(run, stored);
+  const resumed = await onResume(run, stored);
+  const state = { ...(resumed.state ?? stored), resumed: id };
+  const prompt = await onPrompt(run, state);
+  return { text: [resumed.text, prompt.text].filter((part) => part !== "").join("\n\n"), state: prompt.state ?? state };
+}
+
 /**
  * compact: the conversation lost every earlier answer: the chain again (minus what the host
  * restores itself), plus the path-layer files admitted before, which no host restores. `still`:
@@ -403,11 +427,11 @@ function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): 
     case "tool":
       return onTool(run, stored);
     case "resume":
-      return stored ? onResume(run, stored) : onStart(run);
+      return stored ? onResumeOnce(run, stored) : onStart(run);
     case "compact":
       return stored ? onCompactEvent(run, stored) : onStart(run);
     case "prompt":
-      return stored ? onPrompt(run, stored) : onStart(run);
+      return stored ? onPromptAfterResume(run, stored) : onStart(run);
     case "precompact":
       return stored ? onPrecompact(run, stored) : Promise.resolve({ text: "", state: null });
     default:

@@ -147,6 +147,13 @@ export interface HostProfile<I, H, O> {
    * state (what the host will attach again). @default none: a resumed history keeps everything
    */
   resumed?(context: NativeContext<H>): string[];
+  /**
+   * The host's own record of its latest resume of this conversation (null: none found), for hosts
+   * that run a resumed conversation's first prompt event beside its resume event (Copilot CLI
+   * starts both hooks at once): a prompt that finds a resume not yet applied applies it first, and
+   * the resume event then finds nothing left to do. @default none: events come in order
+   */
+  resumeId?(input: I, context: NativeContext<H>): Promise<string | null>;
   /** At a turn start: name changed files (`notice`), or give their new text (`redeliver`). @default "notice" */
   onPrompt?: "notice" | "redeliver";
   /** The host's transcript, when what survives a compaction must be read from it. @default none */

@@ -81,6 +81,8 @@ const ledgerShape = once(() => ({
    * the transcript at the next event (hosts whose pre-compaction event fires before every model call).
    */
   mark: z.optional(z.strictObject({ offset: z.number().check(z.int(), z.nonnegative()) })),
+  /** The host's id of the last resume applied (profile `resumeId`), so it is applied once. */
+  resumed: z.optional(z.string().check(z.maxLength(512))),
 }));
 
 /**
@@ -88,7 +90,7 @@ const ledgerShape = once(() => ({
  * it from the zod schemas of every host: a schema change without a new id fails there (a file
  * checked under the old id is then validated by the new schema once, and rewritten).
  */
-export const STATE_SCHEMA_ID = "84c7d54c";
+export const STATE_SCHEMA_ID = "892ea91a";
 
 /** A host's state file: the `kind` it must name, and its schema, built only when a file needs it. */
 export interface ConversationFormat<H> {
@@ -151,6 +153,7 @@ export interface ConversationState<H> {
   notified: Record<string, number>;
   named: Record<string, number>;
   mark?: { offset: number } | undefined;
+  resumed?: string | undefined;
   host: H;
   session: SessionState;
 }
