@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { utimes, appendFile, mkdir, writeFile } from "node:fs/promises";
+import { utimes, appendFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { handleHostEvent } from "../../src/integrations/host/deliver.js";
