@@ -64,6 +64,9 @@ describe("copilot profile", () => {
     await c.start();
     expect(await c.view("r/web/App.tsx")).toBe("");
     expect(await c.tool("create", { path: tree.path("r/docs/x.md"), file_text: "" })).toContain("DOCS");
+    // Nothing edited: a resume says nothing (the root chain is Copilot's system message, never attached).
+    expect(await c.resume()).toBe("");
+    await c.view("r/web/App.tsx");
     await appendFile(tree.path("r/web/AGENTS.md"), "WEB-V2\n");
     await utimes(tree.path("r/web/AGENTS.md"), new Date(), new Date(Date.now() + 5000));
     expect(await c.resume()).not.toContain("WEB");

@@ -19,7 +19,7 @@
  */
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
-import { ancestors, join, nameOf, parentOf } from "../../core/paths.js";
+import { ancestors, isInside, join, nameOf, parentOf } from "../../core/paths.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
 import { COPILOT_MODEL_FILES, COPILOT_REPO_FILE } from "../../presets/copilot.js";
 import { copilotEventSchema, type CopilotInput } from "./events.js";
@@ -70,6 +70,11 @@ export function copilotEvent(input: CopilotInput): HostEvent {
   }
 }
 
+/** The directory an instruction file governs (`.github/copilot-instructions.md`: the one holding `.github`). */
+function scopeOf(path: string): string {
+  return path.toLowerCase().endsWith(`/${COPILOT_REPO_FILE.toLowerCase()}`) ? parentOf(parentOf(path)) : parentOf(path);
+}
+
 /** What Copilot attached on its own at this process's event (a hook process handles one event). */
 interface Observed {
   now: ReadonlySet<string>;
@@ -102,6 +107,8 @@ async function observeView(event: HostEvent, context: NativeContext<CopilotState
   const info = await context.fs.stat(target).catch(() => null);
   if (!copilotLoadsNested("view", info !== null && info.kind === "file")) return;
   for (const file of await chainFiles(target, context)) {
+    // The chain from the root to cwd is in Copilot's system message: it attaches only the others.
+    if (isInside(event.cwd, scopeOf(file.path))) continue;
     if (context.host.attached[file.path] !== undefined) continue;
     context.host.attached[file.path] = file.mtimeMs;
     observed.now.add(file.path);
