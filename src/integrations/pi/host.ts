@@ -12,7 +12,8 @@ export const piHost: HostDefinition = {
   nativeRuleFormats: [],
   plugin: { enable: () => "run `pi install npm:agentsmd` (pi reads the package's extension manifest)" },
   sessionLog: {
-    deliveryPreset: "pi",
+    // No deliveryPreset: pi's own has no root marker (its root is `/`), and the audit's project,
+    // what it confines paths to, is found by agentsmd's default markers (the repository).
     // pi loads its chain at startup only: nested files are agentsmd's.
     hostTouches: false,
     fix: "pi install npm:agentsmd",
