@@ -111,6 +111,16 @@ describe("GitHub Copilot CLI session logs (1.0.102)", () => {
     expect(report.summary).toMatchObject({ editedPaths: 2, coverage: 100 });
   });
 
+  it("a sessionStart hook's context (logged only in its hook.end, observed 1.0.102) counts as shown", async () => {
+    const context = event("hook.end", {
+      hookType: "sessionStart",
+      success: true,
+      output: { additionalContext: "Contents of /REPO/lib/AGENTS.md:\n\n# lib\nToken AUD-LIB-EDITED-3: the changed lib rules.\n" },
+    });
+    const { report } = await audit("copilot", "without-agentsmd", insertBefore('"toolName":"edit"', context));
+    expect(verdicts(report)["lib/old.ts <- lib/AGENTS.md"]).toBe("before");
+  });
+
   it("--last finds events.jsonl under $COPILOT_HOME/session-state/<id>/ (and ~/.copilot without it)", async () => {
     const fx = materialise("copilot", "with-agentsmd");
     const reader = await auditAgent("copilot")!.load();
