@@ -26,10 +26,25 @@ const DROP = new Set([
   "cost-state",
   "tools-used",
   "mode",
+  // Copilot CLI
+  "session.usage_record",
+  "session.shutdown",
+  "assistant.turn_start",
+  "assistant.turn_end",
 ]);
-const MARKER = /AUDIT-|RULE-|agentsmd:/;
+const MARKER = /AUDIT-|AUD-|RULE-|agentsmd:/;
+/** A prompt-sized text with a marker (Copilot's system prompt with its instruction files): its marker paragraphs only. */
+const paragraphs = (value) =>
+  value
+    .split("\n\n")
+    .map((each) => (MARKER.test(each) ? each : "[trimmed]"))
+    .filter((each, index, all) => each !== "[trimmed]" || all[index - 1] !== "[trimmed]")
+    .join("\n\n");
 const cut = (value) => {
-  if (typeof value === "string") return value.length > 600 && !MARKER.test(value) ? `${value.slice(0, 200)} [trimmed]` : value;
+  if (typeof value === "string") {
+    if (value.length > 4000 && MARKER.test(value)) return paragraphs(value);
+    return value.length > 600 && !MARKER.test(value) ? `${value.slice(0, 200)} [trimmed]` : value;
+  }
   if (Array.isArray(value)) return value.map(cut);
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, each]) => [key, cut(each)]));
   return value;

@@ -137,6 +137,8 @@ export class AuditTimeline {
         return this.touch(event.path, event.use, event.tool, { seq, time });
       case "shown":
         return this.shown(event.text, event.about, { seq, time });
+      case "attached":
+        return this.attached(event.path, { seq, time });
     }
   }
 
@@ -169,6 +171,20 @@ export class AuditTimeline {
       }
       file.sightings.push({ seq: at.seq, time: at.time, current, ...(earlier ? { version: norm } : {}) });
     }
+  }
+
+  /** A file the log names as attached, its text not logged: current when unchanged on disk since. */
+  private attached(path: string, at: Touch): void {
+    const index = this.byPath.get(path);
+    const file = index === undefined ? undefined : this.files[index];
+    if (file === undefined || file.norm === "") return;
+    if (file.sightings.length >= MAX_SIGHTINGS) {
+      file.extra++;
+      return;
+    }
+    const current = file.mtimeMs !== undefined && at.time !== undefined && file.mtimeMs <= at.time;
+    // An earlier text nobody logged: a key of its own, so it is never taken for a repeat.
+    file.sightings.push({ seq: at.seq, time: at.time, current, ...(current ? {} : { version: `\u0000attached ${at.seq}` }) });
   }
 
   /** Paths touched, in order of first touch. */

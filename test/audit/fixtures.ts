@@ -1,6 +1,6 @@
 /**
- * The recorded session logs of test/audit/logs/ (real Claude Code 2.1.330 and codex-cli 0.169.0
- * runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
+ * The recorded session logs of test/audit/logs/ (real Claude Code 2.1.330, codex-cli 0.169.0,
+ * GitHub Copilot CLI 1.0.102 and pi 0.87.1 runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
  * rebuilt at a temp path as each run left them (the nested file edited between the turns, at the
  * recorded time).
  */
@@ -12,6 +12,14 @@ import { auditAgent } from "../../src/audit/agents.js";
 import { auditSessionLog, type AuditReport } from "../../src/audit/audit.js";
 
 export const LOGS = join(dirname(new URL(import.meta.url).pathname), "logs");
+
+/** e2e/copilot/audit.e2e.test.ts and e2e/pi/audit.e2e.test.ts as they left the repository. */
+const NESTED_LIB: Record<string, string> = {
+  "AGENTS.md": "# root\nToken AUD-ROOT-1: root rules.\n",
+  "lib/AGENTS.md": "# lib\nToken AUD-LIB-EDITED-3: the changed lib rules.\n",
+  "lib/old.ts": "export const old = 4;\n",
+  "lib/new.ts": "export const n = 5;\n",
+};
 
 /** The repositories as each run left them: relative path -> text ("home/..." under HOME). */
 const TREES: Record<string, { files: Record<string, string>; edited: string }> = {
@@ -38,6 +46,8 @@ const TREES: Record<string, { files: Record<string, string>; edited: string }> =
     },
     edited: "lib/AGENTS.md",
   },
+  copilot: { files: NESTED_LIB, edited: "lib/AGENTS.md" },
+  pi: { files: NESTED_LIB, edited: "lib/AGENTS.md" },
 };
 
 const temps: string[] = [];

@@ -42,4 +42,11 @@ export const copilotHost: HostDefinition = {
       fix: "run `agentsmd install copilot` so Copilot CLI gets nested AGENTS.md files through its own hook",
     },
   },
+  sessionLog: {
+    deliveryPreset: "copilot",
+    // Copilot attaches a nested file itself only after a `view` of a file below it: not on touch.
+    hostTouches: false,
+    fix: "agentsmd install copilot",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.copilotSessionLog),
+  },
 };

@@ -21,6 +21,12 @@ export type LogEvent =
    * frame naming the directory, not the file), so an earlier version of a file is known as such.
    */
   | { kind: "shown"; text: string; channel: ShownChannel; about?: string; time?: number }
+  /**
+   * The agent logged that it put a file's text in front of the model without logging the text
+   * (Copilot's `instruction_discovered`): the file's current text when it has not changed on disk
+   * since `time`, else an earlier text of it.
+   */
+  | { kind: "attached"; path: string; time: number }
   /** Something the log does not record or that could not be read (said in the report, never guessed). */
   | { kind: "note"; text: string };
 

@@ -11,4 +11,12 @@ export const piHost: HostDefinition = {
   preset: "pi",
   nativeRuleFormats: [],
   plugin: { enable: () => "run `pi install npm:agentsmd` (pi reads the package's extension manifest)" },
+  sessionLog: {
+    // No deliveryPreset: pi's own has no root marker (its root is `/`), and the audit's project,
+    // what it confines paths to, is found by agentsmd's default markers (the repository).
+    // pi loads its chain at startup only: nested files are agentsmd's.
+    hostTouches: false,
+    fix: "pi install npm:agentsmd",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.piSessionLog),
+  },
 };

@@ -1,0 +1,180 @@
+/**
+ * pi's session file (`<agent dir>/sessions/--<cwd>--/<time>_<id>.jsonl`, one JSON entry a line;
+ * observed with 0.87.1) as audit events: cwd from the `session` header, touches from the
+ * assistant's `toolCall` blocks resolved as pi resolves them (pi/targets.ts; `bash` commands
+ * through shell-paths.ts), and what reached the model: the system prompt (pi logs it as `system`
+ * messages whose `sections` change; `project_context` holds the instruction files pi loaded
+ * itself), user messages, tool results (with what an extension such as agentsmd's added),
+ * `custom_message` entries (an extension's messages, sent to the model as user messages) and
+ * compaction summaries. Pure over the lines it is given; a bad line is skipped.
+ */
+import { join } from "../../core/paths.js";
+import { piAgentDir } from "../../presets/pi.js";
+import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { splitFrames } from "../host/log-frames.js";
+import { shellCommandPaths } from "../host/shell-paths.js";
+import { PI_SHELL_TOOL, piToolTargets } from "./targets.js";
+
+const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
+/** Whole-file reads remembered until their result. */
+const MAX_READS = 256;
+
+/** Text blocks of a content (a string, or an array of `{type: "text", text}`). */
+function textsOf(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block) => {
+    const text = stringOf(recordOf(block)?.text);
+    return text === undefined ? [] : [text];
+  });
+}
+
+function* shownPieces(text: string, channel: ShownChannel, at: { time?: number }): Generator<LogEvent> {
+  for (const piece of splitFrames(text)) yield { kind: "shown", text: piece.text, channel, ...(piece.about ? { about: piece.about } : {}), ...at };
+}
+
+class PiLogState {
+  cwd: string | undefined;
+  private sawSystem = false;
+  private skipped = 0;
+  private bad = 0;
+  private unreadCommands = 0;
+  private edited = 0;
+  /** toolCallId -> the file a `read` without offset or limit showed. */
+  private readonly wholeReads = new Map<string, string>();
+
+  constructor(private readonly home: string) {}
+
+  *line(line: string | null): Generator<LogEvent> {
+    if (line === null) {
+      this.skipped++;
+      return;
+    }
+    const entry = jsonLine(line);
+    if (entry === undefined || typeof entry.type !== "string") {
+      if (line.trim() !== "") this.bad++;
+      return;
+    }
+    const time = timeOf(entry.timestamp);
+    const at = time !== undefined ? { time } : {};
+    switch (entry.type) {
+      case "session": {
+        const cwd = stringOf(entry.cwd);
+        if (cwd !== undefined && cwd.startsWith("/") && cwd !== this.cwd) {
+          this.cwd = cwd;
+          yield { kind: "cwd", cwd, ...at };
+        }
+        return;
+      }
+      case "message":
+        yield* this.message(recordOf(entry.message), at);
+        return;
+      case "custom_message":
+        for (const text of textsOf(entry.content)) yield* shownPieces(text, "hook", at);
+        return;
+      case "compaction":
+      case "branch_summary": {
+        const summary = stringOf(entry.summary);
+        if (summary !== undefined) yield* shownPieces(summary, "user", at);
+        return;
+      }
+      case "context_edit":
+        this.edited++;
+        return;
+    }
+  }
+
+  private *message(message: Record<string, unknown> | undefined, at: { time?: number }): Generator<LogEvent> {
+    switch (message?.role) {
+      case "system": {
+        this.sawSystem = true;
+        // Only the sections that changed are logged; the ones before still stand.
+        const sections = recordOf(message.sections) ?? {};
+        for (const value of Object.values(sections)) if (typeof value === "string") yield* shownPieces(value, "system", at);
+        for (const text of textsOf(message.content)) if (text !== "") yield* shownPieces(text, "system", at);
+        return;
+      }
+      case "user":
+        for (const text of textsOf(message.content)) yield* shownPieces(text, "user", at);
+        return;
+      case "custom":
+        for (const text of textsOf(message.content)) yield* shownPieces(text, "hook", at);
+        return;
+      case "assistant":
+        if (Array.isArray(message.content)) for (const block of message.content) yield* this.call(recordOf(block), at);
+        return;
+      case "toolResult": {
+        const id = stringOf(message.toolCallId) ?? "";
+        const about = message.isError === true ? undefined : this.wholeReads.get(id);
+        this.wholeReads.delete(id);
+        // A whole read's first part is the file's text; what an extension appended follows.
+        const texts = textsOf(message.content);
+        for (let index = 0; index < texts.length; index++) {
+          if (index === 0 && about !== undefined) yield { kind: "shown", text: texts[0]!, channel: "tool-result", about, ...at };
+          else yield* shownPieces(texts[index]!, "tool-result", at);
+        }
+        return;
+      }
+    }
+  }
+
+  private *call(block: Record<string, unknown> | undefined, at: { time?: number }): Generator<LogEvent> {
+    const tool = stringOf(block?.name);
+    const args = recordOf(block?.arguments);
+    const cwd = this.cwd;
+    if (block?.type !== "toolCall" || tool === undefined || args === undefined || cwd === undefined) return;
+    const touch = (path: string, use: TouchUse): LogEvent => ({ kind: "touch", path, use, tool, ...at });
+    if (tool === PI_SHELL_TOOL) {
+      const command = stringOf(args.command);
+      if (command === undefined) return;
+      const parsed = shellCommandPaths(command, { cwd, home: this.home });
+      if (!parsed.ok) {
+        this.unreadCommands++;
+        return;
+      }
+      // Globs and git revisions need the file system of the time: not followed (docs/audit.md).
+      for (const p of parsed.paths) if (!p.glob && !p.ifExists && !p.gitRoot) yield touch(p.path, p.use === "write" ? "edit" : "read");
+      return;
+    }
+    const targets = piToolTargets(tool, args, cwd, this.home);
+    const id = stringOf(block.id);
+    if (
+      tool === "read" &&
+      targets.length === 1 &&
+      args.offset === undefined &&
+      args.limit === undefined &&
+      id !== undefined &&
+      this.wholeReads.size < MAX_READS
+    )
+      this.wholeReads.set(id, targets[0]!);
+    for (const path of targets) yield touch(path, EDIT_TOOLS.has(tool) ? "edit" : "read");
+  }
+
+  *notes(): Generator<LogEvent> {
+    if (!this.sawSystem) yield { kind: "note", text: "this session file records no system prompt: the instruction files pi put there cannot be told from it" };
+    if (this.edited > 0)
+      yield { kind: "note", text: `${this.edited} context edit(s) replaced or removed earlier messages: texts they took away still count as shown` };
+    if (this.unreadCommands > 0)
+      yield {
+        kind: "note",
+        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
+      };
+    if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
+    if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not session entries were skipped (a truncated or damaged log)` };
+  }
+}
+
+/** pi's session files: `<agent dir>/sessions` (`$PI_CODING_AGENT_DIR`, default `~/.pi/agent`). */
+export const piSessionLog: SessionLogReader = {
+  records: { systemPrompt: true, hookContext: true, toolResults: true },
+  logDirs: (env, home) => {
+    const dir = piAgentDir({ home, env });
+    return [join(dir.startsWith("/") ? dir : join(join(home, ".pi"), "agent"), "sessions")];
+  },
+  isLog: (name) => name.endsWith(".jsonl"),
+  async *events(lines, context) {
+    const state = new PiLogState(context.home);
+    for await (const line of lines) yield* state.line(line);
+    yield* state.notes();
+  },
+};
