@@ -40,6 +40,8 @@ async function turn(fx: GeminiFixture, server: GeminiServer, script: GeminiStep[
   expect(server.turnsUsed, describeGeminiRun(run, server)).toBe(script.length);
 }
 
+type Report = { log: string; paths: Array<{ path: string; files: Array<{ path: string; verdict: string; shown: number }> }>; summary: { coverage: number } };
+
 async function session(install: boolean) {
   const fx = await createGeminiFixture(FILES);
   const server = await startGeminiServer({ script: [] });
@@ -64,7 +66,7 @@ async function session(install: boolean) {
   expect(fs.readFileSync(fx.path("lib/old.ts"), "utf8")).toBe("export const old = 4;\n");
   const audit = await runAgentsmd(["audit", "--last", "--agent", "gemini", "--json"], { cwd: fx.repo, env: fx.env() });
   expect(audit.code, audit.stderr.toString()).toBe(0);
-  const [report] = JSON.parse(audit.stdout.toString());
+  const report = (JSON.parse(audit.stdout.toString()) as Report[])[0]!;
   if (process.env.AGENTSMD_AUDIT_RECORD === "1") {
     const out = path.join(REPO_ROOT, "test", "audit", "logs", "gemini", install ? "with-agentsmd.raw.jsonl" : "without-agentsmd.raw.jsonl");
     fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -73,8 +75,6 @@ async function session(install: boolean) {
   }
   return { fx, report };
 }
-
-type Report = { log: string; paths: Array<{ path: string; files: Array<{ path: string; verdict: string; shown: number }> }>; summary: { coverage: number } };
 
 function verdicts(report: Report, repo: string) {
   return Object.fromEntries(
