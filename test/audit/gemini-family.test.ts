@@ -141,6 +141,22 @@ describe("family logs, damaged and hostile", () => {
     expect(shown(list).filter((e) => e.text.includes("AUDIT-LIB-3"))).toHaveLength(1);
   });
 
+  it("a resumed process's session context with changed text counts again (same message id), an unchanged one not", async () => {
+    const context = (text: string) => (lines: string[]) => {
+      const first = JSON.parse(lines[1]!) as { $set: { messages: Array<{ content: Array<{ text: string }> }> } };
+      first.$set.messages[0]!.content[0]!.text = first.$set.messages[0]!.content[0]!.text.replace("AUDIT-GEMINI-0", text);
+      return [...lines, JSON.stringify({ $set: { messages: [first.$set.messages[0]] } })];
+    };
+    const same = await events("gemini", "without-agentsmd", context("AUDIT-GEMINI-0"));
+    expect(shown(same).filter((e) => e.about === "/REPO/GEMINI.md")).toHaveLength(1);
+    const changed = await events("gemini", "without-agentsmd", context("AUDIT-GEMINI-9"));
+    expect(
+      shown(changed)
+        .filter((e) => e.about === "/REPO/GEMINI.md")
+        .map((e) => e.text.includes("AUDIT-GEMINI-9")),
+    ).toEqual([false, true]);
+  });
+
   it("paths outside the project are counted, never named; control characters quoted; arguments nested 10,000 deep and a line over the limit are skipped", async () => {
     const evil = "/REPO/lib/\u001b[31mred\u0007.ts";
     const { report } = await audit(

@@ -10,6 +10,7 @@
  * and the context files it loaded itself at startup, framed `--- Context from: PATH ---`. The
  * system instruction is not recorded; hook context is, inside the prompt and tool results.
  */
+import { checksum } from "../../core/checksum.js";
 import { join } from "../../core/paths.js";
 import { familySessionLog, type FamilyLine, type FamilyMessage } from "../host/gemini-family-log.js";
 import { recordOf, stringOf, timeOf } from "../host/log-event.js";
@@ -31,9 +32,9 @@ function messagesOf(record: Record<string, unknown>): FamilyMessage[] {
   const time = timeOf(record.timestamp);
   if (record.type === "user") {
     const parts = partsOf(record.content);
-    // The session context keeps its id when a new process writes it again with new text (a resume): the id and size together name one text.
+    // The session context keeps its id when a new process writes it again with new text (a resume): the id and a checksum of the text name one message.
     const id = stringOf(record.id);
-    return [{ ...(id !== undefined ? { id: `${id}#${JSON.stringify(parts).length}` } : {}), ...(time !== undefined ? { time } : {}), role: "user", parts }];
+    return [{ ...(id !== undefined ? { id: `${id}#${checksum(JSON.stringify(parts))}` } : {}), ...(time !== undefined ? { time } : {}), role: "user", parts }];
   }
   if (record.type !== "gemini" || !Array.isArray(record.toolCalls)) return [];
   const calls = record.toolCalls.map(recordOf).filter((call) => call !== undefined);
