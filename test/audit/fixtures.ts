@@ -1,6 +1,6 @@
 /**
  * The recorded session logs of test/audit/logs/ (real Claude Code 2.1.330, codex-cli 0.169.0,
- * GitHub Copilot CLI 1.0.102 and pi 0.87.1 runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
+ * GitHub Copilot CLI 1.0.102, pi 0.87.1, Gemini CLI 0.61.0 and Qwen Code 0.24.4 runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
  * rebuilt at a temp path as each run left them (the nested file edited between the turns, at the
  * recorded time).
  */
@@ -48,6 +48,27 @@ const TREES: Record<string, { files: Record<string, string>; edited: string }> =
   },
   copilot: { files: NESTED_LIB, edited: "lib/AGENTS.md" },
   pi: { files: NESTED_LIB, edited: "lib/AGENTS.md" },
+  gemini: {
+    files: {
+      "GEMINI.md": "# gemini\nToken AUDIT-GEMINI-0: Gemini CLI loads this itself.\n",
+      "AGENTS.md": "# root\nToken AUDIT-ROOT-1: root rules.\n",
+      "lib/GEMINI.md": "# lib (gemini)\nToken AUDIT-GEMINI-LIB-2: Gemini loads this just in time.\n",
+      "lib/AGENTS.md": "# lib\nToken AUDIT-LIB-EDITED-4: lib rules, changed.\n",
+      "lib/old.ts": "export const old = 4;\n",
+      "lib/new.ts": "export const n = 5;\n",
+    },
+    edited: "lib/AGENTS.md",
+  },
+  qwen: {
+    files: {
+      "QWEN.md": "# qwen\nToken AUDIT-QWEN-0: Qwen Code loads this itself.\n",
+      "AGENTS.md": "# root\nToken AUDIT-ROOT-1: root rules.\n",
+      "lib/AGENTS.md": "# lib\nToken AUDIT-LIB-EDITED-4: lib rules, changed.\n",
+      "lib/old.ts": "export const old = 4;\n",
+      "lib/new.ts": "export const n = 5;\n",
+    },
+    edited: "lib/AGENTS.md",
+  },
 };
 
 const temps: string[] = [];

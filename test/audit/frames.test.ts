@@ -21,6 +21,15 @@ describe("splitFrames", () => {
     expect(splitFrames("# AGENTS.md instructions for /r/lib\n\n<INSTRUCTIONS>\n# lib\n</INSTRUCTIONS>")).toEqual([{ text: "# lib\n", about: "/r/lib/" }]);
   });
 
+  it("Gemini CLI's context block: the text up to its closing line, what follows it a piece of its own", () => {
+    expect(
+      splitFrames(
+        "x\n--- Context from: /r/lib/GEMINI.md ---\n# lib\nRule.\n--- End of Context from: /r/lib/GEMINI.md ---\n--- End Project Context ---\n\ntail",
+      ),
+    ).toEqual([{ text: "x\n" }, { text: "# lib\nRule.\n", about: "/r/lib/GEMINI.md" }, { text: "--- End Project Context ---\n\ntail" }]);
+    expect(splitFrames("--- Context from: GEMINI.md ---\nx")).toEqual([{ text: "--- Context from: GEMINI.md ---\nx" }]); // Qwen's relative frame names nothing
+  });
+
   it("a frame with a relative, empty or NUL path names nothing; text without frames is one piece", () => {
     expect(splitFrames("Contents of a/AGENTS.md:\nx")).toEqual([{ text: "Contents of a/AGENTS.md:\nx" }]);
     expect(splitFrames('Instructions from: "/r/\\u0000"\nx')).toEqual([{ text: 'Instructions from: "/r/\\u0000"\nx' }]);

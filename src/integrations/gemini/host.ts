@@ -30,4 +30,9 @@ export const geminiHost: HostDefinition = {
       { path: join(home, ".gemini/settings.json"), scope: "user" },
     ],
   },
+  sessionLog: {
+    hostTouches: true,
+    fix: "agentsmd install gemini",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.geminiSessionLog),
+  },
 };

@@ -20,4 +20,9 @@ export const qwenHost: HostDefinition = {
     load: (importAt) => importAt<typeof import("./installer.js")>(import.meta.url, "./installer.js").then((module) => module.qwenInstaller),
   },
   doctor: { names: ["QWEN.md", ".qwen/QWEN.local.md"], rootEntries: [".qwen"] },
+  sessionLog: {
+    hostTouches: false,
+    fix: "agentsmd install qwen",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.qwenSessionLog),
+  },
 };
