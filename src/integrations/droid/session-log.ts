@@ -3,7 +3,8 @@
  * record a line) as audit events: cwd from `session_start`, touches from the model's `tool_use`
  * blocks through Droid's tool table (Execute commands read as shell commands), and what reached the
  * model: user text (the session's first context message with Droid's project instructions, its
- * `<system-reminder>` attachments of nested files, hook context) and tool results. Droid's frames
+ * `<system-reminder>` attachments of nested files), hook context (each hook run is recorded with
+ * its output) and tool results. Droid's frames
  * (`% cat PATH` and `## PATH` before `<coding_guidelines>`) name the file a block belongs to. Droid's
  * own system prompt is not in the log. Pure over the lines it is given; a bad line is skipped.
  */
@@ -113,6 +114,10 @@ class DroidLogState {
       return;
     }
     if (message.role !== "user") return;
+    if (typeof message.hookEventName === "string") {
+      yield* this.hookRun(message.hookResults, time);
+      return;
+    }
     const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
     if (!Array.isArray(content)) return;
     // The session's opening context (project instructions) and Droid's attachments are reminders; the rest the user's or a hook's.
@@ -127,16 +132,29 @@ class DroidLogState {
     }
   }
 
+  /**
+   * A hook run, recorded with its raw output (`hookResults[].stdout`) in a message only the user
+   * sees: the `hookSpecificOutput.additionalContext` of a run that succeeded is what Droid gave the
+   * model (observed: as a user message after the tool result).
+   */
+  private *hookRun(results: unknown, time: number | undefined): Generator<LogEvent> {
+    if (!Array.isArray(results)) return;
+    for (const result of results.slice(0, MAX_BLOCKS)) {
+      const run = recordOf(result);
+      const stdout = stringOf(run?.stdout);
+      if (run?.exitCode !== 0 || stdout === undefined) continue;
+      const context = stringOf(recordOf(jsonLine(stdout.trim())?.hookSpecificOutput)?.additionalContext);
+      if (context !== undefined) yield* this.shown(context, "hook", undefined, time);
+    }
+  }
+
   private *shown(text: string, channel: ShownChannel, about: string | undefined, time: number | undefined): Generator<LogEvent> {
     const at = time !== undefined ? { time } : {};
     if (about !== undefined) {
       yield { kind: "shown", text, channel, about, ...at };
       return;
     }
-    // Hook context comes as a user message of its own; agentsmd's frames are in it.
-    const hook = channel === "user" && /^\s*(?:<system-reminder>\s*)?(?:agentsmd|Instructions from:|Contents of )/.test(text);
-    for (const piece of droidPieces(text))
-      yield { kind: "shown", text: piece.text, channel: hook ? "hook" : channel, ...(piece.about ? { about: piece.about } : {}), ...at };
+    for (const piece of droidPieces(text)) yield { kind: "shown", text: piece.text, channel, ...(piece.about ? { about: piece.about } : {}), ...at };
   }
 
   private *calls(content: unknown, time: number | undefined): Generator<LogEvent> {
