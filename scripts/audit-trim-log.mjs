@@ -6,6 +6,10 @@
  * listings) are cut to their first 200 characters, so no agent's prompt text is committed.
  *
  *   node scripts/audit-trim-log.mjs RAW.jsonl REPO HOME EDITED_AT_ISO > NAME.jsonl
+ *
+ * A log that is one JSON document (Cline's `<id>.messages.json`, RAW.json) stays one document, the
+ * fixture time under its `fixture` key; its system prompt keeps Cline's `<env>` block (the
+ * working directory) and `# Rules` section, the rest cut likewise.
  */
 import { readFileSync } from "node:fs";
 
@@ -49,6 +53,15 @@ const cut = (value) => {
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, each]) => [key, cut(each)]));
   return value;
 };
+if (raw.endsWith(".json")) {
+  const doc = JSON.parse(readFileSync(raw, "utf8").split(repo).join("/REPO").split(home).join("/HOME"));
+  const system = typeof doc.system_prompt === "string" ? doc.system_prompt : "";
+  const kept = [system.match(/<env>[\s\S]*?<\/env>/)?.[0], system.match(/^# Rules$[\s\S]*/m)?.[0]].filter(Boolean);
+  const trimmed = { ...cut(doc), fixture: { editedAt } };
+  if (system !== "") trimmed.system_prompt = [`${system.slice(0, 200)} [trimmed]`, ...kept].join("\n\n");
+  process.stdout.write(`${JSON.stringify(trimmed, null, 2)}\n`);
+  process.exit(0);
+}
 let shapes = 0;
 const out = [JSON.stringify({ fixture: { editedAt } })];
 for (const line of readFileSync(raw, "utf8").split("\n")) {

@@ -28,7 +28,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLINE_VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@cline/cli-linux-x64"] as string;
 const CLINE_MODEL = "gpt-4.1";
 /** Every agent run is killed after this long (Cline's own `-t` is shorter). */
-const CLINE_RUN_TIMEOUT_MS = 60_000;
+const CLINE_RUN_TIMEOUT_MS = 150_000;
 
 /** The CLI's native binary (linux x64), installing the pinned package on first use. */
 export async function clineBin(): Promise<string> {
@@ -98,7 +98,7 @@ export async function authCline(fixture: ClineFixture, server: OpenAIChatServer)
   const auth = await runText(await clineBin(), ["auth", "-p", "openai", "-k", "e2e-key", "-m", CLINE_MODEL, "-b", server.baseURL], {
     cwd: fixture.repo,
     env: fixture.env(),
-    timeoutMs: 30_000,
+    timeoutMs: 120_000,
   });
   expect(auth.code, `cline auth failed:\n${auth.stdout}\n${auth.stderr}`).toBe(0);
 }
@@ -107,7 +107,7 @@ export async function authCline(fixture: ClineFixture, server: OpenAIChatServer)
 export async function runCline(fixture: ClineFixture, options: { prompt: string; cwd?: string }): Promise<ClineRun> {
   const cwd = await realpath(options.cwd ?? fixture.repo);
   try {
-    return await runText(await clineBin(), ["--json", "-t", "45", options.prompt], {
+    return await runText(await clineBin(), ["--json", "-t", "120", options.prompt], {
       cwd,
       env: fixture.env(),
       timeoutMs: CLINE_RUN_TIMEOUT_MS,

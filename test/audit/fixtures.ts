@@ -1,6 +1,6 @@
 /**
  * The recorded session logs of test/audit/logs/ (real Claude Code 2.1.330, codex-cli 0.169.0,
- * GitHub Copilot CLI 1.0.102, pi 0.87.1, Gemini CLI 0.61.0 and Qwen Code 0.24.4 runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
+ * GitHub Copilot CLI 1.0.102, pi 0.87.1, Gemini CLI 0.61.0, Qwen Code 0.24.4, Cline 3.0.65 and Factory Droid 0.215.0 runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
  * rebuilt at a temp path as each run left them (the nested file edited between the turns, at the
  * recorded time).
  */
@@ -22,7 +22,7 @@ const NESTED_LIB: Record<string, string> = {
 };
 
 /** The repositories as each run left them: relative path -> text ("home/..." under HOME). */
-const TREES: Record<string, { files: Record<string, string>; edited: string }> = {
+const TREES: Record<string, { files: Record<string, string>; edited?: string; document?: boolean }> = {
   "claude-code": {
     files: {
       "CLAUDE.md": "Token AUDIT-CLAUDE-0: Claude Code loads this itself.\n",
@@ -69,7 +69,33 @@ const TREES: Record<string, { files: Record<string, string>; edited: string }> =
     },
     edited: "lib/AGENTS.md",
   },
+  // Cline's log is one JSON document (`<id>.messages.json`); the run started in app/.
+  cline: {
+    files: {
+      "AGENTS.md": "# Root\nToken AUDIT-ROOT-1: root rules.\n",
+      "app/lib/AGENTS.md": "# Lib\nToken AUDIT-LIB-EDITED-3: lib rules, changed.\n",
+      "app/lib/old.ts": "export const old = 4;\n",
+      "app/lib/new.ts": "export const n = 5;\n",
+    },
+    edited: "app/lib/AGENTS.md",
+    document: true,
+  },
+  droid: {
+    files: {
+      "AGENTS.md": "# Root\nToken AUDIT-ROOT-1: root rules.\n",
+      "lib/AGENTS.md": "# Lib\nToken AUDIT-LIB-2: lib rules.\n",
+      "lib/old.ts": "export const old = 4;\n",
+      "web/AGENTS.md": "# Web\nToken AUDIT-WEB-4: web rules.\n",
+      "web/a.ts": "export {};\n",
+      "web/b.ts": "export {};\n",
+    },
+  },
 };
+
+/** The file name of a recorded log. */
+export function logFile(agent: string, name: string): string {
+  return join(LOGS, agent, `${name}${TREES[agent]!.document ? ".json" : ".jsonl"}`);
+}
 
 const temps: string[] = [];
 afterAll(() => {
@@ -89,12 +115,15 @@ export function materialise(agent: string, name: string, edit: (text: string) =>
     mkdirSync(dirname(join(repo, rel)), { recursive: true });
     writeFileSync(join(repo, rel), text);
   }
-  const raw = readFileSync(join(LOGS, agent, `${name}.jsonl`), "utf8");
-  const editedAt = new Date((JSON.parse(raw.split("\n")[0]!) as { fixture: { editedAt: string } }).fixture.editedAt);
+  const raw = readFileSync(logFile(agent, name), "utf8");
+  const header = tree.document
+    ? (JSON.parse(raw) as { fixture: { editedAt: string } })
+    : (JSON.parse(raw.split("\n")[0]!) as { fixture: { editedAt: string } });
+  const editedAt = new Date(header.fixture.editedAt);
   const old = new Date(editedAt.getTime() - 3_600_000);
   for (const rel of Object.keys(tree.files)) utimesSync(join(repo, rel), old, old);
-  utimesSync(join(repo, tree.edited), editedAt, editedAt);
-  const log = join(base, "session.jsonl");
+  if (tree.edited !== undefined) utimesSync(join(repo, tree.edited), editedAt, editedAt);
+  const log = join(base, tree.document ? "session.messages.json" : "session.jsonl");
   writeFileSync(log, edit(raw).split("/REPO").join(repo).split("/HOME").join(home));
   return { repo, home, log };
 }

@@ -20,4 +20,9 @@ export const clineHost: HostDefinition = {
     load: (importAt) => importAt<typeof import("./installer.js")>(import.meta.url, "./installer.js").then((module) => module.clineInstaller),
   },
   doctor: { rootEntries: [".clinerules"] },
+  sessionLog: {
+    hostTouches: false,
+    fix: "agentsmd install cline",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.clineSessionLog),
+  },
 };

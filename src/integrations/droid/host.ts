@@ -20,4 +20,10 @@ export const droidHost: HostDefinition = {
     load: (importAt) => importAt<typeof import("./installer.js")>(import.meta.url, "./installer.js").then((module) => module.droidInstaller),
   },
   doctor: { rootEntries: [".factory"] },
+  sessionLog: {
+    // Droid attaches the nested files of a path its Read or LS touched itself.
+    hostTouches: true,
+    fix: "agentsmd install droid",
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.droidSessionLog),
+  },
 };
