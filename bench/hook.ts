@@ -35,6 +35,8 @@ interface HostEvents {
   env?: Record<string, string>;
   /** SessionStart answers with the chain (false: the host loads it itself, e.g. Codex) */
   startDelivers: boolean;
+  /** A prompt event the host fires between tool calls of one turn (Qwen Code's empty UserPromptSubmit), when it has one. */
+  continuation?(session: string, cwd: string): object;
 }
 
 const claudeCode: HostEvents = {
@@ -129,6 +131,8 @@ const qwen: HostEvents = {
   search: (session, cwd, path) => qwenTool(session, cwd, "grep_search", { pattern: "value", path }),
   // Qwen Code loads AGENTS.md from the root to cwd itself (preset qwen): SessionStart answers nothing.
   startDelivers: false,
+  // Fired with an empty prompt before every tool-result continuation (e2e/qwen/FINDINGS.md).
+  continuation: (session_id, cwd) => ({ session_id, hook_event_name: "UserPromptSubmit", cwd, transcript_path: "", prompt: "" }),
 };
 
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
@@ -223,6 +227,18 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
         target: TOOL_TARGET,
         make: () => events.read(seenSession, cwd, tree.touchPaths[unseen++ % tree.touchPaths.length]!),
       },
+      ...(events.continuation
+        ? [
+            {
+              event: "prompt continuation",
+              target: TOOL_TARGET,
+              make: () => events.continuation!(seenSession, cwd),
+              expect: (out: string) => {
+                if (out.trim() !== "") throw new Error(`a continuation answered: ${out.slice(0, 200)}`);
+              },
+            },
+          ]
+        : []),
       { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/bin.js" },
       { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "shared bundle" },
     ];
