@@ -35,6 +35,8 @@ interface HostEvents {
   env?: Record<string, string>;
   /** SessionStart answers with the chain (false: the host loads it itself, e.g. Codex) */
   startDelivers: boolean;
+  /** A prompt event the host fires between tool calls of one turn (Qwen Code's empty UserPromptSubmit), when it has one. */
+  continuation?(session: string, cwd: string): object;
 }
 
 const claudeCode: HostEvents = {
@@ -129,10 +131,40 @@ const qwen: HostEvents = {
   search: (session, cwd, path) => qwenTool(session, cwd, "grep_search", { pattern: "value", path }),
   // Qwen Code loads AGENTS.md from the root to cwd itself (preset qwen): SessionStart answers nothing.
   startDelivers: false,
+  // Fired with an empty prompt before every tool-result continuation (e2e/qwen/FINDINGS.md).
+  continuation: (session_id, cwd) => ({ session_id, hook_event_name: "UserPromptSubmit", cwd, transcript_path: "", prompt: "" }),
+};
+
+const clineEventOf = (taskId: string, cwd: string, fields: object) => ({ taskId, workspaceRoots: [cwd], agent_id: "a", parent_agent_id: null, ...fields });
+const clineTool = (taskId: string, cwd: string, name: string, input: object) =>
+  clineEventOf(taskId, cwd, { hookName: "tool_result", tool_result: { id: "t", name, input, output: [] } });
+const patch = (path: string, verb: "Update" | "Add") =>
+  verb === "Update" ? `*** Begin Patch\n*** Update File: ${path}\n@@\n-a\n+b\n*** End Patch\n` : `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch\n`;
+/** Cline 3.x hooks (src/integrations/cline/input.ts): its tool names; `agent_start` carries nothing the model sees. */
+const cline: HostEvents = {
+  // A task's first prompt starts the conversation (no start answer reaches the model: docs/hosts/cline.md).
+  sessionStart: (taskId, cwd) => clineEventOf(taskId, cwd, { hookName: "prompt_submit" }),
+  read: (taskId, cwd, path) => clineTool(taskId, cwd, "read_files", { files: [{ path }] }),
+  edit: (taskId, cwd, path) => clineTool(taskId, cwd, "apply_patch", { input: patch(path, "Update") }),
+  write: (taskId, cwd, path) => clineTool(taskId, cwd, "apply_patch", { input: patch(path, "Add") }),
+  search: (taskId, cwd) => clineTool(taskId, cwd, "search_codebase", { query: "value" }),
+  startDelivers: false,
+};
+const droidTool = snakeTool("PostToolUse");
+/** Factory Droid: Claude-style events with its own tool names (src/integrations/droid/input.ts). */
+const droid: HostEvents = {
+  sessionStart: (session_id, cwd) => ({ session_id, hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" }),
+  // Droid attaches the nested files of a path its Read touched itself: an Edit is where agentsmd delivers.
+  read: (session, cwd, file_path) => droidTool(session, cwd, "Edit", { file_path, old_str: "a", new_str: "b" }),
+  edit: (session, cwd, file_path) => droidTool(session, cwd, "Edit", { file_path, old_str: "a", new_str: "b" }),
+  write: (session, cwd, file_path) => droidTool(session, cwd, "Create", { file_path, content: "x" }),
+  search: (session, cwd, path) => droidTool(session, cwd, "Grep", { pattern: "value", path }),
+  // Droid loads AGENTS.md from the root to cwd itself: SessionStart answers nothing there.
+  startDelivers: false,
 };
 
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen };
+const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen, cline, droid };
 
 export interface HookRow {
   host: string;
@@ -223,6 +255,18 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
         target: TOOL_TARGET,
         make: () => events.read(seenSession, cwd, tree.touchPaths[unseen++ % tree.touchPaths.length]!),
       },
+      ...(events.continuation
+        ? [
+            {
+              event: "prompt continuation",
+              target: TOOL_TARGET,
+              make: () => events.continuation!(seenSession, cwd),
+              expect: (out: string) => {
+                if (out.trim() !== "") throw new Error(`a continuation answered: ${out.slice(0, 200)}`);
+              },
+            },
+          ]
+        : []),
       { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/bin.js" },
       { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "shared bundle" },
     ];

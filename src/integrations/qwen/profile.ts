@@ -53,7 +53,10 @@ async function qwenNative(path: string, origin: NativeOrigin, context: NativeCon
 /**
  * Qwen's events as deliveries: SessionStart startup/clear starts a conversation; resume and
  * compact give back what the model does not see (its system prompt lost the earlier answer);
- * PostToolUse is a tool; UserPromptSubmit a turn start (also before tool-result continuations).
+ * PostToolUse is a tool; UserPromptSubmit a turn start. Qwen also fires UserPromptSubmit with an
+ * empty prompt before every tool-result continuation: no turn starts there (the tool's own
+ * PostToolUse just answered), so it is ignored unread, and an edit notice waits for the user's next
+ * prompt, as on Claude Code; otherwise every continuation paid a second hook's state read and session.
  */
 function qwenEvent(input: QwenHookInput): HostEvent {
   const cwd = absolute(input.cwd, "/");
@@ -63,7 +66,7 @@ function qwenEvent(input: QwenHookInput): HostEvent {
       if (input.source === "resume" || input.source === "compact") return { ...base, kind: "compact" };
       return { ...base, kind: "start", fresh: input.source === "startup" || input.source === "clear" };
     case "UserPromptSubmit":
-      return { ...base, kind: "prompt" };
+      return input.prompt === "" ? { ...base, kind: "ignore" } : { ...base, kind: "prompt" };
     case "PostToolUse":
       return familyToolEvent(QWEN_FAMILY, base, input);
     default:
