@@ -104,8 +104,8 @@ describe(`Auggie ${VERSION} with \`agentsmd install auggie\` (fake Augment backe
       expect(rules.filter((rule) => rule !== "non-interactive-prompt.md")).toEqual(["AGENTS.md", "CLAUDE.md"]);
       const listed = await runAgentsmd(["--preset", "auggie", "--json", "list"], { env: homeEnv(fx.home), cwd });
       expect(
-        (JSON.parse(listed.stdout) as { files: Array<{ path: string }> }).files.map((file) => file.path),
-        listed.stderr,
+        (JSON.parse(listed.stdout.toString("utf8")) as { files: Array<{ path: string }> }).files.map((file) => file.path),
+        listed.stderr.toString("utf8"),
       ).toEqual([fx.path("AGENTS.md"), fx.path("CLAUDE.md")]);
     }
   });
@@ -152,7 +152,7 @@ describe(`Auggie ${VERSION} with \`agentsmd install auggie\` (fake Augment backe
   it("uninstall takes the hook out: the nested files are no longer added", async () => {
     const { fx, backend } = await setup();
     const removed = await runAgentsmd(["uninstall", "auggie"], { env: homeEnv(fx.home), cwd: fx.repo });
-    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.code, removed.stderr.toString("utf8")).toBe(0);
     await turn(fx, backend, [{ toolCalls: [{ tool: "view", args: { path: "packages/api/src/db/schema.ts" } }] }, { text: "done" }]);
     expect(counts(lastRequest(backend), ALL)).toMatchObject({ "AG-API-2": 0, "AG-DB-3": 0, "AG-ROOT-1": 1 });
   });
