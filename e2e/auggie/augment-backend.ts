@@ -101,6 +101,16 @@ function answerOf(endpoint: string): unknown {
   return {};
 }
 
+/** A request body as JSON, or its text when it is not JSON. */
+function parsed(text: string): unknown {
+  if (text === "") return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 /** Starts the fake backend on an ephemeral 127.0.0.1 port. */
 export async function startAugmentBackend(options: { script: AugmentStep[] }): Promise<AugmentBackend> {
   let script = options.script;
@@ -111,13 +121,7 @@ export async function startAugmentBackend(options: { script: AugmentStep[] }): P
     req.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
     req.on("end", () => {
       const endpoint = (req.url ?? "").replace(/^\/+/, "").split("?")[0]!;
-      let body: unknown = null;
-      try {
-        body = text === "" ? null : JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      requests.push({ kind: endpoint, body });
+      requests.push({ kind: endpoint, body: parsed(text) });
       res.setHeader("content-type", "application/json");
       if (endpoint !== "chat-stream") return void res.end(JSON.stringify(answerOf(endpoint)));
       const step = script[turn] ?? { text: "(script exhausted)" };
