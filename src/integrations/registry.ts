@@ -4,6 +4,7 @@
  * host is its folder and one line here.
  */
 import type { HostDefinition } from "./host/definition.js";
+import { auggieHost } from "./auggie/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { clineHost } from "./cline/host.js";
 import { droidHost } from "./droid/host.js";
@@ -27,6 +28,7 @@ const BUILT_IN: readonly HostDefinition[] = [
   qwenHost,
   clineHost,
   droidHost,
+  auggieHost,
   opencodeHost,
   kiloHost,
   piHost,

@@ -7,6 +7,7 @@
 import { ConfigError } from "../core/errors.js";
 import type { Renderer } from "../core/render.js";
 import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
+import { auggiePreset } from "./auggie.js";
 import { claudePreset } from "./claude.js";
 import { clinePreset } from "./cline.js";
 import { droidPreset } from "./droid.js";
@@ -34,6 +35,7 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     kiloPreset,
     clinePreset,
     droidPreset,
+    auggiePreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );

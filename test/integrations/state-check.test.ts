@@ -28,6 +28,7 @@ import { geminiProfile } from "../../src/integrations/gemini/profile.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
 import { clineProfile } from "../../src/integrations/cline/profile.js";
 import { droidProfile } from "../../src/integrations/droid/profile.js";
+import { auggieProfile } from "../../src/integrations/auggie/profile.js";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
 
 const PROFILES: Record<string, { state: { schema(): $ZodType } }> = {
@@ -38,6 +39,7 @@ const PROFILES: Record<string, { state: { schema(): $ZodType } }> = {
   qwen: qwenProfile(),
   cline: clineProfile(),
   droid: droidProfile(),
+  auggie: auggieProfile(),
 };
 
 /** The id STATE_SCHEMA_ID must hold: the JSON Schemas of every host's state file, plus the empty host fields of the in-process hosts. */
@@ -168,6 +170,18 @@ describe("state file check", () => {
         },
       ],
       cline: [{ hookName: "tool_result", taskId: "c", workspaceRoots: [cwd], tool_result: { name: "read_files", input: { files: [{ path: file }] } } }],
+      auggie: [
+        {
+          hook_event_name: "PostToolUse",
+          conversation_id: "c",
+          workspace_roots: [cwd],
+          tool_name: "view",
+          tool_input: { path: file },
+          tool_output: "",
+          tool_error: null,
+          is_mcp_tool: false,
+        },
+      ],
       droid: [
         { session_id: "c", hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" },
         { session_id: "c", hook_event_name: "PostToolUse", cwd, transcript_path: "", tool_name: "Read", tool_input: { file_path: file }, tool_response: {} },

@@ -174,6 +174,22 @@ export const HOOK_EVENTS: Readonly<Record<string, Events>> = {
     compact: (cwd, id) => ({ session_id: id, transcript_path: `${cwd}/.t.jsonl`, cwd, hook_event_name: "SessionStart", source: "compact" }),
     text: additional,
   },
+  // Auggie: only the PostToolUse answer reaches the model; SessionStart and PromptSubmit are ignored.
+  auggie: {
+    start: (cwd, id) => ({ hook_event_name: "SessionStart", conversation_id: id, workspace_roots: [cwd] }),
+    read: (cwd, id, path) => ({
+      hook_event_name: "PostToolUse",
+      conversation_id: id,
+      workspace_roots: [cwd],
+      tool_name: "view",
+      tool_input: { path },
+      tool_output: "x",
+      tool_error: null,
+      is_mcp_tool: false,
+    }),
+    prompt: (cwd, id) => ({ hook_event_name: "PromptSubmit", conversation_id: id, workspace_roots: [cwd], user_prompt: "go" }),
+    text: additional,
+  },
 };
 
 /** The most characters each hook host takes in one answer (its profile's `budget.limit`). */
@@ -185,6 +201,7 @@ const HOOK_LIMITS: Readonly<Record<string, number>> = {
   qwen: 32_000,
   cline: 32_000,
   droid: 32_000,
+  auggie: 32_000,
 };
 
 function hookCase(name: string): HostCase {
