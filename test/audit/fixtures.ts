@@ -1,5 +1,5 @@
 /**
- * The recorded session logs of test/audit/logs/ (real Claude Code 2.1.330 and codex-cli 0.169.0
+ * The recorded session logs of test/audit/logs/ (real Claude Code 2.1.330, codex-cli 0.169.0, OpenCode 1.18.33 and Kilo 7.7.7
  * runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
  * rebuilt at a temp path as each run left them (the nested file edited between the turns, at the
  * recorded time).
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll } from "vitest";
-import { auditAgent } from "../../src/audit/agents.js";
+import { auditAgent, type AuditAgent } from "../../src/audit/agents.js";
 import { auditSessionLog, type AuditReport } from "../../src/audit/audit.js";
 
 export const LOGS = join(dirname(new URL(import.meta.url).pathname), "logs");
@@ -40,6 +40,20 @@ const TREES: Record<string, { files: Record<string, string>; edited: string }> =
   },
 };
 
+/** The OpenCode family's runs (e2e/lib/family-audit.ts): the same tree for OpenCode and Kilo Code. */
+const FAMILY_TREE = {
+  files: {
+    "AGENTS.md": "# root\nToken AUDIT-ROOT-1: root rules.\n",
+    "pkg/AGENTS.md": "# pkg\nToken AUDIT-PKG-EDITED-3: pkg rules, changed.\n",
+    "pkg/a.ts": "export const a = 1;\n",
+    "pkg/new.ts": "export const n = 1;\n",
+    "pkg/b.ts": "export const b = 3;\n",
+  },
+  edited: "pkg/AGENTS.md",
+};
+TREES.opencode = FAMILY_TREE;
+TREES.kilo = FAMILY_TREE;
+
 const temps: string[] = [];
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
@@ -70,8 +84,23 @@ export function materialise(agent: string, name: string, edit: (text: string) =>
 
 export async function audit(agent: string, name: string, edit?: (text: string) => string, limits?: { maxLineBytes?: number; maxBytes?: number }) {
   const fx = materialise(agent, name, edit);
-  const report = await auditSessionLog({ log: fx.log, agent: auditAgent(agent)!, home: fx.home, env: {}, ...(limits ? { limits } : {}) });
+  const report = await auditSessionLog({ log: fx.log, agent: linesAgent(agent), home: fx.home, env: {}, ...(limits ? { limits } : {}) });
   return { ...fx, report };
+}
+
+/**
+ * The agent `name` reading a log as its lines: an agent that keeps its sessions in a database
+ * (OpenCode, Kilo Code) reads the fixture's JSON lines, which are its store's lines for one session.
+ */
+export function linesAgent(name: string): AuditAgent {
+  const agent = auditAgent(name)!;
+  return {
+    ...agent,
+    load: async () => {
+      const { store: _store, ...reader } = await agent.load();
+      return reader;
+    },
+  };
 }
 
 export function verdicts(report: AuditReport): Record<string, string> {
