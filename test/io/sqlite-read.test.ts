@@ -70,7 +70,7 @@ describe("a real database with its write-ahead log", () => {
     const flipped = await rowsOf(
       copy((bytes) => {
         const out = Buffer.from(bytes);
-        out[out.length - 100] ^= 0xff;
+        out.writeUInt8(out.readUInt8(out.length - 100) ^ 0xff, out.length - 100);
         return out;
       }),
       "part",
