@@ -17,12 +17,12 @@ import { REPO_ROOT } from "./install.js";
 import { expectCleanRun, type FamilyFixture, type FamilyFixtureOptions, type FamilyRunResult } from "./opencode-family.js";
 import type { ScriptStep } from "./openai-chat-server.js";
 
-export const AUDIT_FILES: Record<string, string> = {
+const AUDIT_FILES: Record<string, string> = {
   "AGENTS.md": "# root\nToken AUDIT-ROOT-1: root rules.\n",
   "pkg/AGENTS.md": "# pkg\nToken AUDIT-PKG-2: pkg rules.\n",
   "pkg/a.ts": "export const a = 1;\n",
 };
-export const AUDIT_PKG_EDITED = "# pkg\nToken AUDIT-PKG-EDITED-3: pkg rules, changed.\n";
+const AUDIT_PKG_EDITED = "# pkg\nToken AUDIT-PKG-EDITED-3: pkg rules, changed.\n";
 
 export interface FamilyAuditHost {
   /** `--agent` name and folder under test/audit/logs/. */

@@ -92,7 +92,7 @@ export async function audit(agent: string, name: string, edit?: (text: string) =
  * The agent `name` reading a log as its lines: an agent that keeps its sessions in a database
  * (OpenCode, Kilo Code) reads the fixture's JSON lines, which are its store's lines for one session.
  */
-export function linesAgent(name: string): AuditAgent {
+function linesAgent(name: string): AuditAgent {
   const agent = auditAgent(name)!;
   return {
     ...agent,

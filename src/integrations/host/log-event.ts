@@ -59,7 +59,7 @@ export interface SessionLogReader {
 }
 
 /** Sessions kept in one database file: {@link SessionLogReader.store}. */
-export interface SessionStore {
+interface SessionStore {
   /** The sessions in `file`, newest first, with when each last changed (epoch ms). */
   sessions(file: string): Promise<Array<{ id: string; updatedMs: number }>>;
   /** One session's records as the lines `events` reads (`id` undefined: the newest session). */
