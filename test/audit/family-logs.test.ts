@@ -7,11 +7,12 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditAgent } from "../../src/audit/agents.js";
 import { findSessionLogs } from "../../src/audit/audit.js";
 import { formatAudit } from "../../src/audit/report.js";
 import type { LogEvent } from "../../src/integrations/host/log-event.js";
+import { ensureBuilt, runBin } from "../helpers/bin.js";
 import { audit, LOGS, verdicts } from "./fixtures.js";
 
 const temps: string[] = [];
@@ -116,6 +117,8 @@ describe("OpenCode family reader on its own", () => {
 });
 
 describe("OpenCode family databases", () => {
+  beforeAll(ensureBuilt, 300_000);
+
   function dataHome(agent: "opencode" | "kilo") {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "agentsmd-family-db-")));
     temps.push(base);
@@ -148,5 +151,22 @@ describe("OpenCode family databases", () => {
       expect(await findSessionLogs(reader, { env, home: join(base, "nohome"), since: 2000 })).toHaveLength(1);
       expect(await findSessionLogs(reader, { env: {}, home: join(base, "nohome") })).toEqual([]);
     }
+  });
+
+  it("the CLI: DATABASE#ID tells the agent by its place; an id the database lacks is an error naming it and the fix", async () => {
+    const { base } = dataHome("opencode");
+    const home = join(base, "home");
+    mkdirSync(join(home, ".local", "share"), { recursive: true });
+    const db = join(home, ".local", "share", "opencode", "opencode.db");
+    mkdirSync(join(db, ".."));
+    copyFileSync(join(LOGS, "opencode", "session.db"), db);
+    copyFileSync(join(LOGS, "opencode", "session.db-wal"), `${db}-wal`);
+    const old = await runBin(["audit", `${db}#ses_0old`], { cwd: base, env: { HOME: home } });
+    expect(old.code, old.stderr).toBe(0);
+    expect(old.stdout).toContain(`OpenCode session ${db}#ses_0old\nproject /OTHER`);
+    const missing = await runBin(["audit", `${db}#ses_nope`, "--agent", "opencode"], { cwd: base, env: { HOME: home } });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`${db} holds no session ses_nope`);
+    expect(missing.stderr).toContain("fix: pass the database alone for its newest session, or list them with --since");
   });
 });

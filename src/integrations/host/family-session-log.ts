@@ -10,7 +10,9 @@
  * AGENTS.md and config `instructions`) is not stored. What differs per agent is a
  * {@link FamilyLogSpec}.
  */
+import { AgentsMdError } from "../../core/errors.js";
 import { join } from "../../core/paths.js";
+import { quote } from "../../core/quote.js";
 import { SqliteReader, type SqliteRow } from "../../io/sqlite-read.js";
 import { jsonLine, recordOf, stringOf, type LogEvent, type ReadLimits, type SessionLogReader, type ShownChannel, type TouchUse } from "./log-event.js";
 import { splitFrames } from "./log-frames.js";
@@ -97,10 +99,11 @@ async function* sessionLines(file: string, id: string | undefined, limits: ReadL
       });
     }
     const root = id ?? newest?.id;
-    if (root === undefined || !parents.has(root)) {
-      yield JSON.stringify({ table: "missing", id: root ?? null });
-      return;
-    }
+    if (root === undefined || !parents.has(root))
+      throw new AgentsMdError(root === undefined ? `${file} holds no session` : `${file} holds no session ${quote(root)}`, {
+        path: file,
+        fix: "pass the database alone for its newest session, or list them with --since",
+      });
     const inSession = (candidate: string): boolean => {
       for (let at: string | null | undefined = candidate, depth = 0; at != null && depth < 64; at = parents.get(at), depth++) if (at === root) return true;
       return false;
@@ -172,7 +175,6 @@ class FamilyLogState {
   bad = 0;
   unreadCommands = 0;
   cut = false;
-  missing = false;
   readonly problems: string[] = [];
 
   constructor(
@@ -205,9 +207,6 @@ class FamilyLogState {
       }
       case "part":
         yield* this.part(data, stringOf(record.message), at);
-        return;
-      case "missing":
-        this.missing = true;
         return;
       case "cut":
         this.cut = true;
@@ -295,7 +294,6 @@ class FamilyLogState {
   }
 
   *notes(): Generator<LogEvent> {
-    if (this.missing) yield { kind: "note", text: "the database holds no such session" };
     if (this.unreadCommands > 0)
       yield {
         kind: "note",
