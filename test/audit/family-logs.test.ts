@@ -76,6 +76,30 @@ for (const agent of ["opencode", "kilo"]) {
   });
 }
 
+describe("OpenCode family sessions, hostile", () => {
+  it("a read outside the project is counted, never named; a name with control characters is quoted", async () => {
+    const tool = (path: string, id: string) =>
+      JSON.stringify({
+        data: { type: "tool", tool: "read", state: { status: "completed", input: { filePath: path }, output: "x", time: { start: 1 } } },
+        table: "part",
+        id,
+        session: "s",
+        message: "m",
+        time: 1,
+      });
+    const { report } = await audit(
+      "opencode",
+      "without-agentsmd",
+      (text) => `${text}${tool("/etc/secret-file", "p1")}\n${tool("/REPO/pkg/bad\u001b[31mname.ts", "p2")}\n`,
+    );
+    expect(report.outside).toBe(1);
+    const printed = formatAudit(report);
+    expect(printed).not.toContain("secret-file");
+    expect(printed).not.toContain("\u001b");
+    expect(printed).toContain(`"bad\\u001b[31mname.ts"`);
+  });
+});
+
 describe("OpenCode family reader on its own", () => {
   it("a read's output: the file's text without line numbers counts as seen (a read of AGENTS.md itself), the appended block too", async () => {
     const output =
