@@ -7,6 +7,7 @@
  */
 import { AgentsMdError } from "../core/errors.js";
 import { isInside, nameOf, parentOf } from "../core/paths.js";
+import { countOf } from "../core/words.js";
 import { explainPath } from "../inspect/explain.js";
 import { nodeFileSystem, readLines, type FileSystem } from "../io/file-system.js";
 import { AuditTimeline, type ApplyingFile, type AuditSummary, type InstructionFile, type PathVerdict } from "./engine.js";
@@ -62,8 +63,25 @@ async function* lineTexts(path: string, limits: ReadLimits): AsyncGenerator<stri
   for await (const line of readLines(path, limits)) yield line.text;
 }
 
-function events(reader: SessionLogReader, log: string, limits: ReadLimits, home: string): AsyncIterable<LogEvent> {
-  return reader.events(lineTexts(log, limits), { home });
+function events(reader: SessionLogReader, log: StoredLog, limits: ReadLimits, home: string): AsyncIterable<LogEvent> {
+  const lines = reader.store !== undefined ? reader.store.lines(log.file, log.session, limits) : lineTexts(log.file, limits);
+  return reader.events(lines, { home });
+}
+
+/** A log's file, and the session in it for an agent that keeps its sessions in one database. */
+interface StoredLog {
+  file: string;
+  session?: string;
+}
+
+/**
+ * `FILE#ID` for a reader with a store (the `#` and id only when FILE is no file by itself), else the path as it is.
+ * @example await storedLog("/d/opencode.db#ses_1", reader, fs) // { file: "/d/opencode.db", session: "ses_1" }
+ */
+async function storedLog(log: string, reader: SessionLogReader, fs: FileSystem): Promise<StoredLog> {
+  const hash = log.lastIndexOf("#");
+  if (reader.store === undefined || hash === -1 || (await fs.stat(log)) !== null) return { file: log };
+  return { file: log.slice(0, hash), session: log.slice(hash + 1) };
 }
 
 /**
@@ -73,14 +91,15 @@ function events(reader: SessionLogReader, log: string, limits: ReadLimits, home:
 export async function auditSessionLog(options: AuditOptions): Promise<AuditReport> {
   const fs = options.fs ?? nodeFileSystem;
   const limits: ReadLimits = { maxLineBytes: options.limits?.maxLineBytes ?? MAX_LINE_BYTES, maxBytes: options.limits?.maxBytes ?? MAX_LOG_BYTES };
-  const info = await fs.stat(options.log);
+  const reader = await options.agent.load();
+  const log = await storedLog(options.log, reader, fs);
+  const info = await fs.stat(log.file);
   if (info === null || info.kind !== "file")
     throw new AuditError(`no session log at ${options.log}`, { path: options.log, fix: "pass the path of a log file, or --last with --agent" });
-  const reader = await options.agent.load();
 
   // Pass 1: where the agent worked and what it touched.
   const first = new AuditTimeline();
-  for await (const event of events(reader, options.log, limits, options.home)) first.add(event);
+  for await (const event of events(reader, log, limits, options.home)) first.add(event);
   const cwd = options.cwd ?? first.cwds[0];
   if (cwd === undefined) throw new AuditError(`${options.log} records no working directory`, { path: options.log, fix: "pass the project with --cwd" });
 
@@ -93,6 +112,7 @@ export async function auditSessionLog(options: AuditOptions): Promise<AuditRepor
   const applying = new Map<string, ApplyingFile[]>();
   const byDir = new Map<string, ApplyingFile[]>();
   const notes: string[] = [];
+  const unjudged = new Set<string>();
   for (const path of inside) {
     const dir = (await fs.stat(path))?.kind === "directory" ? path : parentOf(path);
     let files = byDir.get(dir);
@@ -101,7 +121,7 @@ export async function auditSessionLog(options: AuditOptions): Promise<AuditRepor
         notes.push(`paths in more than ${MAX_AUDIT_DIRS} directories: the rest are listed without their instruction files`);
         break;
       }
-      files = await applyingTo(options.agent, base, dir);
+      files = await applyingTo(options.agent, base, dir, reader.records.systemPrompt ? undefined : unjudged);
       byDir.set(dir, files);
     }
     applying.set(path, files);
@@ -110,8 +130,12 @@ export async function auditSessionLog(options: AuditOptions): Promise<AuditRepor
   // Pass 2: which texts of those files reached the model, and when.
   const instructionFiles = await readInstructionFiles([...new Set([...byDir.values()].flat().map((file) => file.path))], fs, notes);
   const timeline = new AuditTimeline(instructionFiles);
-  for await (const event of events(reader, options.log, limits, options.home)) timeline.add(event);
-  if (info.size > limits.maxBytes) notes.push(`only the first ${limits.maxBytes} of the log's ${info.size} bytes were read`);
+  for await (const event of events(reader, log, limits, options.home)) timeline.add(event);
+  if (unjudged.size > 0)
+    notes.push(
+      `${countOf(unjudged.size, "instruction file")} ${options.agent.displayName} puts in its system prompt itself not judged (its log does not record the system prompt)`,
+    );
+  if (reader.store === undefined && info.size > limits.maxBytes) notes.push(`only the first ${limits.maxBytes} of the log's ${info.size} bytes were read`);
   if (timeline.droppedPaths > 0) notes.push(`${timeline.droppedPaths} more touched paths were not followed`);
   const result = timeline.result(applying);
   return {
@@ -144,22 +168,30 @@ function coverageInside(paths: readonly PathVerdict[]): Pick<AuditSummary, "touc
 
 /**
  * The instruction files that apply to `dir`: what the agent loads itself (its preset), then what
- * agentsmd's delivery for it adds. Only files that reach the model under that preset count.
+ * agentsmd's delivery for it adds. Only files that reach the model under that preset count. With
+ * `unjudged` (a log without the system prompt), the files the agent puts there itself at the start
+ * are collected there instead: nothing in the log could show them seen or missed.
  */
 async function applyingTo(
   agent: AuditAgent,
   base: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>>; fs: FileSystem },
   dir: string,
+  unjudged?: Set<string>,
 ): Promise<ApplyingFile[]> {
   const out = new Map<string, ApplyingFile>();
   const own = await explainPath({ ...base, preset: agent.agentPreset }, dir);
   for (const entry of own.files) {
     if (entry.order === null) continue;
+    if (unjudged !== undefined && entry.status !== "touch") {
+      unjudged.add(entry.path);
+      continue;
+    }
     const byAgent = entry.status !== "touch" || agent.agentTouches;
     out.set(entry.path, { path: entry.path, by: byAgent ? "agent" : "agentsmd" });
   }
   const delivered = await explainPath({ ...base, ...(agent.deliveryPreset !== undefined ? { preset: agent.deliveryPreset } : {}) }, dir);
-  for (const entry of delivered.files) if (entry.order !== null && !out.has(entry.path)) out.set(entry.path, { path: entry.path, by: "agentsmd" });
+  for (const entry of delivered.files)
+    if (entry.order !== null && !out.has(entry.path) && !unjudged?.has(entry.path)) out.set(entry.path, { path: entry.path, by: "agentsmd" });
   return [...out.values()];
 }
 
@@ -203,7 +235,16 @@ export async function findSessionLogs(
       if (entry.kind === "directory" && depth < 4) await walk(path, depth + 1);
       else if (entry.kind === "file" && reader.isLog(entry.name)) {
         const info = await fs.stat(path);
-        if (info !== null && (context.since === undefined || info.mtimeMs >= context.since)) found.push({ path, mtimeMs: info.mtimeMs });
+        if (info === null) continue;
+        if (reader.store === undefined) {
+          if (context.since !== undefined && info.mtimeMs < context.since) continue;
+          found.push({ path, mtimeMs: info.mtimeMs });
+          continue;
+        }
+        // One database, many sessions: each is a log of its own (the file's time says nothing: its write-ahead log changes).
+        const sessions = await reader.store.sessions(path).catch(() => []);
+        for (const session of sessions)
+          if (context.since === undefined || session.updatedMs >= context.since) found.push({ path: `${path}#${session.id}`, mtimeMs: session.updatedMs });
       }
     }
   };

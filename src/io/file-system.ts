@@ -779,3 +779,46 @@ export async function* readLines(path: string, limits: { maxLineBytes: number; m
     await handle.close().catch(() => undefined);
   }
 }
+
+/** A regular file open for reads at any offset (a database's pages): {@link openRandomAccess}. */
+export interface RandomAccessFile {
+  /** Its size when opened. */
+  size: number;
+  /** Up to `length` bytes from `offset` (fewer at the end of the file). */
+  readAt(offset: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a regular file read-only for reads at any offset (never written, never locked), or null
+ * when it is absent. Not a regular file: an FsError naming it.
+ * @example const db = await openRandomAccess("/home/me/.local/share/opencode/opencode.db"); const head = await db?.readAt(0, 100);
+ */
+export async function openRandomAccess(path: string): Promise<RandomAccessFile | null> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(path, READ_FLAGS);
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    if (isAbsent(error)) return null;
+    throw wrap(error, path, "read");
+  }
+  const open = handle;
+  const size = (await open.stat()).size;
+  return {
+    size,
+    async readAt(offset, length) {
+      const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - offset)));
+      let read = 0;
+      while (read < buffer.length) {
+        const { bytesRead } = await open.read(buffer, read, buffer.length - read, offset + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return buffer.subarray(0, read);
+    },
+    close: () => open.close().catch(() => undefined),
+  };
+}

@@ -1,6 +1,6 @@
 /**
  * The recorded session logs of test/audit/logs/ (real Claude Code 2.1.330, codex-cli 0.169.0,
- * GitHub Copilot CLI 1.0.102, pi 0.87.1, Gemini CLI 0.61.0, Qwen Code 0.24.4, Cline 3.0.65 and Factory Droid 0.215.0 runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
+ * GitHub Copilot CLI 1.0.102, pi 0.87.1, Gemini CLI 0.61.0, Qwen Code 0.24.4, Cline 3.0.65, Factory Droid 0.215.0, OpenCode 1.18.33 and Kilo 7.7.7 runs, without and with agentsmd, trimmed by scripts/audit-trim-log.mjs) with their repositories
  * rebuilt at a temp path as each run left them (the nested file edited between the turns, at the
  * recorded time).
  */
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll } from "vitest";
-import { auditAgent } from "../../src/audit/agents.js";
+import { auditAgent, type AuditAgent } from "../../src/audit/agents.js";
 import { auditSessionLog, type AuditReport } from "../../src/audit/audit.js";
 
 export const LOGS = join(dirname(new URL(import.meta.url).pathname), "logs");
@@ -96,6 +96,19 @@ const TREES: Record<string, { files: Record<string, string>; edited?: string; do
 export function logFile(agent: string, name: string): string {
   return join(LOGS, agent, `${name}${TREES[agent]!.document ? ".json" : ".jsonl"}`);
 }
+/** The OpenCode family's runs (e2e/lib/family-audit.ts): the same tree for OpenCode and Kilo Code. */
+const FAMILY_TREE = {
+  files: {
+    "AGENTS.md": "# root\nToken AUDIT-ROOT-1: root rules.\n",
+    "pkg/AGENTS.md": "# pkg\nToken AUDIT-PKG-EDITED-3: pkg rules, changed.\n",
+    "pkg/a.ts": "export const a = 1;\n",
+    "pkg/new.ts": "export const n = 1;\n",
+    "pkg/b.ts": "export const b = 3;\n",
+  },
+  edited: "pkg/AGENTS.md",
+};
+TREES.opencode = FAMILY_TREE;
+TREES.kilo = FAMILY_TREE;
 
 const temps: string[] = [];
 afterAll(() => {
@@ -130,8 +143,23 @@ export function materialise(agent: string, name: string, edit: (text: string) =>
 
 export async function audit(agent: string, name: string, edit?: (text: string) => string, limits?: { maxLineBytes?: number; maxBytes?: number }) {
   const fx = materialise(agent, name, edit);
-  const report = await auditSessionLog({ log: fx.log, agent: auditAgent(agent)!, home: fx.home, env: {}, ...(limits ? { limits } : {}) });
+  const report = await auditSessionLog({ log: fx.log, agent: linesAgent(agent), home: fx.home, env: {}, ...(limits ? { limits } : {}) });
   return { ...fx, report };
+}
+
+/**
+ * The agent `name` reading a log as its lines: an agent that keeps its sessions in a database
+ * (OpenCode, Kilo Code) reads the fixture's JSON lines, which are its store's lines for one session.
+ */
+function linesAgent(name: string): AuditAgent {
+  const agent = auditAgent(name)!;
+  return {
+    ...agent,
+    load: async () => {
+      const { store: _store, ...reader } = await agent.load();
+      return reader;
+    },
+  };
 }
 
 export function verdicts(report: AuditReport): Record<string, string> {

@@ -56,6 +56,20 @@ export interface SessionLogReader {
   isLog(name: string): boolean;
   /** The events of one log, from its lines (each at most ReadLimits.maxLineBytes; `null` a skipped line). */
   events(lines: AsyncIterable<string | null>, context: { home: string }): AsyncIterable<LogEvent>;
+  /**
+   * For an agent that keeps every session in one database file (`isLog` names it) rather than a
+   * file per session: a session is the log `FILE#ID` (`FILE` alone: its newest session), and its
+   * lines for `events` come from here instead of the file's lines. Optional: line logs have none.
+   */
+  store?: SessionStore;
+}
+
+/** Sessions kept in one database file: {@link SessionLogReader.store}. */
+interface SessionStore {
+  /** The sessions in `file`, newest first, with when each last changed (epoch ms). */
+  sessions(file: string): Promise<Array<{ id: string; updatedMs: number }>>;
+  /** One session's records as the lines `events` reads (`id` undefined: the newest session). */
+  lines(file: string, id: string | undefined, limits: ReadLimits): AsyncIterable<string | null>;
 }
 
 /**

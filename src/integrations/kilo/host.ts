@@ -12,4 +12,10 @@ export const kiloHost: HostDefinition = {
   plugin: {
     enable: () => 'in each project: `npm install -D agentsmd`, then a file .kilo/plugins/agentsmd.js holding: export { default } from "agentsmd/kilo";',
   },
+  // Kilo Code attaches a nested AGENTS.md to a read's result itself; the audit reads its session database.
+  sessionLog: {
+    hostTouches: true,
+    fix: 'npm install -D agentsmd, then .kilo/plugins/agentsmd.js: export { default } from "agentsmd/kilo";',
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.kiloSessionLog),
+  },
 };

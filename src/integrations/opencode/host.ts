@@ -14,4 +14,10 @@ export const opencodeHost: HostDefinition = {
     enable: (home, env) => `add "plugin": ["agentsmd"] to ${join(opencodeConfigDir({ home, env }), "opencode.json")} (OpenCode installs the package itself)`,
   },
   doctor: { presets: ["opencode-plugin"], rootEntries: [".opencode", "opencode.json", "opencode.jsonc"] },
+  // OpenCode attaches a nested AGENTS.md to a read's result itself; the audit reads its session database.
+  sessionLog: {
+    hostTouches: true,
+    fix: 'add "plugin": ["agentsmd"] to opencode.json',
+    load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.opencodeSessionLog),
+  },
 };
