@@ -121,7 +121,7 @@ export async function auditSessionLog(options: AuditOptions): Promise<AuditRepor
         notes.push(`paths in more than ${MAX_AUDIT_DIRS} directories: the rest are listed without their instruction files`);
         break;
       }
-      files = await applyingTo(options.agent, base, dir, reader.records.systemPrompt ? undefined : unjudged);
+      files = await applyingTo(options.agent, base, dir, reader.records.systemPrompt || reader.records.startupFiles === true ? undefined : unjudged);
       byDir.set(dir, files);
     }
     applying.set(path, files);

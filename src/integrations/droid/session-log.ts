@@ -215,7 +215,7 @@ const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /** Droid's sessions: `<id>.jsonl` under a folder per working directory. */
 export const droidSessionLog: SessionLogReader = {
-  records: { systemPrompt: false, hookContext: true, toolResults: true },
+  records: { systemPrompt: false, startupFiles: true, hookContext: true, toolResults: true },
   logDirs: (env, home) => [droidSessionsDir(env, home)],
   isLog: (name) => SESSION_FILE.test(name),
   async *events(lines, context) {

@@ -74,7 +74,7 @@ function lineOf(record: Record<string, unknown>): FamilyLine | undefined {
 
 /** Gemini CLI's logs under `~/.gemini/tmp` (`$GEMINI_CLI_HOME` replaces the home directory). */
 export const geminiSessionLog = familySessionLog({
-  records: { systemPrompt: false, hookContext: true, toolResults: true },
+  records: { systemPrompt: false, startupFiles: true, hookContext: true, toolResults: true },
   logDirs: (env, home) => [join(geminiDir(home, env), "tmp")],
   isLog: (name) => name.startsWith("session-") && name.endsWith(".jsonl"),
   targets: GEMINI_FAMILY.targets,

@@ -34,6 +34,11 @@ export type LogEvent =
 export interface LogRecords {
   /** The system prompt (with the instruction files the agent put there itself). */
   systemPrompt: boolean;
+  /**
+   * The instruction files the agent loads itself at a start, recorded apart from the system prompt
+   * (Gemini CLI's session context, Droid's opening message), so they can be judged without it.
+   */
+  startupFiles?: boolean;
   /** The text hooks added to the conversation. */
   hookContext: boolean;
   /** Tool results as the model saw them. */
