@@ -9,6 +9,7 @@ import type { Renderer } from "../core/render.js";
 import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
 import { claudePreset } from "./claude.js";
 import { clinePreset } from "./cline.js";
+import { continuePreset } from "./continue.js";
 import { droidPreset } from "./droid.js";
 import { copilotPreset } from "./copilot.js";
 import { geminiPreset } from "./gemini.js";
@@ -34,6 +35,7 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     kiloPreset,
     clinePreset,
     droidPreset,
+    continuePreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );
