@@ -6,6 +6,7 @@
 import type { HostDefinition } from "./host/definition.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { clineHost } from "./cline/host.js";
+import { continueHost } from "./continue/host.js";
 import { droidHost } from "./droid/host.js";
 import { codexHost } from "./codex/host.js";
 import { copilotHost } from "./copilot/host.js";
@@ -27,6 +28,7 @@ const BUILT_IN: readonly HostDefinition[] = [
   qwenHost,
   clineHost,
   droidHost,
+  continueHost,
   opencodeHost,
   kiloHost,
   piHost,

@@ -13,8 +13,18 @@
  * `~/.continue/rules` after the agent file, and never applies a `globs` or `regex` rule), a
  * directory named like a candidate (cn stops there and loads nothing).
  */
+import { join } from "../core/paths.js";
 import { codeliaRenderer, type Renderer } from "../core/render.js";
 import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } from "./preset.js";
+
+/**
+ * `~/.continue`, Continue's configuration directory (`CONTINUE_GLOBAL_DIR` when set, as cn reads it).
+ * @example continueHome("/home/me", {}) // "/home/me/.continue"
+ */
+export function continueHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  const override = env.CONTINUE_GLOBAL_DIR?.trim();
+  return override ? override : join(home, ".continue");
+}
 
 const continueRenderer: Renderer = {
   initial: ({ blocks }) => {

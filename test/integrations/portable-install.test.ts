@@ -96,7 +96,7 @@ describe("portable hook commands", () => {
     mkdirSync(tree.path("other-node/bin"), { recursive: true });
     writeFileSync(tree.path("other-node/bin/node"), `#!/bin/sh\necho ran > "${tree.path("other-node/ran")}"\nexec '${process.execPath}' "$@"\n`);
     chmodSync(tree.path("other-node/bin/node"), 0o755);
-    const result = await verifyHook("claude-code", (await installerOf(hostById("claude-code")!))!.verify, command, {
+    const result = await verifyHook("claude-code", (await installerOf(hostById("claude-code")!))!.verify!, command, {
       env: { PATH: `${tree.path("other-node/bin")}:/usr/bin:/bin` },
       home: tree.home,
     });
