@@ -11,7 +11,7 @@ export const continueHost: HostDefinition = {
   // cn 1.5.47 applies only the always-apply rules of .continue/rules, never a globs or regex one: agentsmd delivers those.
   nativeRuleFormats: [],
   install: {
-    summary: "the agentsmd MCP server in Continue CLI's config.yaml",
+    summary: "an MCP server in ~/.continue/config.yaml",
     scopes: ["user"],
     files: { user: "~/.continue/config.yaml (or --config-file)" },
     options: [
