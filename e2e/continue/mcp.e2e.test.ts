@@ -106,10 +106,11 @@ const context = (target: string) => ({ toolCalls: [{ tool: "agents_context", arg
 /** The system message cn sent ends with what `agentsmd show --preset continue` prints for that cwd. */
 async function expectPresetMatches(fx: Fixture, server: OpenAIChatServer, cwd: string) {
   const shown = await runAgentsmd(["show", "--preset", "continue"], { env: homeEnv(fx.home), cwd });
-  expect(shown.code, shown.stderr).toBe(0);
-  expect(shown.stdout).not.toBe("");
+  expect(shown.code, shown.stderr.toString("utf8")).toBe(0);
+  const preset = shown.stdout.toString("utf8");
+  expect(preset).toMatch(/^<context name="userRules">\n/);
   const system = messageText(body(server).messages[0]!);
-  expect(system.endsWith(`\n\n${shown.stdout}`), `system message:\n${system.slice(-400)}\n---\npreset:\n${shown.stdout}`).toBe(true);
+  expect(system.endsWith(`\n\n${preset}`), `system message:\n${system.slice(-400)}\n---\npreset:\n${preset}`).toBe(true);
 }
 
 describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () => {
