@@ -140,4 +140,14 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
     expect(counts(lastRequest(server), ALL)).toEqual({ "AG-ROOT-1": 1, "AG-API-2": 1, "AG-API-EDITED-7": 0, "AG-DB-3": 1, "AG-WEB-5": 0, "AG-UNUSED-6": 0 });
     await expectPresetMatches(fx, server, api);
   });
+
+  it("from a directory without a file: cn loads none (nor the root's), and agents_context gives the root's file with the nested one", async () => {
+    const { fx, server } = await setup();
+    const packages = fx.path("packages");
+    await turn(fx, server, [context(fx.path("packages/web/App.tsx")), { text: "done" }], { cwd: packages });
+    expect(counts(lastRequest(server), ALL)).toEqual({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-API-EDITED-7": 0, "AG-DB-3": 0, "AG-WEB-5": 1, "AG-UNUSED-6": 0 });
+    expect(messageText(body(server).messages[0]!)).not.toContain('<context name="userRules">');
+    const shown = await runAgentsmd(["show", "--preset", "continue"], { env: homeEnv(fx.home), cwd: packages });
+    expect(shown.stdout.toString("utf8")).toBe("");
+  });
 });
