@@ -86,8 +86,8 @@ describe("hook bundle", () => {
     // 135 with the host layer's shared modules (host/transcript.ts, host/claude-style-event.ts, host/gemini-family.ts: what claude-code/, gemini/ and qwen/ each wrote apart).
     // 145 with the host registry (integrations/registry.ts, host/definition.ts and one host.ts per host: data).
     // 152 with Cline and Factory Droid (each: host.ts, input.ts, profile.ts and its preset).
-    // 156 with Auggie (the same four).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(156);
+    // 158 with Auggie and Continue CLI (each host adds its definition and preset: data every bundle holds).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(158);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 
@@ -132,8 +132,8 @@ describe("per-host bundles", () => {
     }
     // 110-115 modules per host against 125 in the shared bundle when per-host bundles came in;
     // 130-135 against 150 with the registry's definitions (Cline and Droid's too), the engine and the rule sources;
-    // 138 with Auggie's definition and preset (data every bundle holds).
-    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(138);
+    // 140 with Auggie's and Continue CLI's definitions and presets.
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(140);
   }, 120_000);
 
   it("the launcher picks the host's bundle by the word after `hook`, never a path", () => {

@@ -7,6 +7,7 @@ import type { HostDefinition } from "./host/definition.js";
 import { auggieHost } from "./auggie/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { clineHost } from "./cline/host.js";
+import { continueHost } from "./continue/host.js";
 import { droidHost } from "./droid/host.js";
 import { codexHost } from "./codex/host.js";
 import { copilotHost } from "./copilot/host.js";
@@ -29,6 +30,7 @@ const BUILT_IN: readonly HostDefinition[] = [
   clineHost,
   droidHost,
   auggieHost,
+  continueHost,
   opencodeHost,
   kiloHost,
   piHost,

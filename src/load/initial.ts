@@ -72,10 +72,12 @@ export interface InitialContext {
 
 /**
  * The directories of the initial load: root -> cwd (or the root alone when cwd lies outside it, or
- * when the preset loads the root only); none without a project.
+ * when the preset loads the root only; cwd alone when the preset loads cwd only, as Continue CLI);
+ * none without a project.
  */
-export function initialDirs(root: string | null, cwd: string, scope: "chain" | "root" = "chain"): string[] {
+export function initialDirs(root: string | null, cwd: string, scope: "chain" | "root" | "cwd" = "chain"): string[] {
   if (root === null) return [];
+  if (scope === "cwd") return [isInside(cwd, root) ? cwd : root];
   return scope === "chain" && isInside(cwd, root) ? chain(root, cwd) : [root];
 }
 

@@ -63,8 +63,8 @@ export interface ScopeSlot {
 
 /** How the startup bundle is assembled from the files found. The loading rules' answers are {@link SPEC_STARTUP}. */
 export interface StartupSlot {
-  /** Which directories load at startup: the root -> cwd chain (the loading rules), or the root only (hygge). */
-  dirs: "chain" | "root";
+  /** Which directories load at startup: the root -> cwd chain (the loading rules), the root only (hygge), or cwd only (Continue CLI). */
+  dirs: "chain" | "root" | "cwd";
   /** Which files the budget keeps when it cannot hold all: the most specific, or the root side (Codex). */
   keep: "nearest-first" | "root-first";
   /** Project files in chain order (root first), or sorted as plain strings (Gemini CLI). */

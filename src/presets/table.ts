@@ -10,6 +10,7 @@ import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
 import { auggiePreset } from "./auggie.js";
 import { claudePreset } from "./claude.js";
 import { clinePreset } from "./cline.js";
+import { continuePreset } from "./continue.js";
 import { droidPreset } from "./droid.js";
 import { copilotPreset } from "./copilot.js";
 import { geminiPreset } from "./gemini.js";
@@ -36,6 +37,7 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     clinePreset,
     droidPreset,
     auggiePreset,
+    continuePreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );

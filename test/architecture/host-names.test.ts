@@ -25,9 +25,10 @@ const KNOWN: readonly string[] = [
   "integrations/claude-code/input.ts: copilot",
   "integrations/claude-code/input.ts: gemini",
   "integrations/copilot/profile.ts: claude-code",
-  // `agentsmd mcp` is a command of its own (the MCP server), not a host dispatch.
+  // `agentsmd mcp` is a command of its own (the MCP server), not a host dispatch; Continue CLI's config runs it.
   "cli/main.ts: mcp",
   "cli/commands/mcp.ts: mcp",
+  "integrations/continue/install.ts: mcp",
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -96,7 +96,7 @@ describe("portable hook commands", () => {
     mkdirSync(tree.path("other-node/bin"), { recursive: true });
     writeFileSync(tree.path("other-node/bin/node"), `#!/bin/sh\necho ran > "${tree.path("other-node/ran")}"\nexec '${process.execPath}' "$@"\n`);
     chmodSync(tree.path("other-node/bin/node"), 0o755);
-    const result = await verifyHook("claude-code", (await installerOf(hostById("claude-code")!))!.verify, command, {
+    const result = await verifyHook("claude-code", (await installerOf(hostById("claude-code")!))!.verify!, command, {
       env: { PATH: `${tree.path("other-node/bin")}:/usr/bin:/bin` },
       home: tree.home,
     });
@@ -160,7 +160,7 @@ describe("install <host> usage", () => {
   it("an unknown host lists the hosts with hooks and the plugin hosts, not MCP for Codex and Gemini", async () => {
     const run = await runCli(["install", "vim"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("supported: auggie, claude-code, cline, codex, copilot, droid, gemini, qwen");
+    expect(run.stderr).toContain("supported: auggie, claude-code, cline, codex, continue, copilot, droid, gemini, qwen");
     expect(run.stderr).toContain("OpenCode, Kilo Code and pi");
     expect(run.stderr).not.toMatch(/for Codex, Gemini/);
   });

@@ -154,7 +154,8 @@ export interface HostInstaller {
   uninstall(request: InstallRequest): Promise<InstallOutcome>;
   /** `agentsmd setup`: the user-scope install (or uninstall), planned. */
   setup(request: SetupRequest): Promise<SetupPlan>;
-  verify: HostVerify;
+  /** The hook check; absent for a host whose install adds no hook (Continue CLI: an MCP server entry). */
+  verify?: HostVerify;
   /** Doctor: findings of the host's own about agentsmd's installed hooks (Codex: untrusted or stale). */
   findings?(where: { home: string; env: Env }): Promise<InstalledFinding[]>;
 }

@@ -30,7 +30,9 @@ export interface HookHealthFinding {
  */
 export async function hookHealthFindings(options: { root: string; home: string; env: Env; timeoutMs?: number }): Promise<HookHealthFinding[]> {
   const findings: HookHealthFinding[] = [];
-  const hosts = await Promise.all(installableHosts().map(async (host) => ({ host: host.id, name: host.name, verify: (await installerOf(host))!.verify })));
+  const loaded = await Promise.all(installableHosts().map(async (host) => ({ host: host.id, name: host.name, verify: (await installerOf(host))!.verify })));
+  // A host whose install adds no hook (an MCP server entry) has nothing to run here.
+  const hosts = loaded.flatMap((each) => (each.verify === undefined ? [] : [{ ...each, verify: each.verify }]));
   for (const { host, name, verify } of hosts) {
     const installed = await readInstalledHook(host, verify, verify.userHookFile(options)).catch(() => null);
     if (installed === null) continue;

@@ -86,14 +86,15 @@ async function setUpHooks(report: AgentReport, found: Detected, options: SetupOp
     report.error = failure(error);
     return;
   }
-  if (options.uninstall) return;
-  const file = installer.verify.userHookFile(options);
-  const installed = await readInstalledHook(host.id, installer.verify, file);
+  const verify = installer.verify;
+  if (options.uninstall || verify === undefined) return;
+  const file = verify.userHookFile(options);
+  const installed = await readInstalledHook(host.id, verify, file);
   if (installed === null) {
     report.error = { message: `no agentsmd hook found in ${file} after the install`, fix: `run \`agentsmd install ${host.id}\` and check ${file}` };
     return;
   }
-  report.verify = await verifyHook(host.id, installer.verify, installed.command, {
+  report.verify = await verifyHook(host.id, verify, installed.command, {
     env: options.env,
     home: options.home,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),

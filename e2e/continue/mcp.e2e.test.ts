@@ -1,0 +1,153 @@
+/**
+ * Continue CLI end to end: the real pinned `cn` (`@continuedev/cli` 1.5.47) with agentsmd installed
+ * the way the docs say (`agentsmd install continue`: the MCP server in ~/.continue/config.yaml),
+ * run as `cn -p --auto` against a scripted Chat Completions server (an `openai` model with
+ * `apiBase` in the same config). cn 1.5.47 runs no hooks, so the scripted model calls the MCP tool
+ * `agents_context` as the server's instructions tell it to. Every instruction file carries one
+ * unique token; counting a token in the last request counts what the model has in front of it.
+ *
+ * Needs `npm run build` and `npm ci --prefix e2e/continue`. Each agent run is bounded (RUN_TIMEOUT_MS).
+ */
+import { readFile, realpath, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
+import { ensureInstalled } from "../lib/install.js";
+import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
+import { createTree, dir, type BuiltTree } from "../lib/tree.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@continuedev/cli"] as string;
+const RUN_TIMEOUT_MS = 90_000;
+
+async function cnBin(): Promise<string> {
+  return path.join(await ensureInstalled({ folder: "continue", pkg: "@continuedev/cli", version: VERSION }), "dist", "cn.js");
+}
+
+const FILES = {
+  "repo/.git": dir(),
+  "repo/AGENTS.md": "# Root\nToken AG-ROOT-1: two-space indentation.\n",
+  "repo/packages/api/AGENTS.md": "# API\nToken AG-API-2: every handler validates its input.\n",
+  "repo/packages/api/src/handler.ts": "export const handler = 1;\n",
+  "repo/packages/api/src/db/AGENTS.md": "# DB\nToken AG-DB-3: migrations are append-only.\n",
+  "repo/packages/api/src/db/schema.ts": "export const schema = {};\n",
+  "repo/packages/web/AGENTS.md": "# Web\nToken AG-WEB-5: function components only.\n",
+  "repo/packages/web/App.tsx": "export function App() { return null; }\n",
+  "repo/packages/unused/AGENTS.md": "# Unused\nToken AG-UNUSED-6: never touched, never delivered.\n",
+};
+const ALL = ["AG-ROOT-1", "AG-API-2", "AG-API-EDITED-7", "AG-DB-3", "AG-WEB-5", "AG-UNUSED-6"];
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
+});
+
+beforeAll(async () => {
+  await assertAgentsmdBuilt();
+  await cnBin();
+}, 600_000);
+
+interface Fixture {
+  tree: BuiltTree;
+  repo: string;
+  home: string;
+  path(rel: string): string;
+}
+
+async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
+  const tree = await createTree({ ...FILES, "home/.continue": dir(), "home/.local/state": dir() }, { prefix: "agentsmd-continue-" });
+  const server = await startOpenAIChatServer({ script: [] });
+  cleanups.push(
+    () => tree.cleanup(),
+    () => server.close(),
+  );
+  const repo = await realpath(tree.path("repo"));
+  const home = await realpath(tree.path("home"));
+  const config = ["name: e2e", "version: 1.0.0", "schema: v1", "models:", "  - name: e2e", "    provider: openai", "    model: e2e-model"];
+  config.push(`    apiBase: ${server.baseURL}`, "    apiKey: e2e-key", "    roles: [chat]", "");
+  await writeFile(path.join(home, ".continue", "config.yaml"), config.join("\n"));
+  const installed = await runAgentsmd(["install", "continue"], { env: homeEnv(home), cwd: repo });
+  expect(installed.code, `agentsmd install continue failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
+  return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
+}
+
+async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
+  server.setScript(script);
+  const config = path.join(fx.home, ".continue", "config.yaml");
+  const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, "Work on the task."], {
+    cwd: options.cwd ?? fx.repo,
+    env: homeEnv(fx.home),
+    timeoutMs: RUN_TIMEOUT_MS,
+    stderrTail: 20_000,
+  });
+  expect(run.code, describeTextRun(run, server.requests)).toBe(0);
+  expect(server.turnsUsed, describeTextRun(run, server.requests)).toBe(script.length);
+  return run;
+}
+
+function body(server: OpenAIChatServer): ChatRequestBody {
+  const last = server.mainRequests().at(-1);
+  expect(last?.body).toBeTruthy();
+  return last!.body as ChatRequestBody;
+}
+
+function lastRequest(server: OpenAIChatServer): string {
+  return (body(server).messages ?? []).map(messageText).join("\n");
+}
+
+function counts(text: string, tokens: readonly string[]): Record<string, number> {
+  return Object.fromEntries(tokens.map((token) => [token, text.split(token).length - 1]));
+}
+
+const context = (target: string) => ({ toolCalls: [{ tool: "agents_context", args: { path: target } }] });
+
+/** The system message cn sent ends with what `agentsmd show --preset continue` prints for that cwd. */
+async function expectPresetMatches(fx: Fixture, server: OpenAIChatServer, cwd: string) {
+  const shown = await runAgentsmd(["show", "--preset", "continue"], { env: homeEnv(fx.home), cwd });
+  expect(shown.code, shown.stderr.toString("utf8")).toBe(0);
+  const preset = shown.stdout.toString("utf8");
+  expect(preset).toMatch(/^<context name="userRules">\n/);
+  const system = messageText(body(server).messages[0]!);
+  expect(system.endsWith(`\n\n${preset}`), `system message:\n${system.slice(-400)}\n---\npreset:\n${preset}`).toBe(true);
+}
+
+describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () => {
+  it("from the repo root: cn loads the root file itself (preset continue, byte for byte); agents_context gives the nested ones once, again only after an edit", async () => {
+    const { fx, server } = await setup();
+    const target = fx.path("packages/api/src/db/schema.ts");
+    await turn(fx, server, [
+      context(target),
+      context(target),
+      async () => {
+        await writeFile(fx.path("packages/api/AGENTS.md"), "# API\nToken AG-API-EDITED-7: handlers return typed errors.\n");
+        return context(target);
+      },
+      context(fx.path("packages/web/App.tsx")),
+      { text: "done" },
+    ]);
+    expect(counts(lastRequest(server), ALL)).toEqual({ "AG-ROOT-1": 1, "AG-API-2": 1, "AG-API-EDITED-7": 1, "AG-DB-3": 1, "AG-WEB-5": 1, "AG-UNUSED-6": 0 });
+    await expectPresetMatches(fx, server, fx.repo);
+  });
+
+  it("from a subdirectory: cn loads only that directory's file; agents_context gives the root's and the nested one once, not cn's again", async () => {
+    const { fx, server } = await setup();
+    const api = fx.path("packages/api");
+    await turn(fx, server, [context(fx.path("packages/api/src/db/schema.ts")), context(fx.path("packages/api/src/handler.ts")), { text: "done" }], {
+      cwd: api,
+    });
+    expect(counts(lastRequest(server), ALL)).toEqual({ "AG-ROOT-1": 1, "AG-API-2": 1, "AG-API-EDITED-7": 0, "AG-DB-3": 1, "AG-WEB-5": 0, "AG-UNUSED-6": 0 });
+    await expectPresetMatches(fx, server, api);
+  });
+
+  it("from a directory without a file: cn loads none (nor the root's), and agents_context gives the root's file with the nested one", async () => {
+    const { fx, server } = await setup();
+    const packages = fx.path("packages");
+    await turn(fx, server, [context(fx.path("packages/web/App.tsx")), { text: "done" }], { cwd: packages });
+    expect(counts(lastRequest(server), ALL)).toEqual({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-API-EDITED-7": 0, "AG-DB-3": 0, "AG-WEB-5": 1, "AG-UNUSED-6": 0 });
+    expect(messageText(body(server).messages[0]!)).not.toContain('<context name="userRules">');
+    const shown = await runAgentsmd(["show", "--preset", "continue"], { env: homeEnv(fx.home), cwd: packages });
+    expect(shown.stdout.toString("utf8")).toBe("");
+  });
+});
