@@ -1,5 +1,5 @@
 /** OpenCode: loads agentsmd as a plugin (`agentsmd/opencode`). */
-import type { HostDefinition } from "../host/definition.js";
+import type { HostDefinition, PluginCheck } from "../host/definition.js";
 import { join } from "../../core/paths.js";
 import { opencodeConfigDir } from "../../presets/opencode.js";
 
@@ -12,6 +12,14 @@ export const opencodeHost: HostDefinition = {
   nativeRuleFormats: [],
   plugin: {
     enable: (home, env) => `add "plugin": ["agentsmd"] to ${join(opencodeConfigDir({ home, env }), "opencode.json")} (OpenCode installs the package itself)`,
+    // OpenCode loads `{plugin,plugins}/*.{ts,js}` of its global config directory in every project.
+    file: {
+      path: (home, env) => join(opencodeConfigDir({ home, env }), "plugin/agentsmd.js"),
+      entry: "dist/integrations/opencode/index.js",
+      specifier: "url",
+      event: "tool.execute.after read",
+      check: (importAt) => importAt<{ check: PluginCheck }>(import.meta.url, "../host/family-plugin-check.js").then((m) => m.check),
+    },
   },
   doctor: { presets: ["opencode-plugin"], rootEntries: [".opencode", "opencode.json", "opencode.jsonc"] },
 };
