@@ -12,6 +12,8 @@ import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { ensureBuilt, REPO } from "../helpers/bin.js";
 import { detectAgents } from "../../src/integrations/setup/detect.js";
 import type { SetupReport } from "../../src/integrations/setup/setup.js";
+import { verifyPluginFile } from "../../src/integrations/setup/plugin-file.js";
+import { hostById } from "../../src/integrations/registry.js";
 
 beforeAll(ensureBuilt, 180_000);
 
@@ -177,6 +179,33 @@ describe("agentsmd setup: dry run, install, verification, uninstall", () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect(await snapshot(tree.root)).toEqual(before);
   }, 60_000);
+
+  it("a plugin file of the user's at the path setup writes is left as it is: FAILED with the fix, exit 1; --uninstall leaves it too", async () => {
+    const tree = await createTree({ ".test-home/.config/opencode/plugin/agentsmd.js": USER_KILO_PLUGIN, ".test-home/.local/state/": null });
+    const env = { PATH: `${NODE_DIR}:/usr/bin:/bin`, HOME: tree.home, XDG_STATE_HOME: tree.path(".test-home/.local/state") };
+    const before = await snapshot(tree.root);
+    const run = await runCli(["--home", tree.home, "setup", "opencode"], { env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`FAILED: ${join(tree.home, ".config/opencode/plugin/agentsmd.js")} exists and was not written by agentsmd setup`);
+    expect(run.stdout).toContain("fix: move it away and run `agentsmd setup opencode` again");
+    expect(await snapshot(tree.root)).toEqual(before);
+    const removed = await runCli(["--home", tree.home, "setup", "--uninstall", "opencode"], { env });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(await snapshot(tree.root)).toEqual(before);
+  });
+
+  it("a written plugin module that does not answer fails the check, with the reason", async () => {
+    const tree = await createTree({ ".test-home/.local/state/": null });
+    const env = { PATH: `${NODE_DIR}:/usr/bin:/bin`, HOME: tree.home, XDG_STATE_HOME: tree.path(".test-home/.local/state") };
+    expect((await runCli(["--home", tree.home, "setup", "pi"], { env })).code).toBe(0);
+    // The written file now re-exports a module that registers no handler (as a broken copy would).
+    const file = join(tree.home, ".pi/agent/extensions/agentsmd.js");
+    await writeFile(tree.path("noop.js"), "export default function () {}\n");
+    const text = (await readFile(file, "utf8")).replace(/from ".*";/, `from ${JSON.stringify(tree.path("noop.js"))};`);
+    await writeFile(file, text);
+    const result = await verifyPluginFile(hostById("pi")!, { home: tree.home, env });
+    expect(result).toMatchObject({ ok: false, module: true, command: file, problem: "the extension registered no tool_result handler" });
+  });
 
   it("a hook that cannot run (no node on PATH) is reported NOT ANSWERING, exit 1", async () => {
     const { tree, home } = await machine();
