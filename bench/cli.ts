@@ -1,19 +1,21 @@
 /**
- * The CLI rows: `agentsmd --version`, `show`, `explain` and `tree` through dist/cli/bin.js, each
+ * The CLI rows: `agentsmd --version`, `show`, `explain` and `tree` through the package's bin
+ * (dist/cli/agentsmd.cjs, a CommonJS shim in front of the ES module dist/cli/bin.js), each
  * as the CPU of its whole process (user + sys, the kernel's account) against `node -e 0` in
  * alternating pairs of the same run (bench/lib/process-cpu.ts), on the bundled example
  * (examples/monorepo). A CLI command's start-up is most of its cost: the targets are `--version`
  * within 1.5x and `show` within 2x; explain and tree are reported (INFO). One untimed warm-up call
  * per row fills V8's code cache of the bundle `show` runs from (a user's second call on).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { alternatingPairs, runProcess, traceModules, type Command, type PairResult } from "./lib/process-cpu.js";
 import { BENCH_DIR } from "./generate-tree.js";
 
 const REPO = dirname(BENCH_DIR);
-const CLI_BIN = join(REPO, "dist/cli/bin.js");
+/** The package's bin (package.json "bin"), what a user's `agentsmd` runs. */
+const CLI_BIN = join(REPO, (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { bin: { agentsmd: string } }).bin.agentsmd);
 const EXAMPLE = join(REPO, "examples/monorepo");
 
 export interface CliRow {

@@ -81,7 +81,7 @@ describe("pi session files (0.87.1)", () => {
     });
     expect(report.summary).toMatchObject({ touchedPaths: 3, editedPaths: 2, coveredEdits: 0, coverage: 0 });
     expect(report.paths[0]!.files.map((f) => f.by)).toEqual(["agent", "agentsmd"]);
-    expect(report.fix).toBe("pi install npm:agentsmd");
+    expect(report.fix).toBe("agentsmd setup pi");
   });
 
   it("with agentsmd: every file before each edit, the changed lib/AGENTS.md again at the next prompt; coverage 100", async () => {

@@ -2,7 +2,8 @@
  * `agentsmd setup`: detection from PATH executables and configuration directories in a fake HOME,
  * a dry run that changes no byte, an install through each host's install code whose hooks are then
  * really run (the command read back from each agent's file, spawned through the shell with that
- * agent's event), and an uninstall that gives every file and directory back byte for byte.
+ * agent's event), the plugin hosts' module files (imported as each host imports them, fed that
+ * host's event), and an uninstall that gives every file and directory back byte for byte.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { chmod, readFile, readdir, lstat, writeFile, mkdir } from "node:fs/promises";
@@ -11,6 +12,8 @@ import { createTree, runCli, type Tree } from "../helpers/tree.js";
 import { ensureBuilt, REPO } from "../helpers/bin.js";
 import { detectAgents } from "../../src/integrations/setup/detect.js";
 import type { SetupReport } from "../../src/integrations/setup/setup.js";
+import { verifyPluginFile } from "../../src/integrations/setup/plugin-file.js";
+import { hostById } from "../../src/integrations/registry.js";
 
 beforeAll(ensureBuilt, 180_000);
 
@@ -42,12 +45,15 @@ async function fakeBin(tree: Tree, names: readonly string[], codexScript = "#!/b
 
 const USER_CLAUDE = '{\n  "model": "opus",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "notify-send done" } ] } ] }\n}\n';
 const USER_QWEN = '{"ui":{"theme":"dark"}}';
+const USER_KILO_PLUGIN = "export default async () => ({});\n";
 
 async function machine(): Promise<{ tree: Tree; env: Record<string, string>; home: string }> {
   const tree = await createTree({
     ".test-home/.claude/settings.json": USER_CLAUDE,
     ".test-home/.qwen/settings.json": USER_QWEN,
     ".test-home/.config/opencode/": null,
+    ".test-home/.config/kilo/plugins/other.js": USER_KILO_PLUGIN,
+    ".test-home/.pi/": null,
     ".test-home/.local/state/": null,
   });
   const bin = await fakeBin(tree, ["claude", "codex", "gemini", "copilot", "qwen"]);
@@ -95,9 +101,20 @@ describe("agentsmd setup: dry run, install, verification, uninstall", () => {
     expect(run.stdout).toContain(`would add to ${join(home, ".gemini/extensions/agentsmd/hooks/hooks.json")}: SessionStart, BeforeAgent, AfterTool`);
     expect(run.stdout).toContain(`would add to ${join(home, ".copilot/hooks/agentsmd.json")}: sessionStart`);
     expect(run.stdout).toContain(`would add to ${join(home, ".codex/hooks.json")}: SessionStart, UserPromptSubmit, PostToolUse (Bash|apply_patch)`);
+    // The plugin hosts: a module in the user's own plugin folder, re-exporting this copy's built entry.
+    expect(run.stdout).toContain(
+      `would add to ${join(home, ".config/opencode/plugin/agentsmd.js")}: a module re-exporting "file://${join(REPO, "dist/integrations/opencode/index.js")}"`,
+    );
+    expect(run.stdout).toContain(`would add to ${join(home, ".config/kilo/plugins/agentsmd.js")}: a module re-exporting "file://`);
+    expect(run.stdout).toContain(
+      `would add to ${join(home, ".pi/agent/extensions/agentsmd.js")}: a module re-exporting "${join(REPO, "dist/integrations/pi/index.js")}"`,
+    );
     const json = JSON.parse((await runCli(["--json", "--home", home, "setup", "--dry-run"], { env })).stdout) as SetupReport;
     expect(json.dryRun).toBe(true);
-    expect(json.agents.map((a) => a.id)).toEqual(["claude-code", "codex", "gemini", "copilot", "qwen", "opencode"]);
+    expect(json.agents.map((a) => a.id)).toEqual(["claude-code", "codex", "gemini", "copilot", "qwen", "opencode", "kilo", "pi"]);
+    expect(json.agents.find((a) => a.id === "pi")!.changes).toEqual([
+      { file: join(home, ".pi/agent/extensions/agentsmd.js"), entries: [`a module re-exporting "${join(REPO, "dist/integrations/pi/index.js")}"`] },
+    ]);
     expect(json.agents.every((a) => a.changed === undefined && a.verify === undefined)).toBe(true);
     expect(await snapshot(tree.root)).toEqual(before);
   });
@@ -128,9 +145,28 @@ describe("agentsmd setup: dry run, install, verification, uninstall", () => {
     expect(codex.trust).toEqual({ trusted: false });
     expect(codex.notes.join("\n")).toContain("codex does not run here");
     expect(codex.notes.join("\n")).toContain("agentsmd install codex --trust");
-    // A plugin agent gets the line that enables it, and nothing is written for it.
-    expect(report.agents.find((a) => a.id === "opencode")!.enable).toContain('"plugin": ["agentsmd"]');
-    expect(await readdir(join(home, ".config/opencode"))).toEqual([]);
+    // The plugin agents: a module each in the user's plugin folder, imported as the host imports it and fed its event.
+    const plugins = report.agents.filter((a) => a.kind === "plugin");
+    expect(plugins.map((a) => a.id)).toEqual(["opencode", "kilo", "pi"]);
+    for (const agent of plugins) {
+      expect(agent.changed, agent.id).toBe(true);
+      expect(agent.verify, agent.id).toMatchObject({ ok: true, module: true });
+      expect(agent.verify!.answer, agent.id).toMatch(/agentsmd setup check agentsmd-verify-\w+: the instructions for pkg\//);
+    }
+    const opencodeModule = await readFile(join(home, ".config/opencode/plugin/agentsmd.js"), "utf8");
+    expect(opencodeModule).toBe(
+      `// Written by \`agentsmd setup\`; \`agentsmd setup --uninstall\` takes it out again.\nexport { default } from "file://${join(REPO, "dist/integrations/opencode/index.js")}";\n`,
+    );
+    expect(await readdir(join(home, ".config/kilo/plugins"))).toEqual(["agentsmd.js", "other.js"]);
+    // Nothing else under the plugin hosts' folders: no package.json, no node_modules.
+    expect(await readdir(join(home, ".config/opencode"))).toEqual(["plugin"]);
+    expect(await readdir(join(home, ".pi"))).toEqual(["agent"]);
+    const piText = await runCli(["--home", home, "setup", "pi"], { env });
+    expect(piText.code, piText.stderr).toBe(0);
+    expect(piText.stdout).toMatch(
+      /verified: the installed module, imported as pi imports it, given a tool_result read event, answered with the text of .*pkg\/AGENTS\.md/,
+    );
+    expect(piText.stdout).toContain("already installed; nothing changed");
 
     // The text report shows what the model would receive.
     const again = await runCli(["--home", home, "setup", "qwen"], { env });
@@ -143,6 +179,33 @@ describe("agentsmd setup: dry run, install, verification, uninstall", () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect(await snapshot(tree.root)).toEqual(before);
   }, 60_000);
+
+  it("a plugin file of the user's at the path setup writes is left as it is: FAILED with the fix, exit 1; --uninstall leaves it too", async () => {
+    const tree = await createTree({ ".test-home/.config/opencode/plugin/agentsmd.js": USER_KILO_PLUGIN, ".test-home/.local/state/": null });
+    const env = { PATH: `${NODE_DIR}:/usr/bin:/bin`, HOME: tree.home, XDG_STATE_HOME: tree.path(".test-home/.local/state") };
+    const before = await snapshot(tree.root);
+    const run = await runCli(["--home", tree.home, "setup", "opencode"], { env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`FAILED: ${join(tree.home, ".config/opencode/plugin/agentsmd.js")} exists and was not written by agentsmd setup`);
+    expect(run.stdout).toContain("fix: move it away and run `agentsmd setup opencode` again");
+    expect(await snapshot(tree.root)).toEqual(before);
+    const removed = await runCli(["--home", tree.home, "setup", "--uninstall", "opencode"], { env });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(await snapshot(tree.root)).toEqual(before);
+  });
+
+  it("a written plugin module that does not answer fails the check, with the reason", async () => {
+    const tree = await createTree({ ".test-home/.local/state/": null });
+    const env = { PATH: `${NODE_DIR}:/usr/bin:/bin`, HOME: tree.home, XDG_STATE_HOME: tree.path(".test-home/.local/state") };
+    expect((await runCli(["--home", tree.home, "setup", "pi"], { env })).code).toBe(0);
+    // The written file now re-exports a module that registers no handler (as a broken copy would).
+    const file = join(tree.home, ".pi/agent/extensions/agentsmd.js");
+    await writeFile(tree.path("noop.js"), "export default function () {}\n");
+    const text = (await readFile(file, "utf8")).replace(/from ".*";/, `from ${JSON.stringify(tree.path("noop.js"))};`);
+    await writeFile(file, text);
+    const result = await verifyPluginFile(hostById("pi")!, { home: tree.home, env });
+    expect(result).toMatchObject({ ok: false, module: true, command: file, problem: "the extension registered no tool_result handler" });
+  });
 
   it("a hook that cannot run (no node on PATH) is reported NOT ANSWERING, exit 1", async () => {
     const { tree, home } = await machine();

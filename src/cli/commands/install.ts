@@ -40,7 +40,7 @@ function parseHost(value: string): string {
       .map((host) => host.id)
       .join(
         ", ",
-      )}.${plugins.length > 0 ? ` ${listed(plugins.map((host) => host.name))} load agentsmd as a plugin (\`agentsmd setup\` prints the line for each);` : ""} any other MCP host can register \`agentsmd mcp\``,
+      )}.${plugins.length > 0 ? ` ${listed(plugins.map((host) => host.name))} load agentsmd as a plugin (\`agentsmd setup <host>\` writes it in the user's plugin folder);` : ""} any other MCP host can register \`agentsmd mcp\``,
   );
 }
 

@@ -33,15 +33,13 @@ function describeAgent(agent: AgentReport, report: SetupReport): string[] {
     .join(", ");
   const lines = [`${agent.name} (${agent.id}): ${where ? `found ${where}` : "not found"}`];
   const verb = report.dryRun ? (report.action === "install" ? "would add" : "would take out") : report.action === "install" ? "adds" : "takes out";
-  if (agent.kind === "hooks") {
-    for (const change of agent.changes)
-      lines.push(
-        report.action === "install"
-          ? `  ${verb} to ${quote(change.file)}: ${change.entries.join(", ")}`
-          : `  ${verb} of ${quote(change.file)}: ${change.entries.join(", ")}`,
-      );
-    if (agent.command && report.action === "install") lines.push(`  command: ${quote(agent.command)}`);
-  }
+  for (const change of agent.changes)
+    lines.push(
+      report.action === "install"
+        ? `  ${verb} to ${quote(change.file)}: ${change.entries.join(", ")}`
+        : `  ${verb} of ${quote(change.file)}: ${change.entries.join(", ")}`,
+    );
+  if (agent.command && report.action === "install" && agent.kind === "hooks") lines.push(`  command: ${quote(agent.command)}`);
   if (agent.error) lines.push(`  FAILED: ${agent.error.message}${agent.error.fix ? `\n  fix: ${agent.error.fix}` : ""}`);
   else if (agent.changed !== undefined)
     lines.push(
@@ -54,12 +52,12 @@ function describeAgent(agent: AgentReport, report: SetupReport): string[] {
   if (v) {
     if (v.ok) {
       lines.push(
-        `  verified: the installed command, given a ${v.event} event, answered with the text of ${quote(v.expected)} (${v.ms} ms); the model would receive:`,
+        `  verified: the installed ${v.module ? `module, imported as ${agent.name} imports it` : "command"}, given a ${v.event} event, answered with the text of ${quote(v.expected)} (${v.ms} ms); the model would receive:`,
       );
       const text = (v.answer ?? "").split("\n").filter((line) => line.trim() !== "");
       for (const line of text.slice(0, ANSWER_LINES)) lines.push(`    | ${quote(line).replace(/^"(.*)"$/, "$1")}`);
       if (text.length > ANSWER_LINES) lines.push(`    | … (${countOf(text.length - ANSWER_LINES, "more line")})`);
-    } else lines.push(`  NOT ANSWERING: ${quote(v.command)} on a ${v.event}: ${v.problem}`);
+    } else lines.push(`  NOT ANSWERING: ${v.module ? "the module " : ""}${quote(v.command)} on a ${v.event}: ${v.problem}`);
   }
   for (const note of agent.notes) lines.push(`  note: ${note}`);
   return lines;
@@ -79,10 +77,10 @@ export function registerSetup(program: Command, context: CommandContext): void {
   program
     .command("setup")
     .description(
-      `detect the coding agents on this machine, install agentsmd's hooks into each (user scope) and check each hook answers as its agent runs it; plugin agents (${detectableHosts()
-        .filter((host) => host.plugin !== undefined)
+      `detect the coding agents on this machine, install agentsmd into each (user scope: hooks, or for ${detectableHosts()
+        .filter((host) => host.plugin?.file !== undefined)
         .map((host) => host.name)
-        .join(", ")}) get the line that enables them`,
+        .join(", ")} a plugin module in the user's plugin folder) and check each answers as its agent runs it`,
     )
     .argument("[agents...]", `agents to set up: ${agentIds().join(", ")} (default: every one found)`)
     .option("--only <list>", "comma-separated agents to set up (the same as naming them)")

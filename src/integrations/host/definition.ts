@@ -182,10 +182,32 @@ interface HostInstall {
   load(importAt: ImportAt): Promise<HostInstaller>;
 }
 
+/**
+ * The check of a written plugin module (setup): the module as the host imported it, fed a read of
+ * `target` in the project `dir` the way the host calls it; the text the model would get, or
+ * undefined when the module answered nothing.
+ */
+export type PluginCheck = (module: unknown, at: { dir: string; target: string; stateDir: string }) => Promise<string | undefined>;
+
 /** A host that loads agentsmd itself as a plugin or extension (no `install` of agentsmd's). */
 interface HostPlugin {
-  /** The one line setup prints: how to enable agentsmd. */
+  /** The line that enables agentsmd by hand (another scope, another copy of agentsmd). */
   enable(home: string, env: Env): string;
+  /**
+   * `agentsmd setup`: the user-scope module file the host loads by itself (never the project's:
+   * nothing lands in a repository or its node_modules), re-exporting this package's `entry`.
+   */
+  file?: {
+    path(home: string, env: Env): string;
+    /** The built module the file re-exports, relative to the package root. */
+    entry: string;
+    /** How the file names it: a `file:` URL (Bun's import) or an absolute path (pi's jiti). */
+    specifier: "url" | "path";
+    /** The event the check sends, as shown to the user ("tool.execute.after read"). */
+    event: string;
+    /** Loads the check through `importAt` (see {@link ImportAt}): never in the hook bundle. */
+    check(importAt: ImportAt): Promise<PluginCheck>;
+  };
 }
 
 /** A hook file a host reads (doctor's `hook-misread`): one path, or every `*.json` of a directory. */

@@ -1,5 +1,6 @@
 /** Kilo Code: loads agentsmd as a plugin (`agentsmd/kilo`). */
-import type { HostDefinition } from "../host/definition.js";
+import type { HostDefinition, PluginCheck } from "../host/definition.js";
+import { join } from "../../core/paths.js";
 import { kiloConfigDir } from "../../presets/kilo.js";
 
 export const kiloHost: HostDefinition = {
@@ -11,11 +12,19 @@ export const kiloHost: HostDefinition = {
   nativeRuleFormats: [],
   plugin: {
     enable: () => 'in each project: `npm install -D agentsmd`, then a file .kilo/plugins/agentsmd.js holding: export { default } from "agentsmd/kilo";',
+    // Kilo, as OpenCode, loads `{plugin,plugins}/*.{ts,js}` of its global config directory in every project.
+    file: {
+      path: (home, env) => join(kiloConfigDir({ home, env }), "plugins/agentsmd.js"),
+      entry: "dist/integrations/kilo/index.js",
+      specifier: "url",
+      event: "tool.execute.after read",
+      check: (importAt) => importAt<{ check: PluginCheck }>(import.meta.url, "../host/family-plugin-check.js").then((m) => m.check),
+    },
   },
   // Kilo Code attaches a nested AGENTS.md to a read's result itself; the audit reads its session database.
   sessionLog: {
     hostTouches: true,
-    fix: 'npm install -D agentsmd, then .kilo/plugins/agentsmd.js: export { default } from "agentsmd/kilo";',
+    fix: "agentsmd setup kilo",
     load: (importAt) => importAt<typeof import("./session-log.js")>(import.meta.url, "./session-log.js").then((module) => module.kiloSessionLog),
   },
 };

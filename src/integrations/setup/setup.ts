@@ -3,13 +3,16 @@
  * the change itself through each host's own installer (user scope; the registry's `install`
  * slot), and a check of each installed hook run as its agent runs it (verify.ts). `--uninstall`
  * goes back through each host's uninstall (the files' earlier bytes, user-file.ts); a dry run
- * changes nothing. A plugin host gets the line that enables it (its `plugin` slot).
+ * changes nothing. A plugin host gets its module file in the user's scope (plugin-file.ts),
+ * checked by importing it as the host does.
  */
 import { AgentsMdError } from "../../core/errors.js";
 import type { Env, PlannedChange } from "../host/definition.js";
 import { installerOf } from "../host/installers.js";
+import type { HostDefinition } from "../host/definition.js";
 import { hostById } from "../registry.js";
 import { detectAgents, type Detected } from "./detect.js";
+import { installPluginFile, pluginText, uninstallPluginFile, verifyPluginFile } from "./plugin-file.js";
 import { readInstalledHook, verifyHook, type VerifyResult } from "./verify.js";
 
 export interface AgentReport {
@@ -21,7 +24,7 @@ export interface AgentReport {
   /** The command the hooks run. */
   command?: string;
   changes: PlannedChange[];
-  /** Plugin agents: how to enable agentsmd. */
+  /** Plugin agents without a module file of setup's: how to enable agentsmd by hand. */
   enable?: string;
   /** What install or uninstall changed (absent in a dry run). */
   changed?: boolean;
@@ -101,6 +104,33 @@ async function setUpHooks(report: AgentReport, found: Detected, options: SetupOp
   });
 }
 
+/** Writes (or takes out) a plugin host's module file and checks it by importing it as the host does. */
+async function setUpPlugin(report: AgentReport, host: HostDefinition, options: SetupOptions): Promise<void> {
+  const spec = host.plugin!.file!;
+  const where = { home: options.home, env: options.env };
+  const file = spec.path(options.home, options.env);
+  report.command = file;
+  report.changes = [
+    {
+      file,
+      entries: [
+        options.uninstall
+          ? "the module setup wrote taken out (the file's earlier bytes back, or removed)"
+          : `a module re-exporting ${pluginText(spec).split("from ")[1]!.replace(/;\n$/, "")}`,
+      ],
+    },
+  ];
+  if (options.dryRun) return;
+  try {
+    const applied = options.uninstall ? await uninstallPluginFile(host, where) : await installPluginFile(host, where);
+    report.changed = applied.changed;
+  } catch (error) {
+    report.error = failure(error);
+    return;
+  }
+  if (!options.uninstall) report.verify = await verifyPluginFile(host, where);
+}
+
 /**
  * Detects, plans and (unless a dry run) installs or uninstalls agentsmd for each selected agent,
  * then checks each installed hook. One agent's failure is reported and the others go on.
@@ -117,6 +147,7 @@ export async function runSetup(options: SetupOptions): Promise<SetupReport> {
     reports.push(report);
     if (!found.found) report.notes.push(`${host.name} was not found on this machine (no \`${host.bin}\` on PATH, no ${found.configDir})`);
     if (host.install) await setUpHooks(report, found, options);
+    else if (host.plugin?.file) await setUpPlugin(report, host, options);
     else if (host.plugin) {
       report.enable = host.plugin.enable(options.home, options.env);
       report.notes.push(

@@ -65,7 +65,10 @@ export async function commandProblem(command: string, context: { cwd: string; en
 /** What checking one hook found. */
 export interface VerifyResult {
   host: string;
+  /** The command run, or for a plugin host the module file imported. */
   command: string;
+  /** A plugin host: `command` is the module file, imported in-process as the host imports it. */
+  module?: boolean;
   /** The event sent (and the tool it names). */
   event: string;
   ok: boolean;
