@@ -134,6 +134,11 @@ describe(`agentsmd audit on Factory Droid ${VERSION} session logs`, () => {
     expect(a["web/b.ts <- web/AGENTS.md"]).toBe("never");
     expect(b["web/a.ts <- web/AGENTS.md"]).toBe("after"); // the hook answers after the tool ran
     expect(b["web/b.ts <- web/AGENTS.md"]).toBe("before");
+    // Droid attaches lib/AGENTS.md after its Grep itself: agentsmd adds no second copy.
+    const paths = withIt.report.paths as Array<{ files: Array<{ path: string; duplicates: number }> }>;
+    const lib = paths.flatMap((entry) => entry.files).filter((file) => file.path.endsWith("lib/AGENTS.md"));
+    expect(lib.length).toBeGreaterThan(0);
+    expect(lib.map((file) => file.duplicates)).toEqual(lib.map(() => 0));
     expect(without.report.summary.coverage).toBe(33.3);
     expect(withIt.report.summary.coverage).toBe(66.6);
   });

@@ -19,7 +19,7 @@ const DROID_HOST = "droid";
 const DROID_CONTEXT_LIMIT = 32_000;
 
 /** Tools after which Droid attaches the nested files of the touched path itself. */
-const DROID_DISCOVERING_TOOLS: ReadonlySet<string> = new Set(["Read", "LS"]);
+const DROID_DISCOVERING_TOOLS: ReadonlySet<string> = new Set(["Read", "LS", "Grep"]);
 
 const droidStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
 export type DroidState = z.infer<ReturnType<typeof droidStateSchema>>;
@@ -35,11 +35,11 @@ async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pick<Nati
 
 /**
  * What Droid gives the model itself: its startup chain (not again after a compaction), and the
- * nested files of a path its Read or LS tool touched (attached after the tool result).
+ * nested files of a path its Read, LS or Grep tool touched (attached after the tool result).
  */
 async function droidNative(path: string, origin: NativeOrigin, context: NativeContext<DroidState>): Promise<NativeAnswer> {
   if (origin === "notice" || origin === "restore") return "no";
-  // Droid attaches the nested files of a path it read or listed (observed for Read and LS).
+  // Droid attaches the nested files of a path it read, listed or searched (observed for Read, LS and Grep).
   if (origin === "read" || (origin === "tool" && context.event?.tool !== undefined && DROID_DISCOVERING_TOOLS.has(context.event.tool))) return "loaded";
   if (context.host.loaded.includes(path)) return "loaded";
   const real = await context.fs.realpath(path).catch(() => path);
