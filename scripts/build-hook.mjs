@@ -13,6 +13,7 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 export const HOOK_ENTRY = join(ROOT, "src/hook/process.ts");
@@ -62,6 +63,26 @@ const onlyHost = (host) => ({
   },
 });
 
+/** The package's version, a constant of every bundle (host/quiet-format.ts `agentsmdVersion`). */
+const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+
+/** A host's quiet bundle in dist/hook/ (src/hook/quiet.ts with the host's `quietHost`). */
+export const quietBundle = (host) => join(ROOT, "dist/hook", `agentsmd-quiet-${host}.cjs`);
+
+/**
+ * The quiet bundle of a host whose definition has `hook.quiet`: src/hook/quiet.ts with the host's
+ * own `src/integrations/<host>/quiet.ts`, a few KB (no zod, no session code).
+ * @example await bundleQuiet("claude-code", { write: false })
+ */
+export function bundleQuiet(host, { outfile = quietBundle(host), write = true } = {}) {
+  const source = [
+    `import { quietCall } from "./src/hook/quiet.ts";`,
+    `import { quietHost } from "./src/integrations/${host}/quiet.ts";`,
+    `export function quiet(argv, text, env) { return quietCall(quietHost, argv, text, env, ${JSON.stringify(VERSION)}); }`,
+  ].join("\n");
+  return bundleHook({ outfile, write, stdin: source, host });
+}
+
 /** import.meta.url on first use: most hook calls never ask for it (a lazy require does). */
 const BUNDLE_URL = 'const __agentsmdBundle={get url(){return this.u??=require("node:url").pathToFileURL(__filename).href}};';
 
@@ -82,9 +103,9 @@ const SELF_CALLING = {
  * it in memory (tests); the metafile lists every input.
  * @example const { metafile } = await bundleHook({ outfile: "/tmp/hook.cjs" })
  */
-export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY, wrap = true, host = undefined } = {}) {
+export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY, wrap = true, host = undefined, stdin = undefined } = {}) {
   return build({
-    entryPoints: [entry],
+    ...(stdin ? { stdin: { contents: stdin, resolveDir: ROOT, sourcefile: "quiet-entry.ts", loader: "ts" } } : { entryPoints: [entry] }),
     outfile,
     write,
     bundle: true,
@@ -100,7 +121,7 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     plugins: host === undefined ? [noWatcher] : [noWatcher, onlyHost(host)],
     legalComments: "none",
     logLevel: "warning",
-    define: { "import.meta.url": "__agentsmdBundle.url" },
+    define: { "import.meta.url": "__agentsmdBundle.url", AGENTSMD_BUILD_VERSION: JSON.stringify(VERSION) },
     ...(wrap ? { banner: { js: SELF_CALLING.banner }, footer: { js: SELF_CALLING.footer } } : { banner: { js: `"use strict";${BUNDLE_URL}` } }),
   });
 }
@@ -115,4 +136,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // The hosts as tsc just compiled them (npm run build runs tsc first).
   const { HOOK_HOSTS } = await import(join(ROOT, "dist/integrations/hosts.js"));
   for (const host of Object.keys(HOOK_HOSTS)) report(await bundleHook({ outfile: hostBundle(host), host }), hostBundle(host));
+  const { hostDefinitions } = await import(join(ROOT, "dist/integrations/registry.js"));
+  for (const definition of hostDefinitions()) if (definition.hook?.quiet) report(await bundleQuiet(definition.id), quietBundle(definition.id));
 }

@@ -21,6 +21,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import type { CliIo } from "../cli/io.js";
 import type { HookProcessIo } from "./process.js";
 import { ownDirectoryProblem } from "../io/own-directory.js";
+import { MAX_STDIN, readDescriptorSync, type StdinRead } from "../io/descriptors.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -29,7 +30,7 @@ export type Require = (id: string) => unknown;
 
 /** What the hook bundle exports (src/hook/process.ts). */
 interface HookBundle {
-  hookProcessIo(): HookProcessIo;
+  hookProcessIo(stdin?: StdinRead): HookProcessIo;
   runHookProcess(argv: readonly string[], io: CliIo, fullCli: (argv: readonly string[], io: CliIo) => Promise<number>): Promise<number>;
 }
 
@@ -46,6 +47,44 @@ export function hookBundleName(argv: readonly string[]): string {
   const at = argv.indexOf("hook");
   const host = at < 0 ? undefined : argv[at + 1];
   return host !== undefined && /^[a-z][a-z0-9-]{0,39}$/.test(host) ? `agentsmd-hook-${host}.cjs` : HOOK_BUNDLE_NAME;
+}
+
+/** What a host's quiet bundle exports (scripts/build-hook.mjs around src/hook/quiet.ts). */
+interface QuietBundle {
+  quiet(argv: readonly string[], text: string, env: Env): boolean;
+}
+
+/**
+ * The quiet bundle of a plain `hook <host>` (no options: they change what the full path does):
+ * `agentsmd-quiet-<host>.cjs` (src/hook/quiet.ts); undefined for any other argv.
+ * @example quietBundleName(["hook", "claude-code"]) // "agentsmd-quiet-claude-code.cjs"
+ * @example quietBundleName(["hook", "claude-code", "--state-dir", "/s"]) // undefined
+ */
+export function quietBundleName(argv: readonly string[]): string | undefined {
+  return argv.length === 2 && argv[0] === "hook" && /^[a-z][a-z0-9-]{0,39}$/.test(argv[1]!) ? `agentsmd-quiet-${argv[1]}.cjs` : undefined;
+}
+
+/**
+ * The quiet stage (src/hook/quiet.ts): stdin read here, then the host's quiet bundle, when there is
+ * one, answers a certified quiet tool event (true: nothing to print, the call is over). Otherwise
+ * what was read goes on to the full path. `AGENTSMD_QUIET=0` turns the stage off.
+ */
+function quietStage(argv: readonly string[], env: Env, place: LaunchPlace): { answered: boolean; stdin?: StdinRead } {
+  const name = quietBundleName(argv);
+  if (name === undefined || env.AGENTSMD_QUIET === "0") return { answered: false };
+  let bundle: QuietBundle;
+  try {
+    bundle = loadBundle(join(place.hookDir, name), env, place.require) as unknown as QuietBundle;
+  } catch {
+    return { answered: false }; // no quiet stage for this host (or an older build)
+  }
+  let stdin: StdinRead;
+  try {
+    stdin = readDescriptorSync(0, MAX_STDIN);
+  } catch (error) {
+    return { answered: false, stdin: { error } };
+  }
+  return { answered: stdin.complete && bundle.quiet(argv, stdin.bytes.toString("utf8"), env), stdin };
 }
 
 /**
@@ -165,8 +204,11 @@ function requireWithCodeCache(file: string, dir: string, require: Require): unkn
   return module.exports;
 }
 
+/** The compile cache directory, asked once per process (the quiet bundle and the host's both load through it). */
+let cacheDir: { dir: string | undefined } | undefined;
+
 function loadBundle(file: string, env: Env, require: Require): HookBundle {
-  const dir = compileCacheDir(env, homedirOf(require));
+  const dir = (cacheDir ??= { dir: compileCacheDir(env, homedirOf(require)) }).dir;
   if (dir !== undefined && !enableCompileCache(env, require, dir)) return requireWithCodeCache(file, dir, require) as HookBundle;
   return require(file) as HookBundle;
 }
@@ -199,6 +241,8 @@ async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
  */
 export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
   const place = await placeOf(at);
+  const quiet = quietStage(argv, env, place);
+  if (quiet.answered) process.exit(0);
   let bundle: HookBundle | undefined;
   // The host's own bundle, else (an older or partial build) the shared one, else the compiled modules.
   for (const name of new Set([hookBundleName(argv), HOOK_BUNDLE_NAME])) {
@@ -210,7 +254,7 @@ export async function launchHook(argv: readonly string[], env: Env = process.env
     }
   }
   bundle ??= (await import(new URL("./process.js", import.meta.url).href)) as typeof import("./process.js");
-  const io = bundle.hookProcessIo();
+  const io = bundle.hookProcessIo(quiet.stdin);
   const code = await bundle.runHookProcess(argv, io, fullCli);
   // The answer is out (written to the descriptors): exit now rather than let Node run the GC tasks
   // V8 scheduled and tear the heap down, about 2 ms a call. A write still draining through a stream waits.

@@ -21,6 +21,7 @@ export const claudeCodeHost: HostDefinition = {
       },
     ],
     load: () => import("./hook.js").then((module) => module.runClaudeCodeHook),
+    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost) },
   },
   install: {
     summary: "hook entries in a Claude Code settings.json",

@@ -10,7 +10,7 @@ import { join } from "../../core/paths.js";
 import { toolTargets, type ToolCall } from "../host/targets.js";
 import { splitFrames } from "../host/log-frames.js";
 import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
-import { CLAUDE_TOOL_TARGETS } from "./input.js";
+import { CLAUDE_TOOL_TARGETS } from "./tools.js";
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "editFiles"]);
 /** Distinct system-prompt texts kept to tell a new one from a repeat. */

@@ -17,6 +17,7 @@ import { fit, nameTargets, nearestFirst, packContext, packNotice } from "./pack.
 import { piecesOf, proposePieces, type Piece, type Proposal, type ProposeOptions } from "./propose.js";
 import { checkedText, type ConversationState, type ReadConversation } from "./store.js";
 import type { ConversationStore } from "./stores.js";
+import type { QuietCertifier, QuietPremises } from "./quiet-certificate.js";
 
 /**
  * A new conversation's state: the one literal every host's store holds.
@@ -169,6 +170,8 @@ export interface ConversationRun<I, H, O> {
   store: ConversationStore<H>;
   /** Hands the answer over (null: nothing to say); called under the store's lock, before the save. */
   deliver(output: O | null): Promise<void>;
+  /** Certifies quiet answers beside the state (the hook adapter; host/quiet-certificate.ts). @default none */
+  quiet?: QuietCertifier;
 }
 
 type Run<I, H, O> = ConversationRun<I, H, O>;
@@ -237,13 +240,20 @@ interface Step<H> {
   text: string;
   /** null: nothing to save. */
   state: ConversationState<H> | null;
+  /** What a tool step certified quiet for the state it leaves (host/quiet-certificate.ts). */
+  quiet?: QuietPremises | null;
 }
 
-/** Runs a step on an open session, then closes it. */
-async function withSession<H>(open: Open<H>, fn: () => Promise<string>): Promise<Step<H>> {
+/** Runs a step on an open session, then (`certify`: on the state it leaves) certifies, then closes it. */
+async function withSession<H>(
+  open: Open<H>,
+  fn: () => Promise<string>,
+  certify?: (state: ConversationState<H>) => Promise<QuietPremises | null>,
+): Promise<Step<H>> {
   try {
     const text = await fn();
-    return { text, state: { ...open.state, session: open.session.snapshot() } };
+    const state = { ...open.state, session: open.session.snapshot() };
+    return certify ? { text, state, quiet: await certify(state) } : { text, state };
   } finally {
     await open.session.close();
   }
@@ -351,14 +361,22 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
   // No start seen for this conversation (a subagent, or hooks installed mid-session): the chain comes too.
   const open = stored ? { session: await reopen(run, stored), state: stored } : await fresh(run);
   const initial = stored ? [] : initialPieces(open.session);
-  return withSession(open, async () => {
-    const { session } = open;
-    const { targets, blocks } = await touchTargets(session, run.fs, run.event.targets, run.event.read);
-    await run.profile.observe?.(run.event, nativeContext(run, open.state));
-    // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
-    const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
-    return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
-  });
+  let dirs: string[] = [];
+  // A host that observes each call (what it attached itself) is never certified quiet.
+  const quiet = run.profile.observe ? undefined : run.quiet;
+  return withSession(
+    open,
+    async () => {
+      const { session } = open;
+      const { targets, blocks } = await touchTargets(session, run.fs, run.event.targets, run.event.read);
+      await run.profile.observe?.(run.event, nativeContext(run, open.state));
+      if (quiet) dirs = await Promise.all(targets.map((target) => session.targetDir(target)));
+      // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
+      const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
+      return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
+    },
+    quiet && ((state) => quiet.premises(open.session, dirs, state.mark !== undefined)),
+  );
 }
 
 /** prompt: a short notice naming admitted files edited or deleted since (or their new text). */
@@ -456,6 +474,7 @@ export async function runConversationEvent<I, H, O>(run: ConversationRun<I, H, O
     early = await step(run, first.state);
     if (early.text === "" && (early.state === null || checkedText(early.state) === first.text)) {
       await run.deliver(null);
+      if (early.quiet && first.text !== null) await run.quiet?.write(early.quiet, first.text);
       return null;
     }
   }
@@ -466,6 +485,8 @@ export async function runConversationEvent<I, H, O>(run: ConversationRun<I, H, O
     await run.deliver(output);
     const saved = result.state ? checkedText(result.state) : null;
     if (result.state && saved !== current.text) await store.save(result.state, saved!);
+    const kept = saved ?? current.text;
+    if (result.quiet && kept !== null) await run.quiet?.write(result.quiet, kept);
     if (event.fresh || (current.state === null && event.kind === "prompt")) await store.collect();
     return output;
   });

@@ -15,6 +15,7 @@
 import type { RuleFormat } from "../../core/schema.js";
 import type { HookRunner } from "./deliver.js";
 import type { SessionLogReader } from "./log-event.js";
+import type { QuietHost } from "./quiet-format.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -35,6 +36,13 @@ export interface HostHook {
   flags?: readonly HookFlag[];
   /** Loads the host's runner (a dynamic import, so other hosts' code never runs). */
   load(): Promise<HookRunner>;
+  /**
+   * The host's part of the quiet stage (host/quiet-format.ts `QuietHost`: its tool events'
+   * conversation and targets without zod), in `<host>/quiet.ts`: scripts/build-hook.mjs bundles
+   * it into `dist/hook/agentsmd-quiet-<host>.cjs`, which answers a certified quiet tool event
+   * before the host's bundle loads; the engine then certifies for this host.
+   */
+  quiet?: { load(): Promise<QuietHost> };
 }
 
 /** A host-specific option of `agentsmd install <host>` (e.g. Codex's `--trust`), as data. */

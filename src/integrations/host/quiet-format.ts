@@ -1,0 +1,124 @@
+/**
+ * The quiet certificate's format, shared by the engine that writes it (host/quiet-certificate.ts)
+ * and the hook's quiet stage that reads it (hook/quiet.ts, a bundle of a few KB: no zod, no
+ * session code). Pure.
+ *
+ * A certificate sits beside a conversation's state file (`<state>.quiet.json`) and says: for the
+ * state whose check is `state`, under this agentsmd version and this environment, a tool event
+ * whose target lies in one of `dirs` answers nothing and changes nothing, as long as every premise
+ * (a path and what lstat or stat said of it) still holds. Only the engine decides what goes in.
+ */
+import { checksum } from "../../core/checksum.js";
+import type { ConversationId } from "./state-file.js";
+
+/** Bumped whenever what a certificate means changes: an older one is then ignored. */
+const QUIET_FORMAT = 1;
+
+/** A path's premise: `-` absent, else its kind and what identifies its version. */
+export type Identity = string;
+
+export interface QuietCertificate {
+  format: typeof QUIET_FORMAT;
+  /** The agentsmd version that wrote it (another version's engine may answer otherwise). */
+  version: string;
+  host: string;
+  /** The check of the state text it was made for (host/state-file.ts `stateCheckOf`). */
+  state: string;
+  /** `envPrint` of the hook's environment (a profile and its config read variables). */
+  env: string;
+  /** Instruction file names: a target of such a name may be admitted by the read itself. */
+  names: string[];
+  /** Premises of every directory (the scoped-rule directories, absent). */
+  all: Record<string, Identity>;
+  /** Certified directory (real path) -> the premises of a target in it: its chain and the instruction files there. */
+  dirs: Record<string, Record<string, Identity>>;
+}
+
+/** What lstat or stat gave, as far as a premise needs it. */
+export interface StatFacts {
+  kind: "file" | "directory" | "other";
+  symlink?: boolean;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs?: number | undefined;
+}
+
+/**
+ * A premise's identity of what a stat gave (null: nothing there). ctime too: nobody can set it
+ * back, so an edit that restores a file's mtime still shows.
+ * @example identityOf(null) // "-"
+ */
+export function identityOf(info: StatFacts | null): Identity {
+  if (info === null) return "-";
+  return `${info.symlink ? "l" : info.kind[0]}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs ?? ""}`;
+}
+
+/**
+ * A fingerprint of a hook's whole environment: a profile (Claude Code's `AGENTSMD_CLAUDE_AGENTS_MD`),
+ * the config and the state directory read variables, so a certificate holds only under the one
+ * it was made in.
+ */
+export function envPrint(env: Readonly<Record<string, string | undefined>>): string {
+  const keys = Object.keys(env)
+    .filter((key) => env[key] !== undefined)
+    .sort();
+  return checksum(JSON.stringify(keys.map((key) => [key, env[key]])));
+}
+
+/** The certificate file beside a state file (`x.json` -> `x.quiet.json`; encoded ids hold no dot). */
+export function quietPath(statePath: string): string {
+  return `${statePath.slice(0, -".json".length)}.quiet.json`;
+}
+
+/** What a certificate is written as: its JSON, then a line with the checksum of that JSON. */
+export function certificateText(cert: Omit<QuietCertificate, "format">): string {
+  const json = JSON.stringify({ format: QUIET_FORMAT, ...cert });
+  return `${json}\n${checksum(json)}\n`;
+}
+
+/**
+ * The certificate a text holds, when its checksum holds and it is of this format and `version`;
+ * null otherwise (written by hand, truncated, another version).
+ */
+export function readCertificate(text: string, version: string): QuietCertificate | null {
+  const cut = text.lastIndexOf("\n", text.length - 2);
+  if (cut < 0 || !text.endsWith("\n")) return null;
+  const json = text.slice(0, cut);
+  if (text.slice(cut + 1, -1) !== checksum(json)) return null;
+  let data: QuietCertificate;
+  try {
+    data = JSON.parse(json) as QuietCertificate;
+  } catch {
+    return null;
+  }
+  return data.format === QUIET_FORMAT && data.version === version ? data : null;
+}
+
+/** What a host's quiet stage reads of its event: which conversation, which paths. */
+export interface QuietEvent {
+  conversation: ConversationId;
+  /** Absolute paths the tool touched (none: the event goes to the full path). */
+  targets: string[];
+}
+
+/**
+ * A host's part of the quiet stage (its definition's `hook.quiet`): the conversation and targets
+ * of a tool event the host's own normalisation would read the same way, or null for anything
+ * else (another event, another host's payload, a shape it is not sure of: the full path decides).
+ * No zod, no I/O: it runs before the host's bundle loads.
+ */
+export interface QuietHost {
+  host: string;
+  event(raw: unknown, env: Readonly<Record<string, string | undefined>>): QuietEvent | null;
+  /** The profile's own state directory, when it has one (Claude Code's plugin data). */
+  stateDir?(env: Readonly<Record<string, string | undefined>>): string | undefined;
+}
+
+/** Set by the build (scripts/build-hook.mjs) in the hook bundles; elsewhere package.json says it. */
+declare const AGENTSMD_BUILD_VERSION: string | undefined;
+
+/** This agentsmd's version: a bundle's own constant (no package.json read, no node:module), else core/version.ts. */
+export async function agentsmdVersion(): Promise<string> {
+  return typeof AGENTSMD_BUILD_VERSION === "string" ? AGENTSMD_BUILD_VERSION : (await import("../../core/version.js")).VERSION;
+}
