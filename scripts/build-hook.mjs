@@ -43,6 +43,25 @@ const noWatcher = {
 };
 
 /**
+ * The hook bundles never load a host's quiet stage (`hook.quiet` in its definition: the launcher
+ * runs it from its own bundle, src/hook/quiet.ts): its dynamic import becomes a stub.
+ */
+const noQuietStage = {
+  name: "agentsmd-hook-no-quiet-stage",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/quiet\.js$/ }, (args) =>
+      args.kind === "dynamic-import" && /src[\\/]integrations[\\/][^\\/]+[\\/]host\.ts$/.test(args.importer)
+        ? { path: "quiet", namespace: "agentsmd-hook-stub-quiet" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "agentsmd-hook-stub-quiet" }, () => ({
+      contents: 'throw new Error("a host\'s quiet stage is its own bundle (dist/hook/agentsmd-quiet-<host>.cjs), not in the hook bundle");',
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * A host's bundle holds only its own host's code: the dynamic imports in the other hosts'
  * definitions (src/integrations/<host>/host.ts: `import("./hook.js")`) become a module that
  * throws, so esbuild leaves their code out. A call loads one host's bundle
@@ -118,7 +137,7 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     minify: true,
     sourcemap: false,
     metafile: true,
-    plugins: host === undefined ? [noWatcher] : [noWatcher, onlyHost(host)],
+    plugins: stdin ? [] : host === undefined ? [noWatcher, noQuietStage] : [noWatcher, noQuietStage, onlyHost(host)],
     legalComments: "none",
     logLevel: "warning",
     define: { "import.meta.url": "__agentsmdBundle.url", AGENTSMD_BUILD_VERSION: JSON.stringify(VERSION) },

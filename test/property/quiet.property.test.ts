@@ -1,0 +1,183 @@
+/**
+ * Property test (fast-check): the hook's two stages (hook/quiet.ts answering from the engine's
+ * certificate, integrations/host/quiet-certificate.ts, else the full path) answer exactly what the
+ * full engine alone answers and leave the same state: over random trees of AGENTS.md files, and
+ * random sequences of tool events, prompts and compactions mixed with edits of delivered files,
+ * new AGENTS.md files (in covered directories too), new scoped rules, deleted files, symlink swaps
+ * and new directories. The quiet stage only ever says "nothing" and never writes: so whenever it
+ * answers, the full engine run on the same disk must also answer nothing and leave the state
+ * file byte for byte as it was.
+ *
+ * The engine trusts a directory's stat only for changes older than RACY_MS (io/unchanged.ts);
+ * Date.now runs that much ahead here so trees made a moment ago can be certified, and each change
+ * waits out the clock tick of the last one (what RACY_MS is for).
+ *
+ * `npm test` runs a few cases; `npm run fuzz` runs FUZZ_RUNS.
+ */
+import fc from "fast-check";
+import { readFile, rm, symlink, writeFile, mkdir } from "node:fs/promises";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { runHookArgv } from "../../src/hook/run.js";
+import { quietCall } from "../../src/hook/quiet.js";
+import { quietHost } from "../../src/integrations/claude-code/quiet.js";
+import { agentsmdVersion } from "../../src/integrations/host/quiet-format.js";
+import { conversationPath, hostStateDir } from "../../src/integrations/host/state-file.js";
+import { RACY_MS } from "../../src/io/unchanged.js";
+import { createTree, type Tree } from "../helpers/tree.js";
+
+const RUNS = Math.max(1, Math.round(Number(process.env.FUZZ_RUNS ?? 12) / 2));
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+
+const DIRS = ["", "a", "a/b", "a/b/c", "d", "d/e"] as const;
+const HOST = "claude-code";
+
+type Op =
+  | { kind: "tool"; tool: "Read" | "Edit" | "Write" | "Grep"; dir: number; file: number }
+  | { kind: "prompt" }
+  | { kind: "compact" }
+  | { kind: "edit"; dir: number }
+  | { kind: "add"; dir: number }
+  | { kind: "delete"; dir: number }
+  | { kind: "swap"; dir: number; to: number }
+  | { kind: "rule" }
+  | { kind: "mkdir"; dir: number };
+
+const dirArb = fc.nat(DIRS.length - 1);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({ kind: fc.constant("tool" as const), tool: fc.constantFrom("Read", "Edit", "Write", "Grep" as const), dir: dirArb, file: fc.nat(2) }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: "prompt" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "compact" as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("edit" as const), dir: dirArb }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("add" as const), dir: dirArb }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), dir: dirArb }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("swap" as const), dir: dirArb, to: dirArb }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "rule" as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("mkdir" as const), dir: dirArb }) },
+);
+const layoutArb = fc.record({
+  agents: fc.uniqueArray(dirArb, { maxLength: DIRS.length }),
+  ops: fc.array(opArb, { minLength: 4, maxLength: 18 }),
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const rel = (dir: number, name: string) => (DIRS[dir] === "" ? `r/${name}` : `r/${DIRS[dir]}/${name}`);
+
+/** One hook call through the full path (hook/run.ts, as dist/hook runs it): stdout and stderr. */
+async function fullCall(event: object, env: Record<string, string>, cwd: string): Promise<{ stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  await runHookArgv(["hook", HOST], {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    readStdin: async () => JSON.stringify(event),
+    env,
+    cwd,
+  });
+  return { stdout, stderr };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A session's situation: its tree, its environment, its state file. */
+async function situation(agents: readonly number[]): Promise<{ tree: Tree; env: Record<string, string>; state: string; session: string }> {
+  const tree = await createTree({ "r/.git/": null });
+  for (const dir of DIRS) await tree.add({ [rel(DIRS.indexOf(dir), "x0.ts")]: "" });
+  for (const dir of agents) await tree.write(rel(dir, "AGENTS.md"), `rules of ${DIRS[dir] || "the root"}\n`);
+  const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject", PATH: process.env.PATH ?? "/usr/bin" };
+  const session = "s1";
+  return { tree, env, session, state: conversationPath(hostStateDir(HOST, env, tree.home), { id: session }) };
+}
+
+/** Applies a change to the disk (none for events). */
+async function change(tree: Tree, op: Op, counter: { n: number }): Promise<void> {
+  switch (op.kind) {
+    case "edit":
+      await writeFile(tree.path(rel(op.dir, "AGENTS.md")), `edited ${counter.n++}\n`, { flag: "a" }).catch(() => undefined);
+      return;
+    case "add":
+      await tree.write(rel(op.dir, "AGENTS.md"), `new rules ${counter.n++}\n`);
+      return;
+    case "delete":
+      await rm(tree.path(rel(op.dir, "AGENTS.md")), { force: true });
+      return;
+    case "swap": {
+      const path = tree.path(rel(op.dir, "AGENTS.md"));
+      await tree.write(rel(op.to, `other-${counter.n}.md`), `swapped in ${counter.n++}\n`);
+      await rm(path, { force: true });
+      await symlink(tree.path(rel(op.to, `other-${counter.n - 1}.md`)), path);
+      return;
+    }
+    case "rule":
+      await tree.write("r/.cursor/rules/ts.mdc", `---\nglobs: "**/*.ts"\n---\nTypeScript rule ${counter.n++}\n`);
+      return;
+    case "mkdir":
+      await mkdir(tree.path(rel(op.dir, `new${counter.n++}`)), { recursive: true });
+      return;
+    default:
+      return;
+  }
+}
+
+function eventOf(op: Op, session: string, cwd: string, tree: Tree): object | null {
+  const base = { session_id: session, cwd, transcript_path: tree.path("t.jsonl") };
+  if (op.kind === "prompt") return { ...base, hook_event_name: "UserPromptSubmit", prompt: "go" };
+  if (op.kind === "compact") return { ...base, hook_event_name: "SessionStart", source: "compact" };
+  if (op.kind !== "tool") return null;
+  const dir = tree.path(DIRS[op.dir] === "" ? "r" : `r/${DIRS[op.dir]}`);
+  const file = `${dir}/x${op.file}.ts`;
+  const input = op.tool === "Grep" ? { pattern: "x", path: dir } : { file_path: file };
+  return { ...base, hook_event_name: "PostToolUse", tool_name: op.tool, tool_input: input };
+}
+
+describe("the hook's quiet stage", () => {
+  it("answers only what the full engine would, and the state stays as the full engine leaves it", async () => {
+    const version = await agentsmdVersion();
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, "now").mockImplementation(() => realNow() + RACY_MS + 1000);
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(layoutArb, async ({ agents, ops }) => {
+        const { tree, env, state, session } = await situation(agents);
+        const cwd = tree.path("r");
+        const counter = { n: 0 };
+        try {
+          const start = await fullCall(
+            { session_id: session, cwd, transcript_path: tree.path("t.jsonl"), hook_event_name: "SessionStart", source: "startup" },
+            env,
+            cwd,
+          );
+          expect(start.stderr).toBe("");
+          for (const op of ops) {
+            const event = eventOf(op, session, cwd, tree);
+            if (event === null) {
+              // A change lands in a later clock tick than what the last call saw.
+              await sleep(15);
+              await change(tree, op, counter);
+              continue;
+            }
+            const text = JSON.stringify(event);
+            const quiet = quietCall(quietHost, ["hook", HOST], text, env, version);
+            const before = await readFile(state, "utf8").catch(() => null);
+            const full = await fullCall(event, env, cwd);
+            if (quiet) {
+              answered++;
+              expect(full.stdout, `the quiet stage answered nothing to ${text}`).toBe("");
+              expect(full.stderr).toBe("");
+              expect(await readFile(state, "utf8").catch(() => null), `the state changed after a quiet answer to ${text}`).toBe(before);
+            }
+          }
+        } finally {
+          await tree.cleanup();
+        }
+      }),
+      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+    );
+    // The property is about something: the quiet stage did answer.
+    expect(answered).toBeGreaterThan(0);
+  }, 240_000);
+});

@@ -1,0 +1,193 @@
+/**
+ * Security and behaviour of the hook's quiet stage (hook/quiet.ts): it answers a tool event only
+ * from a certificate the engine wrote for the very state file on disk, read as the full path reads
+ * state (a private directory, a regular file of this user, never through a link or from a FIFO,
+ * its check holding), for this agentsmd version and environment; anything else falls through to
+ * the full path, which answers as before. And through the built launcher a certified quiet call
+ * never loads the host's bundle.
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runHookArgv } from "../../src/hook/run.js";
+import { quietCall } from "../../src/hook/quiet.js";
+import { quietHost } from "../../src/integrations/claude-code/quiet.js";
+import { agentsmdVersion, quietPath } from "../../src/integrations/host/quiet-format.js";
+import { conversationPath, hostStateDir } from "../../src/integrations/host/state-file.js";
+import { RACY_MS } from "../../src/io/unchanged.js";
+import { createTree, type Tree } from "../helpers/tree.js";
+import { ensureBuilt, REPO } from "../helpers/bin.js";
+
+const HOST = "claude-code";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function fullCall(event: object, env: Record<string, string>): Promise<string> {
+  let stdout = "";
+  await runHookArgv(["hook", HOST], {
+    stdout: (text) => (stdout += text),
+    stderr: () => undefined,
+    readStdin: async () => JSON.stringify(event),
+    env,
+    cwd: "/",
+  });
+  return stdout;
+}
+
+/** A project whose directories are older than RACY_MS, a conversation whose last read left a certificate. */
+async function certified(): Promise<{ tree: Tree; env: Record<string, string>; state: string; read: object; version: string }> {
+  const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "root rules\n", "r/pkg/AGENTS.md": "pkg rules\n", "r/pkg/a.ts": "", "r/pkg/b.ts": "" });
+  await sleep(RACY_MS + 200);
+  const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject" };
+  const base = { session_id: "s1", cwd: tree.path("r"), transcript_path: tree.path("t.jsonl") };
+  expect(await fullCall({ ...base, hook_event_name: "SessionStart", source: "startup" }, env)).toContain("root rules");
+  expect(await fullCall({ ...base, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: tree.path("r/pkg/a.ts") } }, env)).toContain(
+    "pkg rules",
+  );
+  const read = { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: { file_path: tree.path("r/pkg/b.ts") } };
+  const state = conversationPath(hostStateDir(HOST, env, tree.home), { id: "s1" });
+  return { tree, env, state, read, version: await agentsmdVersion() };
+}
+
+describe("the quiet stage answers only from a certificate it can trust", () => {
+  let setup: Awaited<ReturnType<typeof certified>>;
+  const quiet = (event: object = setup.read, env = setup.env, argv = ["hook", HOST], version = setup.version) =>
+    quietCall(quietHost, argv, JSON.stringify(event), env, version);
+  beforeAll(async () => {
+    setup = await certified();
+  }, 30_000);
+
+  it("a certified event in a certified directory: quiet, and the full engine agrees", async () => {
+    expect(quiet()).toBe(true);
+    const before = readFileSync(setup.state, "utf8");
+    expect(await fullCall(setup.read, setup.env)).toBe("");
+    expect(readFileSync(setup.state, "utf8")).toBe(before);
+  });
+
+  it("another event, an option, another environment or version, a target named like an instruction file: the full path", () => {
+    expect(quiet({ ...setup.read, hook_event_name: "UserPromptSubmit", prompt: "x" })).toBe(false);
+    expect(quiet(setup.read, setup.env, ["hook", HOST, "--agents-md", "inject"])).toBe(false);
+    expect(quiet(setup.read, { ...setup.env, AGENTSMD_CLAUDE_AGENTS_MD: "native" })).toBe(false);
+    expect(quiet(setup.read, setup.env, ["hook", HOST], "0.0.0-another")).toBe(false);
+    expect(quiet({ ...setup.read, tool_input: { file_path: setup.tree.path("r/pkg/AGENTS.md") } })).toBe(false);
+    expect(quiet({ ...setup.read, tool_input: { file_path: setup.tree.path("r/elsewhere/x.ts") } })).toBe(false);
+    // Copilot CLI running Claude Code's hooks (its own fields): the full path stays silent its own way.
+    expect(quiet({ ...setup.read, tool_result: {} })).toBe(false);
+    expect(quiet()).toBe(true);
+  });
+
+  it("a state file whose check does not hold, or a certificate edited or made for another version: the full path", () => {
+    const text = readFileSync(setup.state, "utf8");
+    try {
+      writeFileSync(setup.state, text.replace('"version":2', '"version":2 '));
+      expect(quiet()).toBe(false);
+    } finally {
+      writeFileSync(setup.state, text);
+    }
+    const cert = quietPath(setup.state);
+    const certText = readFileSync(cert, "utf8");
+    try {
+      writeFileSync(cert, certText.replace('"format":1', '"format":1 '));
+      expect(quiet()).toBe(false);
+      const json = certText.slice(0, certText.indexOf("\n"));
+      // A well-formed certificate of another version (its own checksum holds) is still another version's.
+      const other = json.replace(`"version":"${setup.version}"`, '"version":"0.0.0-another"');
+      expect(other).not.toBe(json);
+      writeFileSync(cert, `${other}\n${certText.split("\n")[1]}\n`);
+      expect(quiet()).toBe(false);
+    } finally {
+      writeFileSync(cert, certText);
+    }
+    expect(quiet()).toBe(true);
+  });
+
+  it("a state file or certificate that is a link or a FIFO, or the user's directory opened to others: never read through, never blocks", () => {
+    const text = readFileSync(setup.state, "utf8");
+    const aside = `${setup.state}.aside`;
+    for (const swap of ["link", "fifo"] as const) {
+      for (const path of [setup.state, quietPath(setup.state)]) {
+        renameSync(path, aside);
+        try {
+          if (swap === "link") symlinkSync(aside, path);
+          else expect(spawnSync("mkfifo", [path]).status).toBe(0);
+          expect(quiet(), `${swap} at ${path}`).toBe(false);
+        } finally {
+          rmSync(path, { force: true });
+          renameSync(aside, path);
+        }
+      }
+    }
+    expect(readFileSync(setup.state, "utf8")).toBe(text);
+    const dir = hostStateDir(HOST, setup.env, setup.tree.home);
+    chmodSync(dir, 0o770);
+    try {
+      expect(quiet()).toBe(false);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+    expect(quiet()).toBe(true);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("a state file or certificate of another user: the full path", () => {
+    for (const path of [setup.state, quietPath(setup.state)]) {
+      chownSync(path, 4242, 4242);
+      try {
+        expect(quiet(), path).toBe(false);
+      } finally {
+        chownSync(path, 0, 0);
+      }
+    }
+    expect(quiet()).toBe(true);
+  });
+
+  it("a change under a premise (an edited instruction file, a new one, a new rule directory): the full path, which delivers it", async () => {
+    const agents = setup.tree.path("r/pkg/AGENTS.md");
+    writeFileSync(agents, "pkg rules, edited\n");
+    expect(quiet()).toBe(false);
+    expect(await fullCall(setup.read, setup.env)).toContain("pkg rules, edited");
+    mkdirSync(setup.tree.path("r/pkg/sub"));
+    writeFileSync(setup.tree.path("r/pkg/sub/AGENTS.md"), "sub rules\n");
+    const inSub = { ...setup.read, tool_input: { file_path: setup.tree.path("r/pkg/sub/c.ts") } };
+    expect(quiet(inSub)).toBe(false);
+    expect(await fullCall(inSub, setup.env)).toContain("sub rules");
+  });
+});
+
+describe("through the built launcher", () => {
+  beforeAll(async () => {
+    await ensureBuilt();
+  }, 180_000);
+
+  it("a certified quiet call loads the quiet bundle and not the host's; any other call loads the host's and answers", async () => {
+    const { tree, env, read } = await certified();
+    const report = join(tree.root, "loaded.json");
+    const preload = join(tree.root, "report.cjs");
+    writeFileSync(preload, `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    const run = (event: object, extra: Record<string, string> = {}) => {
+      const result = spawnSync(process.execPath, ["-r", preload, join(REPO, "dist/hook/hook.cjs"), HOST], {
+        input: JSON.stringify(event),
+        encoding: "utf8",
+        env: { ...env, PATH: process.env.PATH ?? "", AGENTSMD_COMPILE_CACHE: "0", ...extra },
+      });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      return { stdout: result.stdout, loaded: (JSON.parse(readFileSync(report, "utf8")) as string[]).filter((file) => file !== preload).sort() };
+    };
+    // The in-process calls above certified with this environment plus PATH and the cache switch: once more through the launcher.
+    expect(run(read).stdout).toBe("");
+    const quiet = run(read);
+    expect(quiet.stdout).toBe("");
+    expect(quiet.loaded).toEqual([join(REPO, "dist/hook/agentsmd-quiet-claude-code.cjs"), join(REPO, "dist/hook/hook.cjs")]);
+    const off = run(read, { AGENTSMD_QUIET: "0" });
+    expect(off.stdout).toBe("");
+    expect(off.loaded).toContain(join(REPO, "dist/hook/agentsmd-hook-claude-code.cjs"));
+    writeFileSync(tree.path("r/pkg/AGENTS.md"), "pkg rules, edited\n");
+    const edited = run(read);
+    expect(edited.stdout).toContain("pkg rules, edited");
+    expect(edited.loaded).toEqual([
+      join(REPO, "dist/hook/agentsmd-hook-claude-code.cjs"),
+      join(REPO, "dist/hook/agentsmd-quiet-claude-code.cjs"),
+      join(REPO, "dist/hook/hook.cjs"),
+    ]);
+  }, 60_000);
+});
