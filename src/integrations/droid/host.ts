@@ -12,6 +12,7 @@ export const droidHost: HostDefinition = {
   hook: {
     description: "Factory Droid hook for SessionStart, PostToolUse and UserPromptSubmit (install with `agentsmd install droid`)",
     load: () => import("./profile.js").then((module) => module.runDroidHook),
+    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost) },
   },
   install: {
     summary: "hooks in a Factory Droid settings.json",

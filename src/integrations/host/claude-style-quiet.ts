@@ -1,0 +1,27 @@
+/**
+ * The quiet stage's reading of a Claude-style PostToolUse event (host/claude-style-event.ts's
+ * fields, without zod): its conversation and the targets of the host's tool table. A field of the
+ * wrong type, or any other event, is null: the full path validates and answers it.
+ */
+import { absolute } from "../../core/paths.js";
+import type { QuietEvent } from "./quiet-format.js";
+import { toolTargets, type TargetTable } from "./targets.js";
+
+type Fields = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
+const maybeString = (value: unknown) => value === undefined || typeof value === "string";
+const someString = (value: unknown): value is string => typeof value === "string" && value !== "";
+
+/**
+ * A Claude-style PostToolUse event's conversation and targets, or null.
+ * @example claudeStyleQuietEvent({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Read", tool_input: { file_path: "a.ts" } }, table)
+ */
+export function claudeStyleQuietEvent(raw: unknown, table: TargetTable): QuietEvent | null {
+  if (!isRecord(raw)) return null;
+  const { session_id, hook_event_name, cwd, tool_name, tool_input, agent_id } = raw;
+  if (hook_event_name !== "PostToolUse" || !someString(session_id) || !someString(cwd) || typeof tool_name !== "string" || !isRecord(tool_input)) return null;
+  if (![agent_id, raw.transcript_path, raw.source, raw.prompt].every(maybeString)) return null;
+  const targets = toolTargets(table, { tool: tool_name, input: tool_input, cwd: absolute(cwd, "/") });
+  return { conversation: { id: session_id, agent: agent_id as string | undefined }, targets };
+}
