@@ -14,14 +14,16 @@ const maybeString = (value: unknown) => value === undefined || typeof value === 
 const someString = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /**
- * A Claude-style PostToolUse event's conversation and targets, or null.
+ * A Claude-style PostToolUse event's conversation and targets, or null. `own.strings`: the host's
+ * own optional string fields.
  * @example claudeStyleQuietEvent({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Read", tool_input: { file_path: "a.ts" } }, table)
  */
-export function claudeStyleQuietEvent(raw: unknown, table: TargetTable): QuietEvent | null {
+export function claudeStyleQuietEvent(raw: unknown, table: TargetTable, own: { strings?: readonly string[] } = {}): QuietEvent | null {
   if (!isRecord(raw)) return null;
   const { session_id, hook_event_name, cwd, tool_name, tool_input, agent_id } = raw;
   if (hook_event_name !== "PostToolUse" || !someString(session_id) || !someString(cwd) || typeof tool_name !== "string" || !isRecord(tool_input)) return null;
-  if (![agent_id, raw.transcript_path, raw.source, raw.prompt].every(maybeString)) return null;
+  // The optional strings of the shared schema, and the host's own (`own.strings`).
+  if (![agent_id, raw.transcript_path, raw.source, raw.prompt, ...(own.strings ?? []).map((key) => raw[key])].every(maybeString)) return null;
   const targets = toolTargets(table, { tool: tool_name, input: tool_input, cwd: absolute(cwd, "/") });
   return { conversation: { id: session_id, agent: agent_id as string | undefined }, targets };
 }

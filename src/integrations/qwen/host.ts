@@ -12,6 +12,7 @@ export const qwenHost: HostDefinition = {
   hook: {
     description: "Qwen Code hook for SessionStart, PostToolUse and UserPromptSubmit (install with `agentsmd install qwen`)",
     load: () => import("./profile.js").then((module) => module.runQwenHook),
+    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost) },
   },
   install: {
     summary: "hooks in a Qwen Code settings.json",
