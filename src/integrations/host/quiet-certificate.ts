@@ -18,7 +18,7 @@ import type { AgentsSession } from "../../session/session.js";
 import { certificateText, envPrint, identityOf, quietPath, readCertificate, type Identity, type QuietCertificate } from "./quiet-format.js";
 
 /** Most directories one certificate vouches for (each costs the quiet stage nothing, the engine a few stats). */
-export const QUIET_DIRS = 32;
+const QUIET_DIRS = 32;
 
 /** What a step found quiet; bound to a state text when written. */
 export type QuietPremises = Pick<QuietCertificate, "names" | "all" | "dirs">;
