@@ -375,7 +375,7 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
       const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
       return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
     },
-    quiet && ((state) => quiet.premises(open.session, dirs, state.mark !== undefined)),
+    quiet && ((state) => quiet.premises(open.session, dirs, stored ? checkedText(stored) : null, state.mark !== undefined)),
   );
 }
 

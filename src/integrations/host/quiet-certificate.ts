@@ -25,8 +25,13 @@ export type QuietPremises = Pick<QuietCertificate, "names" | "all" | "dirs">;
 
 /** The engine's side of the certificate (the hook adapter gives one; in-process hosts none). */
 export interface QuietCertifier {
-  /** The premises after a tool step on `dirs` (the targets' directories), null when none hold. */
-  premises(session: AgentsSession, dirs: readonly string[], marked: boolean): Promise<QuietPremises | null>;
+  /**
+   * The premises after a tool step on `dirs` (the targets' directories) from the state saved as
+   * `from` (null: none), null when none hold. A tool step only admits: what the certificate made for
+   * `from` vouched for still holds where its premises do, so those directories are kept without
+   * walking them again.
+   */
+  premises(session: AgentsSession, dirs: readonly string[], from: string | null, marked: boolean): Promise<QuietPremises | null>;
   /** Writes the certificate for the state saved as `stateText` (never fails the event). */
   write(premises: QuietPremises, stateText: string): Promise<void>;
 }
@@ -54,21 +59,35 @@ export interface QuietCertifierOptions {
 export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
   const { fs } = options;
   const settled = (info: Awaited<ReturnType<FileSystem["lstat"]>>) => info !== null && !info.symlink && unchangedSince(info, options.since);
-  /** The directories the certificate beside the state vouched for (kept while they still hold). */
-  const earlier = async (): Promise<string[]> => {
+  /** The certificate beside the state, when it was made for the state saved as `from`. */
+  const earlier = async (from: string | null): Promise<QuietCertificate["dirs"]> => {
+    const check = from === null ? null : options.checkOf(from);
+    if (check === null) return {};
     try {
       const path = quietPath(options.statePath);
       const info = await fs.lstat(path);
-      if (info === null || info.symlink || info.kind !== "file") return [];
+      if (info === null || info.symlink || info.kind !== "file") return {};
       const read = await fs.read(path, 1024 * 1024);
       const cert = read.truncated ? null : readCertificate(Buffer.from(read.bytes).toString("utf8"), options.version);
-      return cert ? Object.keys(cert.dirs) : [];
+      return cert && cert.state === check && cert.host === options.host && cert.env === envPrint(options.env) ? cert.dirs : {};
     } catch {
-      return [];
+      return {};
     }
   };
+  /** Whether every premise still holds (stats shared between directories). */
+  const holds = async (premises: Record<string, Identity>, seen: Map<string, Identity>): Promise<boolean> => {
+    for (const [path, identity] of Object.entries(premises)) {
+      let now = seen.get(path);
+      if (now === undefined) {
+        now = identityOf(identity.startsWith("f") ? await fs.stat(path) : await fs.lstat(path));
+        seen.set(path, now);
+      }
+      if (now !== identity) return false;
+    }
+    return true;
+  };
   return {
-    async premises(session, dirs, marked) {
+    async premises(session, dirs, from, marked) {
       if (marked) return null;
       try {
         const all: Record<string, Identity> = {};
@@ -86,10 +105,15 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
           }
         }
         const out: QuietCertificate["dirs"] = {};
-        for (const dir of [...new Set([...dirs, ...(await earlier())])]) {
+        for (const dir of new Set(dirs)) {
           if (Object.keys(out).length >= QUIET_DIRS) break;
           const premises = await dirPremises(session, dir);
           if (premises) out[dir] = premises;
+        }
+        const seen = new Map<string, Identity>();
+        for (const [dir, premises] of Object.entries(await earlier(from))) {
+          if (Object.keys(out).length >= QUIET_DIRS) break;
+          if (!Object.hasOwn(out, dir) && (await holds(premises, seen))) out[dir] = premises;
         }
         return Object.keys(out).length === 0 ? null : { names: [...session.config.files.names], all, dirs: out };
       } catch {
