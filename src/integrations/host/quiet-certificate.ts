@@ -17,8 +17,8 @@ import { unchangedSince } from "../../io/unchanged.js";
 import type { AgentsSession } from "../../session/session.js";
 import { certificateText, envPrint, identityOf, quietPath, readCertificate, type Identity, type QuietCertificate } from "./quiet-format.js";
 
-/** Most directories one certificate vouches for (each costs the quiet stage nothing, the engine a few stats). */
-const QUIET_DIRS = 32;
+/** Most directories one certificate vouches for (the most recent: the quiet stage reads the whole file at each call). */
+const QUIET_DIRS = 16;
 
 /** What a step found quiet; bound to a state text when written. */
 export type QuietPremises = Pick<QuietCertificate, "names" | "all" | "dirs">;
@@ -27,9 +27,10 @@ export type QuietPremises = Pick<QuietCertificate, "names" | "all" | "dirs">;
 export interface QuietCertifier {
   /**
    * The premises after a tool step on `dirs` (the targets' directories) from the state saved as
-   * `from` (null: none), null when none hold. A tool step only admits: what the certificate made for
-   * `from` vouched for still holds where its premises do, so those directories are kept without
-   * walking them again.
+   * `from` (null: none), null when none hold. A tool step only admits (a file at its version on
+   * disk): what the certificate made for `from` vouched for still holds where its premises do, and
+   * the quiet stage stats every premise it relies on, so those directories are kept as they are,
+   * neither walked nor stat'ed again.
    */
   premises(session: AgentsSession, dirs: readonly string[], from: string | null, marked: boolean): Promise<QuietPremises | null>;
   /** Writes the certificate for the state saved as `stateText` (never fails the event). */
@@ -74,18 +75,6 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
       return {};
     }
   };
-  /** Whether every premise still holds (stats shared between directories). */
-  const holds = async (premises: Record<string, Identity>, seen: Map<string, Identity>): Promise<boolean> => {
-    for (const [path, identity] of Object.entries(premises)) {
-      let now = seen.get(path);
-      if (now === undefined) {
-        now = identityOf(identity.startsWith("f") ? await fs.stat(path) : await fs.lstat(path));
-        seen.set(path, now);
-      }
-      if (now !== identity) return false;
-    }
-    return true;
-  };
   return {
     async premises(session, dirs, from, marked) {
       if (marked) return null;
@@ -110,10 +99,10 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
           const premises = await dirPremises(session, dir);
           if (premises) out[dir] = premises;
         }
-        const seen = new Map<string, Identity>();
+        // Kept as they are: a premise that no longer holds fails at the quiet stage, which stats each.
         for (const [dir, premises] of Object.entries(await earlier(from))) {
           if (Object.keys(out).length >= QUIET_DIRS) break;
-          if (!Object.hasOwn(out, dir) && (await holds(premises, seen))) out[dir] = premises;
+          if (!Object.hasOwn(out, dir)) out[dir] = premises;
         }
         return Object.keys(out).length === 0 ? null : { names: [...session.config.files.names], all, dirs: out };
       } catch {
