@@ -15,7 +15,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpat
 import { basename, dirname, isAbsolute } from "node:path";
 import { ownDirectoryProblem } from "../io/own-directory.js";
 import { conversationPath, hostStateDir, stateCheckOf } from "../integrations/host/state-file.js";
-import { envPrint, identityOf, quietPath, readCertificate, type QuietHost, type StatFacts } from "../integrations/host/quiet-format.js";
+import { certificateHolds, envPrint, identityOf, parseCertificate, quietPath, type QuietHost, type StatFacts } from "../integrations/host/quiet-format.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -122,8 +122,11 @@ export function quietCall(quiet: QuietHost, argv: readonly string[], text: strin
     const statePath = conversationPath(dir, event.conversation);
     const state = ownFileText(statePath, MAX_QUIET_STATE, uid);
     const certText = state === null ? null : ownFileText(quietPath(statePath), MAX_QUIET_STATE, uid);
-    const cert = certText === null ? null : readCertificate(certText, version);
-    if (cert === null || cert.host !== quiet.host || cert.state !== stateCheckOf(state!) || cert.env !== envPrint(env)) return false;
+    const cert = certText === null ? null : parseCertificate(certText, version);
+    if (cert === null || cert.host !== quiet.host || typeof cert.dirs !== "object" || cert.dirs === null) return false;
+    // Whether every target is in a certified directory first; the checksums only when they are.
+    if (!event.targets.every((target) => Object.hasOwn(cert.dirs, targetDirOf(target) ?? ""))) return false;
+    if (!certificateHolds(certText!) || cert.state !== stateCheckOf(state!) || cert.env !== envPrint(env)) return false;
     const names = new Set(cert.names);
     const premises = new Map(Object.entries(cert.all));
     for (const target of event.targets) {

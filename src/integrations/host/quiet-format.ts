@@ -82,17 +82,31 @@ export function certificateText(cert: Omit<QuietCertificate, "format">): string 
  * null otherwise (written by hand, truncated, another version).
  */
 export function readCertificate(text: string, version: string): QuietCertificate | null {
+  const data = parseCertificate(text, version);
+  return data && certificateHolds(text) ? data : null;
+}
+
+/**
+ * A certificate's content before its checksum is checked (cheap refusals first: most calls the
+ * quiet stage leaves to the full path are not in any certified directory); use only together with
+ * `certificateHolds`.
+ */
+export function parseCertificate(text: string, version: string): QuietCertificate | null {
   const cut = text.lastIndexOf("\n", text.length - 2);
   if (cut < 0 || !text.endsWith("\n")) return null;
-  const json = text.slice(0, cut);
-  if (text.slice(cut + 1, -1) !== checksum(json)) return null;
   let data: QuietCertificate;
   try {
-    data = JSON.parse(json) as QuietCertificate;
+    data = JSON.parse(text.slice(0, cut)) as QuietCertificate;
   } catch {
     return null;
   }
-  return data.format === QUIET_FORMAT && data.version === version ? data : null;
+  return typeof data === "object" && data !== null && data.format === QUIET_FORMAT && data.version === version ? data : null;
+}
+
+/** Whether a certificate's text is as written: its checksum line holds. */
+export function certificateHolds(text: string): boolean {
+  const cut = text.lastIndexOf("\n", text.length - 2);
+  return cut >= 0 && text.endsWith("\n") && text.slice(cut + 1, -1) === checksum(text.slice(0, cut));
 }
 
 /** What a host's quiet stage reads of its event: which conversation, which paths. */
