@@ -41,7 +41,6 @@ const hosts: HostDefinition[] = [...BUILT_IN];
 
 /**
  * Every registered host, in registry order.
- * @example hostDefinitions().map((host) => host.id) // ["claude-code", "codex", ...]
  */
 export function hostDefinitions(): readonly HostDefinition[] {
   return hosts;
@@ -49,7 +48,6 @@ export function hostDefinitions(): readonly HostDefinition[] {
 
 /**
  * The host with this id, or undefined.
- * @example hostById("codex")?.name // "Codex"
  */
 export function hostById(id: string): HostDefinition | undefined {
   return hosts.find((host) => host.id === id);
@@ -68,7 +66,6 @@ export function detectableHosts(): HostDefinition[] {
 /**
  * Adds a caller's own host (an embedder's, or a test's) after the built-in ones; the returned
  * function takes it out again. An id already registered is refused.
- * @example const remove = registerHost(myHost); ...; remove();
  */
 export function registerHost(definition: HostDefinition): () => void {
   if (!/^[a-z][a-z0-9-]*$/.test(definition.id)) throw new Error(`host id ${JSON.stringify(definition.id)}: use lowercase letters, digits and dashes`);

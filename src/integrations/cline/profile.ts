@@ -29,7 +29,6 @@ function clineCwd(input: ClineHookInput): string {
 
 /**
  * The files Cline loads at the start of a task in this workspace (preset `cline`).
- * @example (await clineState(input, { fs, home, env })).loaded // ["/home/me/.agents/AGENTS.md", "/repo/AGENTS.md"]
  */
 async function clineState(input: ClineHookInput, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<ClineState> {
   return { loaded: await startupFiles({ cwd: clineCwd(input), preset: "cline", home: context.home, env: context.env, fs: context.fs }) };
@@ -45,7 +44,6 @@ async function clineNative(path: string, _origin: NativeOrigin, context: NativeC
 /**
  * Cline's hook documents as deliveries: `tool_result` is a tool, `prompt_submit` a turn start;
  * the rest carries nothing the model would see.
- * @example clineEvent({ hookName: "tool_result", taskId: "t", workspaceRoots: ["/r"], tool_result: { name: "read_files", input: { files: [{ path: "a.ts" }] } } }).targets // ["/r/a.ts"]
  */
 export function clineEvent(input: ClineHookInput): HostEvent {
   const cwd = clineCwd(input);
@@ -61,7 +59,6 @@ export function clineEvent(input: ClineHookInput): HostEvent {
 
 /**
  * The Cline profile.
- * @example await handleHostEvent(clineProfile(), event)
  */
 export function clineProfile(): HostProfile<ClineHookInput, ClineState, ClineHookOutput> {
   return {
@@ -79,5 +76,5 @@ export function clineProfile(): HostProfile<ClineHookInput, ClineState, ClineHoo
   };
 }
 
-/** The runner of `agentsmd hook cline`. @example await runClineHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook cline`. */
 export const runClineHook = hookRunner(() => clineProfile());

@@ -48,7 +48,6 @@ async function droidNative(path: string, origin: NativeOrigin, context: NativeCo
 
 /**
  * The Factory Droid profile.
- * @example await handleHostEvent(droidProfile(), event)
  */
 export function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAnswer> {
   return {

@@ -48,7 +48,6 @@ function framedPath(raw: string): string | undefined {
 /**
  * `text` split at Droid's instruction frames: each block's body (up to `</coding_guidelines>`) with
  * the path it names; the rest through the shared frames (agentsmd's own, in hook context).
- * @example droidPieces("% cat /r/AGENTS.md\n<coding_guidelines>\nBe nice.\n</coding_guidelines>\n") // [{ text: "Be nice.\n", about: "/r/AGENTS.md" }]
  */
 export function droidPieces(text: string): Array<{ text: string; about?: string }> {
   const pieces: Array<{ text: string; about?: string }> = [];
@@ -186,7 +185,6 @@ class DroidLogState extends JsonLinesLog {
 /**
  * Droid's sessions directory: `$FACTORY_HOME_OVERRIDE/.factory/sessions` when set (Droid's home
  * override), else `~/.factory/sessions`.
- * @example droidSessionsDir({}, "/home/me") // "/home/me/.factory/sessions"
  */
 export function droidSessionsDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   const override = env.FACTORY_HOME_OVERRIDE?.trim();

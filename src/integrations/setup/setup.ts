@@ -134,7 +134,6 @@ async function setUpPlugin(report: AgentReport, host: HostDefinition, options: S
 /**
  * Detects, plans and (unless a dry run) installs or uninstalls agentsmd for each selected agent,
  * then checks each installed hook. One agent's failure is reported and the others go on.
- * @example const report = await runSetup({ home: os.homedir(), env: process.env, cwd: process.cwd() });
  */
 export async function runSetup(options: SetupOptions): Promise<SetupReport> {
   const detected = await detectAgents({ home: options.home, env: options.env });
