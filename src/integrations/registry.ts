@@ -8,6 +8,7 @@ import { auggieHost } from "./auggie/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { clineHost } from "./cline/host.js";
 import { continueHost } from "./continue/host.js";
+import { crushHost } from "./crush/host.js";
 import { droidHost } from "./droid/host.js";
 import { codexHost } from "./codex/host.js";
 import { copilotHost } from "./copilot/host.js";
@@ -30,6 +31,7 @@ const BUILT_IN: readonly HostDefinition[] = [
   clineHost,
   droidHost,
   auggieHost,
+  crushHost,
   continueHost,
   opencodeHost,
   kiloHost,

@@ -11,6 +11,7 @@ import { auggiePreset } from "./auggie.js";
 import { claudePreset } from "./claude.js";
 import { clinePreset } from "./cline.js";
 import { continuePreset } from "./continue.js";
+import { crushPreset } from "./crush.js";
 import { droidPreset } from "./droid.js";
 import { copilotPreset } from "./copilot.js";
 import { geminiPreset } from "./gemini.js";
@@ -38,6 +39,7 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     droidPreset,
     auggiePreset,
     continuePreset,
+    crushPreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );
