@@ -25,7 +25,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Crush's user configuration directory (where `crush.json`, `CRUSH.md` live).
- * @example crushConfigDir("/home/me", {}) // "/home/me/.config/crush"
  */
 export function crushConfigDir(home: string, env: Env): string {
   const global = env.CRUSH_GLOBAL_CONFIG?.trim();

@@ -1,4 +1,4 @@
-/** The runner of `agentsmd hook crush`. @example await runCrushHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook crush`. */
 import { hookRunner } from "../host/deliver.js";
 import { crushProfile } from "./profile.js";
 

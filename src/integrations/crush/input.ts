@@ -61,7 +61,6 @@ const canonical = (name: string) => name.replaceAll("_", "").toLowerCase();
  * A Crush event as a delivery: a tool event (PreToolUse, or PostToolUse where Crush runs it) by
  * the tool table; PostCompact marks the conversation compacted, so the next tool event under a
  * directory gives its files again; every other event's answer never reaches the model: ignored.
- * @example crushEvent({ event: "PreToolUse", session_id: "s", cwd: "/r", tool_name: "view", tool_input: { file_path: "a/b.ts" } }).targets // ["/r/a/b.ts"]
  */
 export function crushEvent(input: CrushHookInput): HostEvent {
   const cwd = absolute(input.cwd, "/");

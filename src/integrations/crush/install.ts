@@ -48,7 +48,6 @@ export interface CrushInstallOptions {
 
 /**
  * The config file of a scope: the project's `.crush.json` when it exists (Crush prefers it), else its `crush.json`.
- * @example await crushConfigPath({ scope: "user", projectDir: "/r", home: "/home/me", env: {} }) // "/home/me/.config/crush/crush.json"
  */
 export async function crushConfigPath(options: Omit<CrushInstallOptions, "command">): Promise<string> {
   if (options.scope === "user") return join(crushConfigDir(options.home, options.env), "crush.json");

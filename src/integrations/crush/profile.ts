@@ -36,7 +36,6 @@ async function crushNative(path: string, _origin: unknown, context: NativeContex
 
 /**
  * The Crush profile.
- * @example await handleHostEvent(crushProfile(), event)
  */
 export function crushProfile(): HostProfile<CrushHookInput, CrushState, CrushHookOutput> {
   return {
