@@ -162,11 +162,13 @@ function threadOf(event: unknown): string | undefined {
 }
 
 /**
- * `output` with `added` appended: a string output gets it after a blank line, an object output
- * an `agentsmd` key (Amp shows the model an object result as JSON); anything else is replaced.
+ * `output` with `added` appended: a string output gets it after a blank line, an array (Grep's
+ * matches) one element more, an object output an `agentsmd` key (Amp shows the model a result that
+ * is no string as JSON); no output becomes `added`.
  */
 export function withInstructions(output: unknown, added: string): unknown {
   if (typeof output === "string") return output === "" ? added : `${output}\n\n${added}`;
+  if (Array.isArray(output)) return [...(output as unknown[]), added];
   if (output !== null && typeof output === "object" && !Array.isArray(output)) return { ...(output as Record<string, unknown>), agentsmd: added };
   return added;
 }
