@@ -47,13 +47,13 @@ export interface AmpPluginAPI {
 }
 
 /** What a `tool.result` handler may answer: the result Amp then uses (`output` replaces the tool's). */
-export interface AmpToolResult {
+interface AmpToolResult {
   status: "done";
   output: unknown;
 }
 
 /** What an `agent.start` handler may answer: text appended to the user's message. */
-export interface AmpAgentStart {
+interface AmpAgentStart {
   message: { content: string; display: true };
 }
 
@@ -101,7 +101,7 @@ async function ampWouldGive(path: string, workspace: string, exists: (path: stri
  * the next read there ("later"); everything else is agentsmd's to deliver.
  * @example const profile = ampProfile({ tool: "Read", discovered: new Set() });
  */
-export function ampProfile(facts: ToolFacts): HostProfile<AmpInput, Record<string, never>, string> {
+function ampProfile(facts: ToolFacts): HostProfile<AmpInput, Record<string, never>, string> {
   return {
     host: "amp",
     displayName: "Amp",
