@@ -4,6 +4,7 @@
  * host is its folder and one line here.
  */
 import type { HostDefinition } from "./host/definition.js";
+import { ampHost } from "./amp/host.js";
 import { auggieHost } from "./auggie/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { clineHost } from "./cline/host.js";
@@ -36,6 +37,7 @@ const BUILT_IN: readonly HostDefinition[] = [
   opencodeHost,
   kiloHost,
   piHost,
+  ampHost,
   mcpHost,
 ];
 

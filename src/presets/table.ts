@@ -7,6 +7,7 @@
 import { ConfigError } from "../core/errors.js";
 import type { Renderer } from "../core/render.js";
 import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
+import { ampPreset } from "./amp.js";
 import { auggiePreset } from "./auggie.js";
 import { claudePreset } from "./claude.js";
 import { clinePreset } from "./cline.js";
@@ -40,6 +41,7 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     auggiePreset,
     continuePreset,
     crushPreset,
+    ampPreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );

@@ -37,7 +37,8 @@ const HEADER = "// Written by `agentsmd setup`; `agentsmd setup --uninstall` tak
 export function pluginText(file: PluginFile, root: string = packageRoot()): string {
   const path = join(root, file.entry);
   const specifier = file.specifier === "url" ? pathToFileURL(path).href : path;
-  return `${HEADER}\nexport { default } from ${JSON.stringify(specifier)};\n`;
+  const preamble = file.preamble !== undefined ? `${file.preamble}\n` : "";
+  return `${HEADER}\n${preamble}export { default } from ${JSON.stringify(specifier)};\n`;
 }
 
 /** True for a module an agentsmd setup wrote (this copy or another). */

@@ -120,6 +120,7 @@ async function setUpPlugin(report: AgentReport, host: HostDefinition, options: S
       ],
     },
   ];
+  if (!options.uninstall) report.notes.push(...(spec.notes ?? []));
   if (options.dryRun) return;
   try {
     const applied = options.uninstall ? await uninstallPluginFile(host, where) : await installPluginFile(host, where);
