@@ -28,7 +28,6 @@ export const AMP_NAMES: readonly string[] = ["AGENTS.md", "Agents.md", "agents.m
 
 /**
  * The user's configuration directory Amp reads (`$XDG_CONFIG_HOME`, else `~/.config`).
- * @example ampUserConfigDir({ home: "/home/me", env: {} }) // "/home/me/.config"
  */
 export function ampUserConfigDir({ home, env }: PresetEnv): string {
   return xdgDir(env, "XDG_CONFIG_HOME", home, ".config");

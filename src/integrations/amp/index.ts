@@ -19,11 +19,6 @@
  *
  * Event and result shapes: Amp's plugin runtime in `@sourcegraph/amp` 0.0.1777897475-g2324e1 (the
  * `@ampcode/plugin` types are not on the registry); unproven against an Amp binary.
- *
- * @example
- * // ~/.config/amp/plugins/agentsmd.js (written by `agentsmd setup amp`)
- * // @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now
- * export { default } from "file:///…/agentsmd/dist/integrations/amp/index.js";
  */
 import { homedir } from "node:os";
 import * as z from "zod/mini";
@@ -99,7 +94,6 @@ async function ampWouldGive(path: string, workspace: string, exists: (path: stri
  * files); after a tool, the files Amp attached to that result itself (`facts.discovered`), and,
  * after a tool Amp runs no discovery for (Grep, glob), the nested files of its names it gives at
  * the next read there ("later"); everything else is agentsmd's to deliver.
- * @example const profile = ampProfile({ tool: "Read", discovered: new Set() });
  */
 function ampProfile(facts: ToolFacts): HostProfile<AmpInput, Record<string, never>, string> {
   return {
@@ -237,7 +231,6 @@ export class AmpAgents {
 
   /**
    * Registers the handlers on Amp's plugin API. A handler that fails answers nothing: Amp's result stands.
-   * @example new AmpAgents().register(amp);
    */
   register(amp: AmpPluginAPI): void {
     const guard = async <T>(run: () => Promise<T | undefined>): Promise<T | undefined> => {
@@ -272,7 +265,6 @@ export class AmpAgents {
 
 /**
  * The plugin Amp loads (the default export of a file in `.amp/plugins/` or `~/.config/amp/plugins/`).
- * @example export { default } from "file:///…/agentsmd/dist/integrations/amp/index.js"; // what `agentsmd setup amp` writes
  */
 export default function agentsmdAmp(amp: AmpPluginAPI): void {
   new AmpAgents().register(amp);

@@ -30,7 +30,6 @@ export const AMP_DISCOVERS: ReadonlySet<string> = new Set(["Read", "edit_file", 
 /**
  * The instruction files a tool result says Amp attached itself (`file://` URIs in
  * `output.discoveredGuidanceFiles`), as absolute paths; anything else in the output is ignored.
- * @example discoveredPaths({ discoveredGuidanceFiles: [{ uri: "file:///r/pkg/AGENTS.md" }] }) // ["/r/pkg/AGENTS.md"]
  */
 export function discoveredPaths(output: unknown): string[] {
   if (output === null || typeof output !== "object" || Array.isArray(output)) return [];
