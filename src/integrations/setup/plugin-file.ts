@@ -33,7 +33,7 @@ const HEADER = "// Written by `agentsmd setup`; `agentsmd setup --uninstall` tak
 
 /**
  * The module text setup writes for a host: a re-export of this package's built entry.
- * @example pluginText({ entry: "dist/integrations/pi/index.js", specifier: "path", ... }) // "// Written by ...\nexport { default } from \"/…/dist/integrations/pi/index.js\";\n"
+ * @example pluginText({ entry: "dist/plugin/pi.js", specifier: "path", ... }) // "// Written by ...\nexport { default } from \"/…/dist/plugin/pi.js\";\n"
  */
 export function pluginText(file: PluginFile, root: string = packageRoot()): string {
   const path = join(root, file.entry);
