@@ -12,14 +12,14 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-/** The package entries' source modules, from package.json "exports" (their `import` builds). */
+/** The package entries' source modules, from package.json "exports" (their types: a plugin's `import` is a bundle). */
 function entryModules(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, string | { import?: string }> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, string | { types?: string }> };
   const sources = new Set<string>();
   for (const target of Object.values(pkg.exports)) {
-    const built = typeof target === "string" ? target : target.import;
-    if (built === undefined || !built.startsWith("./dist/") || !built.endsWith(".js")) continue;
-    sources.add(join(ROOT, built.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")));
+    const types = typeof target === "string" ? undefined : target.types;
+    if (types === undefined || !types.startsWith("./dist/") || !types.endsWith(".d.ts")) continue;
+    sources.add(join(ROOT, types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts")));
   }
   return [...sources];
 }
