@@ -48,7 +48,9 @@ async function clineNative(path: string, _origin: NativeOrigin, context: NativeC
 export function clineEvent(input: ClineHookInput): HostEvent {
   const cwd = clineCwd(input);
   const agent = input.parent_agent_id ? input.agent_id || undefined : undefined;
-  const base = { conversation: { id: input.taskId, agent }, cwd, targets: [] as string[] };
+  // The session, not the run: a resumed session replays the answers its earlier runs got.
+  const id = input.sessionContext?.rootSessionId || input.taskId;
+  const base = { conversation: { id, agent }, cwd, targets: [] as string[] };
   if (input.hookName === "prompt_submit") return { ...base, kind: "prompt" };
   if (input.hookName !== "tool_result" || !input.tool_result) return { ...base, kind: "ignore" };
   const tool = input.tool_result.name ?? "";
