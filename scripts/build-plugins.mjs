@@ -1,5 +1,5 @@
 /**
- * Bundles the plugin entries the hosts import into their own process (OpenCode, Kilo Code, pi) into
+ * Bundles the plugin entries the hosts import into their own process (OpenCode, Kilo Code, pi, Amp) into
  * one ES module each, dist/plugin/<host>.js, as a step of `npm run build` (after tsc). Imported as
  * tsc leaves it, an entry is about 180 modules (zod/mini's index alone pulls every zod locale), each
  * resolved, read and linked by Node's ES module loader; one bundled file is one module, with only
@@ -27,6 +27,8 @@ export const PLUGIN_HOSTS = {
   kilo: { watcher: true, shell: true },
   // pi's extension runs each event through the conversation engine with no watcher.
   pi: { watcher: false, shell: true },
+  // Amp's plugin (run by Amp in Bun) likewise; it loads the shell reader on its first Bash call.
+  amp: { watcher: false, shell: true },
 };
 export const pluginEntry = (host) => join(ROOT, "src/integrations", host, "index.ts");
 export const pluginBundle = (host) => join(ROOT, "dist/plugin", `${host}.js`);

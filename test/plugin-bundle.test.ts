@@ -18,7 +18,7 @@ interface Metafile {
 }
 type Bundle = { modules: string[]; bytes: number };
 
-const HOSTS = ["opencode", "kilo", "pi"] as const;
+const HOSTS = ["opencode", "kilo", "pi", "amp"] as const;
 
 const FORBIDDEN = [
   /node_modules\/zod\/v4\/classic\//,
@@ -62,12 +62,12 @@ describe("plugin bundles", () => {
     }
   });
 
-  it("hold only what their host runs: the watcher for OpenCode and Kilo (watch: true), the shell reader for Kilo and pi", () => {
+  it("hold only what their host runs: the watcher for OpenCode and Kilo (watch: true), the shell reader for Kilo, pi and Amp", () => {
     const has = (host: string, pattern: RegExp): boolean => bundles.get(host)!.modules.some((input) => pattern.test(input));
     const watcher = /src\/session\/watch\.ts$/;
     const shell = /src\/integrations\/host\/shell-paths\.ts$/;
-    expect([has("opencode", watcher), has("kilo", watcher), has("pi", watcher)]).toEqual([true, true, false]);
-    expect([has("opencode", shell), has("kilo", shell), has("pi", shell)]).toEqual([false, true, true]);
+    expect(HOSTS.map((host) => has(host, watcher))).toEqual([true, true, false, false]);
+    expect(HOSTS.map((host) => has(host, shell))).toEqual([false, true, true, true]);
   });
 
   it("stay small: at most 105 modules and 240 KB each", () => {

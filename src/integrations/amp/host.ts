@@ -17,11 +17,11 @@ export const ampHost: HostDefinition = {
   nativeRuleFormats: [],
   plugin: {
     enable: (home, env) =>
-      `write a plugin file in ${join(ampDir(home, env), "plugins")} (or a project's .amp/plugins/) that holds the line ${AMP_ACKNOWLEDGEMENT} and re-exports agentsmd's dist/integrations/amp/index.js, then run \`PLUGINS=all amp\``,
+      `write a plugin file in ${join(ampDir(home, env), "plugins")} (or a project's .amp/plugins/) that holds the line ${AMP_ACKNOWLEDGEMENT} and re-exports agentsmd's dist/plugin/amp.js, then run \`PLUGINS=all amp\``,
     // Amp loads every `*.js`/`*.ts` of `~/.config/amp/plugins/` and the workspace's `.amp/plugins/`, in Bun.
     file: {
       path: (home, env) => join(ampDir(home, env), "plugins/agentsmd.js"),
-      entry: "dist/integrations/amp/index.js",
+      entry: "dist/plugin/amp.js",
       specifier: "url",
       preamble: AMP_ACKNOWLEDGEMENT,
       event: "tool.result Read",

@@ -208,7 +208,7 @@ describe("Amp helpers", () => {
   it("setup's plugin file holds Amp's acknowledgement line, which Amp requires before loading a plugin", () => {
     const text = pluginText(ampHost.plugin!.file!, "/opt/agentsmd");
     expect(text).toContain("\n// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now\n");
-    expect(text).toContain('export { default } from "file:///opt/agentsmd/dist/integrations/amp/index.js";');
+    expect(text).toContain('export { default } from "file:///opt/agentsmd/dist/plugin/amp.js";');
     expect(ampHost.plugin!.file!.path("/h", {})).toBe("/h/.config/amp/plugins/agentsmd.js");
     expect(ampHost.plugin!.file!.path("/h", { XDG_CONFIG_HOME: "/x" })).toBe("/x/amp/plugins/agentsmd.js");
   });

@@ -36,7 +36,7 @@ describe("agentsmd setup amp", () => {
     expect(await readFile(file, "utf8")).toBe(
       "// Written by `agentsmd setup`; `agentsmd setup --uninstall` takes it out again.\n" +
         "// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now\n" +
-        `export { default } from "file://${join(REPO, "dist/integrations/amp/index.js")}";\n`,
+        `export { default } from "file://${join(REPO, "dist/plugin/amp.js")}";\n`,
     );
     expect(run.stdout).toContain("PLUGINS=all amp");
     expect(run.stdout).toMatch(/verified: .*tool\.result Read.*pkg\/AGENTS\.md/);
