@@ -175,8 +175,28 @@ const crush: HostEvents = {
   startDelivers: false,
 };
 
+const auggieTool = (conversation_id: string, cwd: string, tool_name: string, tool_input: object) => ({
+  hook_event_name: "PostToolUse",
+  conversation_id,
+  workspace_roots: [cwd],
+  tool_name,
+  tool_input,
+  tool_output: "",
+});
+/** Auggie (src/integrations/auggie/input.ts): PostToolUse only; a conversation's first event is its first tool call. */
+const auggie: HostEvents = {
+  // No start event: the first tool call of a conversation (a view of the workspace) stands for it.
+  sessionStart: (session, cwd) => auggieTool(session, cwd, "view", { path: cwd, type: "directory" }),
+  read: (session, cwd, path) => auggieTool(session, cwd, "view", { path, type: "file" }),
+  edit: (session, cwd, path) => auggieTool(session, cwd, "str-replace-editor", { path, command: "str_replace", old_str: "a", new_str: "b" }),
+  write: (session, cwd, path) => auggieTool(session, cwd, "save-file", { path, file_content: "x" }),
+  search: (session, cwd, dir) => auggieTool(session, cwd, "view", { path: dir, type: "directory" }),
+  // Auggie sends the workspace root's files itself (preset auggie).
+  startDelivers: false,
+};
+
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen, cline, droid, crush };
+const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen, cline, droid, auggie, crush };
 
 export interface HookRow {
   host: string;

@@ -161,7 +161,7 @@ describe("install <host> usage", () => {
     const run = await runCli(["install", "vim"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("supported: auggie, claude-code, cline, codex, continue, copilot, crush, droid, gemini, qwen");
-    expect(run.stderr).toContain("OpenCode, Kilo Code and pi");
+    expect(run.stderr).toContain("OpenCode, Kilo Code, pi and Amp");
     expect(run.stderr).not.toMatch(/for Codex, Gemini/);
   });
 });
