@@ -126,7 +126,9 @@ const codex: TurnHost = {
       installEnv: { ...homeEnv(fx.home), CODEX_HOME: fx.codexHome },
       async turn() {
         // The harness's tree: pkg/sub/x.ts below pkg/AGENTS.override.md and pkg/sub/AGENTS.md.
-        const { result, requests } = await codexRun(fx, [{ calls: [{ name: "exec_command", args: { cmd: "cat pkg/sub/x.ts" } }] }, { text: "done" }], { cwd: fx.repo });
+        const { result, requests } = await codexRun(fx, [{ calls: [{ name: "exec_command", args: { cmd: "cat pkg/sub/x.ts" } }] }, { text: "done" }], {
+          cwd: fx.repo,
+        });
         const run = { code: result.code, timedOut: result.timedOut, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
         return outcome(result.code === 0 && requests.length >= 2, () => tails(run, requests.length));
       },
@@ -203,7 +205,9 @@ const qwen: TurnHost = {
       home: fx.home,
       installEnv: fx.env(),
       async turn() {
-        const server = await startOpenAIChatServer({ script: [{ toolCalls: [{ tool: "read_file", args: { file_path: fx.path(TURN_READ) } }] }, { text: "done" }] });
+        const server = await startOpenAIChatServer({
+          script: [{ toolCalls: [{ tool: "read_file", args: { file_path: fx.path(TURN_READ) } }] }, { text: "done" }],
+        });
         try {
           const run = await runQwen(fx, server, { prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS });
           return outcome(run.code === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
@@ -292,7 +296,12 @@ const auggie: TurnHost = {
       installEnv: homeEnv(home),
       async turn() {
         backend.setScript([{ toolCalls: [{ tool: "view", args: { path: TURN_READ } }] }, { text: "done" }]);
-        const run = await runText(process.execPath, [await auggieBin(), "--print", PROMPT], { cwd: repo, env: auggieEnv(home, backend), timeoutMs: TURN_TIMEOUT_MS, stderrTail: 20_000 });
+        const run = await runText(process.execPath, [await auggieBin(), "--print", PROMPT], {
+          cwd: repo,
+          env: auggieEnv(home, backend),
+          timeoutMs: TURN_TIMEOUT_MS,
+          stderrTail: 20_000,
+        });
         return outcome(run.code === 0 && backend.turnsUsed === 2, () => tails(run, backend.turnsUsed));
       },
       async cleanup() {
@@ -320,7 +329,12 @@ const continueCli: TurnHost = {
       installEnv: homeEnv(home),
       async turn() {
         server.setScript([{ toolCalls: [{ tool: "Read", args: { filepath: path.join(repo, TURN_READ) } }] }, { text: "done" }]);
-        const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, PROMPT], { cwd: repo, env: homeEnv(home), timeoutMs: TURN_TIMEOUT_MS, stderrTail: 20_000 });
+        const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, PROMPT], {
+          cwd: repo,
+          env: homeEnv(home),
+          timeoutMs: TURN_TIMEOUT_MS,
+          stderrTail: 20_000,
+        });
         return outcome(run.code === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
       },
       async cleanup() {
@@ -372,7 +386,11 @@ const pi: TurnHost = {
       home: fx.home,
       installEnv: { ...homeEnv(fx.home), PI_CODING_AGENT_DIR: fx.agentDir },
       async turn() {
-        const run = await fx.run({ prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS, script: [{ toolCalls: [{ tool: "read", args: { path: TURN_READ } }] }, { text: "done" }] });
+        const run = await fx.run({
+          prompt: PROMPT,
+          timeoutMs: TURN_TIMEOUT_MS,
+          script: [{ toolCalls: [{ tool: "read", args: { path: TURN_READ } }] }, { text: "done" }],
+        });
         return outcome(run.exitCode === 0 && run.turnsLeft === 0 && run.serverErrors.length === 0, () => tails(run, run.turnsUsed));
       },
       cleanup: fx.cleanup,

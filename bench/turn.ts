@@ -10,7 +10,7 @@
  * Usage: npm run bench:turn -- [--runs 7] [--only claude-code,qwen] [--out bench/results/turn.json]
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { mkdtempSync } from "node:fs";
@@ -97,7 +97,12 @@ async function prepare(host: TurnHost, config: TurnConfig): Promise<Prepared> {
   const installation = host.installation;
   const noop = path.join(fixture.base, installation.kind === "plugin" ? "noop-module.js" : installation.kind === "mcp" ? "noop-mcp.cjs" : "noop-hook.cjs");
   if (config === "noop") {
-    const source = installation.kind === "plugin" ? noopPluginModule(installation.noop) : installation.kind === "mcp" ? noopMcpServerSource(callLog!) : noopHookSource(callLog!);
+    const source =
+      installation.kind === "plugin"
+        ? noopPluginModule(installation.noop)
+        : installation.kind === "mcp"
+          ? noopMcpServerSource(callLog!)
+          : noopHookSource(callLog!);
     await writeFile(noop, source);
   }
   const before = await snapshot(fixture.base);
@@ -141,12 +146,36 @@ interface HostResult {
 
 const MAX_FAILURES = 3;
 
+/** agentsmd's compile cache in a fixture's HOME (hook/launch.ts: `$XDG_CACHE_HOME` is `~/.cache` in every harness but Copilot's, which shares one). */
+const compileCache = (home: string) => path.join(home, ".cache", "agentsmd", "compile-cache");
+
+/**
+ * A user's hooks run with agentsmd's compile cache warm after their first call; a fresh HOME per run
+ * would make every measured turn a first one. The warm-up round's cache is kept and put in each
+ * later agentsmd fixture (0700, as the launcher requires); the warm-up round shows the cold cost.
+ */
+async function keepCache(home: string, kept: string): Promise<boolean> {
+  const from = compileCache(home);
+  if (!(await stat(from).catch(() => null))?.isDirectory()) return false;
+  await cp(from, kept, { recursive: true });
+  return true;
+}
+
+async function seedCache(home: string, kept: string): Promise<void> {
+  const to = compileCache(home);
+  await mkdir(path.dirname(to), { recursive: true, mode: 0o700 });
+  await cp(kept, to, { recursive: true });
+  for (const dir of [path.dirname(path.dirname(to)), path.dirname(to), to]) await chmod(dir, 0o700);
+}
+
 async function measureHost(host: TurnHost, runs: number): Promise<HostResult> {
   const result: HostResult = { id: host.id, name: host.name, samples: [], failures: [], slotCheck: null };
   await host.ready();
   const seen: ObservedRun[] = [];
   const stop = observeRuns((run) => seen.push(run));
   const firstInstall: Partial<Record<TurnConfig, InstalledFiles>> = {};
+  const keptCache = path.join(mkdtempSync(path.join(tmpdir(), "agentsmd-turn-cache-")), "compile-cache");
+  let cacheKept = false;
   try {
     // One untimed turn per configuration first: caches of the agent and of Node (compile cache) warm.
     for (let round = -1; round < runs; round++) {
@@ -154,8 +183,13 @@ async function measureHost(host: TurnHost, runs: number): Promise<HostResult> {
         const prepared = await prepare(host, config);
         try {
           if (prepared.installed && !firstInstall[config]) firstInstall[config] = prepared.installed;
+          if (config === "agentsmd" && cacheKept) await seedCache(prepared.fixture.home, keptCache);
           seen.length = 0;
           const outcome = await prepared.fixture.turn();
+          if (config === "agentsmd" && !cacheKept && outcome.ok) {
+            cacheKept = await keepCache(prepared.fixture.home, keptCache);
+            if (cacheKept) process.stderr.write(`  ${host.id}: agentsmd's compile cache kept for the later turns\n`);
+          }
           const agentRun = seen.at(-1);
           if (!outcome.ok || !agentRun) {
             result.failures.push({ config, detail: outcome.detail || "no agent run observed" });
@@ -166,7 +200,9 @@ async function measureHost(host: TurnHost, runs: number): Promise<HostResult> {
           if (round < 0) continue;
           const sample: TurnSample = { config, wallMs: agentRun.wallMs, cpuMs: agentRun.cpuMs, hookCalls: await countLines(prepared.callLog) };
           result.samples.push(sample);
-          process.stderr.write(`  ${host.id} round ${round + 1}/${runs} ${config}: ${Math.round(sample.wallMs)} ms wall, ${sample.cpuMs ?? "-"} ms CPU${sample.hookCalls === null ? "" : `, ${sample.hookCalls} calls`}\n`);
+          process.stderr.write(
+            `  ${host.id} round ${round + 1}/${runs} ${config}: ${Math.round(sample.wallMs)} ms wall, ${sample.cpuMs ?? "-"} ms CPU${sample.hookCalls === null ? "" : `, ${sample.hookCalls} calls`}\n`,
+          );
         } finally {
           await prepared.fixture.cleanup().catch(() => undefined);
         }
@@ -185,6 +221,19 @@ async function measureHost(host: TurnHost, runs: number): Promise<HostResult> {
   return result;
 }
 
+type StoredHost = HostResult & { load: { before: number[]; after: number[] } };
+
+async function previousHosts(file: string): Promise<StoredHost[]> {
+  const text = await readFile(file, "utf8").catch(() => null);
+  if (text === null) return [];
+  try {
+    const hosts = (JSON.parse(text) as { hosts?: unknown }).hosts;
+    return Array.isArray(hosts) ? (hosts as StoredHost[]) : [];
+  } catch {
+    throw new Error(`${file} is not the JSON bench:turn writes: remove it or pass --out another file`);
+  }
+}
+
 function commitOf(): { commit: string; dirty: boolean } {
   const git = (args: string[]) => execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
   return { commit: git(["rev-parse", "--short", "HEAD"]), dirty: git(["status", "--porcelain", "--", "src", "bench", "e2e"]) !== "" };
@@ -196,18 +245,31 @@ async function main(): Promise<void> {
   process.env.XDG_STATE_HOME = mkdtempSync(path.join(tmpdir(), "agentsmd-turn-state-"));
   const hosts = TURN_HOSTS.filter((host) => options.only === null || options.only.includes(host.id));
   const started = new Date();
-  const results: Array<HostResult & { load: { before: number[]; after: number[] } }> = [];
+  const results: StoredHost[] = [];
   for (const host of hosts) {
-    process.stderr.write(`${host.name}: ${options.runs} rounds of (none, no-op, agentsmd), load ${loadavg().map((x) => x.toFixed(2)).join(" ")}\n`);
+    process.stderr.write(
+      `${host.name}: ${options.runs} rounds of (none, no-op, agentsmd), load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}\n`,
+    );
     const before = loadavg();
     const result = await measureHost(host, options.runs);
     results.push({ ...result, load: { before, after: loadavg() } });
     if (result.error) process.stderr.write(`  ${host.name}: ${result.error}\n`);
   }
-  const rows: TableRow[] = results.map((r) => ({ host: r.name, ...(r.figures ? { figures: r.figures } : {}), ...(r.error ? { error: r.error.split("\n")[0]!.slice(0, 160) } : {}) }));
+  // A run of some hosts (--only) keeps the other hosts' results of the file it updates.
+  const earlier = options.only === null ? [] : await previousHosts(options.out);
+  const all = [...earlier.filter((e) => !results.some((r) => r.id === e.id)), ...results].sort(
+    (x, y) => TURN_HOSTS.findIndex((h) => h.id === x.id) - TURN_HOSTS.findIndex((h) => h.id === y.id),
+  );
+  const rows: TableRow[] = all.map((r) => ({
+    host: r.name,
+    ...(r.figures ? { figures: r.figures } : {}),
+    ...(r.error ? { error: r.error.split("\n")[0]!.slice(0, 160) } : {}),
+  }));
   const table = turnTable(rows);
   const machine = { cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` };
-  const loads = results.map((r) => `${r.id} ${r.load.before[0]!.toFixed(2)}->${r.load.after[0]!.toFixed(2)}`);
+  const loads = all.map((r) => `${r.id} ${r.load.before[0]!.toFixed(2)}->${r.load.after[0]!.toFixed(2)}`);
   process.stdout.write(`\n${table}\n\nN = ${options.runs} per configuration; load (1 min) per host: ${loads.join(", ")}\n`);
   await mkdir(path.dirname(options.out), { recursive: true });
   const document = {
@@ -218,7 +280,7 @@ async function main(): Promise<void> {
     method:
       "per host: the same scripted one-tool turn (read pkg/sub/x.ts, then answer) in a fresh project + HOME per run; (a) nothing installed, (b) a no-op (`node` reading stdin, printing nothing; a no-op module for plugin hosts; a no-op MCP server for Continue) in agentsmd's slots, (c) agentsmd installed; rotating order per round after one untimed round; wall time of the agent process and CPU (user+sys) of its process tree from GNU time (wait4 rusage); medians",
     table,
-    hosts: results,
+    hosts: all,
   };
   await writeFile(options.out, `${JSON.stringify(document, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(process.cwd(), options.out)}\n`);

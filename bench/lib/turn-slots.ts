@@ -93,7 +93,7 @@ export function noopMcpServerSource(logFile: string): string {
     "// An MCP server that offers nothing (the control of an MCP host).",
     'const fs = require("node:fs");',
     'let buffer = "";',
-    "const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: \"2.0\", ...message }) + \"\\n\");",
+    'const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\\n");',
     'process.stdin.on("data", (chunk) => {',
     "  buffer += chunk;",
     "  let at;",

@@ -19,7 +19,6 @@ import { AUGGIE_VERSION as VERSION, auggieBin, auggieEnv } from "./harness.js";
 
 const RUN_TIMEOUT_MS = 90_000;
 
-
 const FILES = {
   "repo/.git": dir(),
   "repo/AGENTS.md": "# Root\nToken AG-ROOT-1: two-space indentation.\n",

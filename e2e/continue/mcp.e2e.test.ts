@@ -19,7 +19,6 @@ import { CN_VERSION as VERSION, cnBin, continueConfigText } from "./harness.js";
 
 const RUN_TIMEOUT_MS = 90_000;
 
-
 const FILES = {
   "repo/.git": dir(),
   "repo/AGENTS.md": "# Root\nToken AG-ROOT-1: two-space indentation.\n",
