@@ -29,20 +29,20 @@ import { createPiFixture, requirePi } from "../e2e/pi/harness.js";
 import { createQwenFixture, qwenEntry, runQwen } from "../e2e/qwen/harness.js";
 
 /** The project every turn runs in: a root and a nested AGENTS.md, and the nested file the turn reads. */
-export const TURN_FILES: Readonly<Record<string, string>> = {
+const TURN_FILES: Readonly<Record<string, string>> = {
   "AGENTS.md": "# Root\nTURN-ROOT: two-space indentation.\n",
   "pkg/AGENTS.md": "# pkg\nTURN-PKG: small functions.\n",
   "pkg/sub/AGENTS.md": "# pkg/sub\nTURN-SUB: no default exports.\n",
   "pkg/sub/x.ts": "export const x = 2;\n",
 };
 /** The file the scripted model reads, relative to the project. */
-export const TURN_READ = "pkg/sub/x.ts";
+const TURN_READ = "pkg/sub/x.ts";
 const PROMPT = "Work on the task.";
 /** Every agent run is killed after this long. */
-export const TURN_TIMEOUT_MS = 120_000;
+const TURN_TIMEOUT_MS = 120_000;
 
 /** What a turn left to judge it by. */
-export interface TurnOutcome {
+interface TurnOutcome {
   ok: boolean;
   /** Why not, with the run's output tails. */
   detail: string;
@@ -62,7 +62,7 @@ export interface HostFixture {
 }
 
 /** How agentsmd is put in place for a host, as the README says. */
-export type Installation =
+type Installation =
   /** `agentsmd install <id> ...args()`; the no-op is the same install with `--command "node <no-op>"`. */
   | { kind: "hook"; args?: () => Promise<readonly string[]> }
   /** `agentsmd setup <id>` writes a module re-exporting `module`; the no-op re-exports a module that does nothing. */

@@ -4,7 +4,7 @@
  */
 
 /** (a) no hooks, (b) a no-op in agentsmd's slots, (c) agentsmd as the README installs it. */
-export const TURN_CONFIGS = ["none", "noop", "agentsmd"] as const;
+const TURN_CONFIGS = ["none", "noop", "agentsmd"] as const;
 export type TurnConfig = (typeof TURN_CONFIGS)[number];
 
 /**
@@ -39,7 +39,7 @@ export interface TurnSample {
 }
 
 /** Medians of one configuration. */
-export interface ConfigFigures {
+interface ConfigFigures {
   runs: number;
   wallMs: number;
   cpuMs: number | null;
@@ -47,7 +47,7 @@ export interface ConfigFigures {
 }
 
 /** What agentsmd and the no-op add to a turn, and how they compare (target: ratio <= 1.1). */
-export interface Added {
+interface Added {
   /** c - a */
   agentsmd: number;
   /** b - a */
@@ -69,7 +69,7 @@ export interface HostFigures {
 }
 
 /** The ratio the issue sets: agentsmd's added time within 1.1x of the no-op's. */
-export const TARGET_RATIO = 1.1;
+const TARGET_RATIO = 1.1;
 
 function figuresOf(samples: readonly TurnSample[]): ConfigFigures {
   const cpu = samples.map((s) => s.cpuMs).filter((v): v is number => v !== null);
