@@ -21,32 +21,40 @@ export interface InstalledFiles {
 }
 
 /**
- * How the no-op install's files differ from agentsmd's once each side's command and fixture path are
- * put aside: [] when the no-op sits in exactly agentsmd's slots. A command that occurs nowhere is a
- * difference too (the no-op would be measured in no slot at all).
+ * How the no-op install's hook entries differ from agentsmd's: [] when the no-op sits in exactly
+ * agentsmd's slots. Compared are the files holding either side's command: the same files, the
+ * command as often in each, and the same lines around it once each side's command and fixture path
+ * are put aside (the event, matcher and arguments of each entry). Other files an install touched
+ * (an agent's own databases, a model server's port in a settings file) are not slots. A command that
+ * occurs nowhere is a difference too (the no-op would be measured in no slot at all).
  * @example slotDifferences({ base: "/a", command: "node /x/hook.cjs", files: { "s.json": '{"c":"node /x/hook.cjs hook qwen"}' } },
  *                          { base: "/b", command: "node /b/noop.cjs", files: { "s.json": '{"c":"node /b/noop.cjs hook qwen"}' } }) // []
  */
 export function slotDifferences(agentsmd: InstalledFiles, noop: InstalledFiles): string[] {
   const differences: string[] = [];
-  const normal = (side: InstalledFiles, text: string) => text.split(side.command).join(COMMAND).split(side.base).join(BASE);
-  const names = [...new Set([...Object.keys(agentsmd.files), ...Object.keys(noop.files)])].sort();
-  let slots = 0;
+  const holding = (side: InstalledFiles) => Object.keys(side.files).filter((name) => occurrences(side.files[name]!, side.command) > 0);
+  const names = [...new Set([...holding(agentsmd), ...holding(noop)])].sort();
+  if (names.length === 0) return [`agentsmd's command ${JSON.stringify(agentsmd.command)} occurs in no file its install wrote`];
   for (const name of names) {
-    const a = agentsmd.files[name];
-    const b = noop.files[name];
-    if (a === undefined || b === undefined) {
-      differences.push(`${name}: written by ${a === undefined ? "the no-op install" : "agentsmd's install"} only`);
-      continue;
-    }
+    const a = agentsmd.files[name] ?? "";
+    const b = noop.files[name] ?? "";
     const countA = occurrences(a, agentsmd.command);
     const countB = occurrences(b, noop.command);
-    slots += countA;
     if (countA !== countB) differences.push(`${name}: agentsmd's command ${countA} times, the no-op's ${countB} times`);
-    else if (normal(agentsmd, a) !== normal(noop, b)) differences.push(`${name}: differs beyond the command`);
+    else if (entryLines(agentsmd, a).join("\n") !== entryLines(noop, b).join("\n")) differences.push(`${name}: the entries differ beyond the command`);
   }
-  if (slots === 0 && differences.length === 0) differences.push(`agentsmd's command ${JSON.stringify(agentsmd.command)} occurs in no file its install wrote`);
   return differences;
+}
+
+/** The lines holding the command and the six before each (in a pretty-printed settings file: its event and matcher), normalized. */
+function entryLines(side: InstalledFiles, text: string): string[] {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    if (!line.includes(side.command)) return;
+    for (const near of lines.slice(Math.max(0, i - 6), i + 1)) out.push(near.split(side.command).join(COMMAND).split(side.base).join(BASE));
+  });
+  return out;
 }
 
 /**

@@ -11,10 +11,14 @@ import { noopHookSource, noopMcpServerSource, noopPluginModule, noopPluginText, 
 
 const AGENTSMD = "node /pkg/dist/hook/hook.cjs";
 const settings = (base: string, command: string, events: string[]) =>
-  JSON.stringify({
-    hooks: Object.fromEntries(events.map((event) => [event, [{ hooks: [{ type: "command", command: `${command} hook qwen`, timeout: 5 }] }]])),
-    note: `${base}/x`,
-  });
+  JSON.stringify(
+    {
+      hooks: Object.fromEntries(events.map((event) => [event, [{ hooks: [{ type: "command", command: `${command} hook qwen`, timeout: 5 }] }]])),
+      note: `${base}/x`,
+    },
+    null,
+    2,
+  );
 
 describe("slotDifferences", () => {
   const agentsmd: InstalledFiles = {
@@ -32,15 +36,27 @@ describe("slotDifferences", () => {
     expect(slotDifferences(agentsmd, noopOf(["SessionStart", "PostToolUse"]))).toEqual([]);
   });
 
-  it("a slot missing or added, a file written by one side only, a command in no file", () => {
+  it("a slot missing or moved, a command in a file of one side only, a command in no file", () => {
     expect(slotDifferences(agentsmd, noopOf(["SessionStart"]))).toEqual(["home/.qwen/settings.json: agentsmd's command 2 times, the no-op's 1 times"]);
-    expect(slotDifferences(agentsmd, noopOf(["PostToolUse", "SessionStart"]))).toEqual(["home/.qwen/settings.json: differs beyond the command"]);
-    expect(slotDifferences(agentsmd, noopOf(["SessionStart", "PostToolUse"], { "home/.qwen/extra.json": "{}" }))).toEqual([
-      "home/.qwen/extra.json: written by the no-op install only",
+    expect(slotDifferences(agentsmd, noopOf(["PostToolUse", "SessionStart"]))).toEqual(["home/.qwen/settings.json: the entries differ beyond the command"]);
+    expect(slotDifferences(agentsmd, noopOf(["SessionStart", "PostToolUse"], { "home/.qwen/extra.json": "node /t/b/noop-hook.cjs" }))).toEqual([
+      "home/.qwen/extra.json: agentsmd's command 0 times, the no-op's 1 times",
     ]);
     expect(slotDifferences({ ...agentsmd, files: { "a.json": "{}" } }, { ...noopOf([]), files: { "a.json": "{}" } })).toEqual([
       `agentsmd's command "${AGENTSMD}" occurs in no file its install wrote`,
     ]);
+  });
+
+  it("what else an install touched is no slot: an agent's own files, a server's port elsewhere in the settings", () => {
+    const withPort = (side: InstalledFiles, port: number): InstalledFiles => ({
+      ...side,
+      files: {
+        ...side.files,
+        "home/.qwen/settings.json": side.files["home/.qwen/settings.json"]!.replace("{", `{\n  "model": { "baseUrl": "http://127.0.0.1:${port}" },`),
+        "home/state.sqlite-wal": `${port}`,
+      },
+    });
+    expect(slotDifferences(withPort(agentsmd, 4100), withPort(noopOf(["SessionStart", "PostToolUse"]), 4200))).toEqual([]);
   });
 });
 
