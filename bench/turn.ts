@@ -93,8 +93,9 @@ async function agentsmd(args: string[], fx: HostFixture): Promise<string> {
 async function prepare(host: TurnHost, config: TurnConfig): Promise<Prepared> {
   const fixture = await host.fixture();
   if (config === "none") return { fixture, callLog: null, installed: null };
-  const callLog = config === "noop" ? path.join(fixture.base, "noop-calls.log") : null;
   const installation = host.installation;
+  // The no-op hook and MCP server count their calls; a no-op plugin module is called in-process, uncounted.
+  const callLog = config === "noop" && installation.kind !== "plugin" ? path.join(fixture.base, "noop-calls.log") : null;
   const noop = path.join(fixture.base, installation.kind === "plugin" ? "noop-module.js" : installation.kind === "mcp" ? "noop-mcp.cjs" : "noop-hook.cjs");
   if (config === "noop") {
     const source =
@@ -118,11 +119,11 @@ async function prepare(host: TurnHost, config: TurnConfig): Promise<Prepared> {
     } else command = installation.module;
   } else {
     const args = ["install", host.id, ...((installation.kind === "hook" ? await installation.args?.() : undefined) ?? [])];
-    if (config === "noop") {
-      command = `node ${noop}`;
-      args.push("--command", command);
-    }
+    if (config === "noop") args.push("--command", `node ${noop}`);
     await agentsmd(args, fixture);
+    // A hook entry holds the command line; an MCP entry `node` and the script as its first argument.
+    const mcp = installation.kind === "mcp";
+    command = config === "noop" ? (mcp ? noop : `node ${noop}`) : mcp ? path.join(REPO_ROOT, "dist", "cli", "bin.js") : AGENTSMD_COMMAND;
   }
   const files = changed(before, await snapshot(fixture.base));
   return { fixture, callLog, installed: { base: fixture.base, command, files } };
