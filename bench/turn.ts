@@ -107,7 +107,7 @@ async function prepare(host: TurnHost, config: TurnConfig): Promise<Prepared> {
     await writeFile(noop, source);
   }
   const before = await snapshot(fixture.base);
-  let command = AGENTSMD_COMMAND;
+  let command: string;
   if (installation.kind === "plugin") {
     const report = JSON.parse(await agentsmd(["--json", "setup", host.id], fixture)) as { agents: Array<{ id: string; changes: Array<{ file: string }> }> };
     const file = report.agents.find((agent) => agent.id === host.id)?.changes[0]?.file;
