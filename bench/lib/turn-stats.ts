@@ -64,7 +64,7 @@ export interface HostFigures {
   agentsmd: ConfigFigures;
   wall: Added;
   cpu: Added | null;
-  /** ratio of wall time within `target` (null when the ratio is undefined) */
+  /** ratio of wall time within `target` (null when either added time is not positive: noise) */
   meetsTarget: boolean | null;
 }
 
@@ -102,7 +102,8 @@ export function hostFigures(samples: readonly TurnSample[], target: number = TAR
   const agentsmd = of("agentsmd");
   const wall = addedOf(none.wallMs, noop.wallMs, agentsmd.wallMs);
   const cpu = none.cpuMs !== null && noop.cpuMs !== null && agentsmd.cpuMs !== null ? addedOf(none.cpuMs, noop.cpuMs, agentsmd.cpuMs) : null;
-  return { none, noop, agentsmd, wall, cpu, meetsTarget: wall.ratio === null ? null : wall.ratio <= target };
+  // Hooks cannot make a turn faster: a negative added time is the spread of the runs, and decides nothing.
+  return { none, noop, agentsmd, wall, cpu, meetsTarget: wall.ratio === null || wall.agentsmd < 0 ? null : wall.ratio <= target };
 }
 
 /** One row of the table: a host's figures, or why it has none. */

@@ -60,6 +60,9 @@ describe("hostFigures", () => {
     expect(figures.wall.ratio).toBeNull();
     expect(figures.meetsTarget).toBeNull();
     expect(figures.cpu).toBeNull();
+    const faster = hostFigures([sample("none", 1000), sample("noop", 1100), sample("agentsmd", 990)]);
+    expect(faster.wall.ratio).toBeCloseTo(-0.1);
+    expect(faster.meetsTarget).toBeNull();
   });
 
   it("refuses a host with no successful turn in a configuration, naming it", () => {
