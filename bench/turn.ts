@@ -10,7 +10,7 @@
  * Usage: npm run bench:turn -- [--runs 7] [--only claude-code,qwen] [--out bench/results/turn.json]
  */
 import { execFileSync } from "node:child_process";
-import { chmod, cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { mkdtempSync } from "node:fs";
@@ -218,6 +218,7 @@ async function measureHost(host: TurnHost, runs: number): Promise<HostResult> {
     result.error = error instanceof Error ? error.message : String(error);
   } finally {
     stop();
+    await rm(path.dirname(keptCache), { recursive: true, force: true });
   }
   return result;
 }
@@ -243,7 +244,7 @@ function commitOf(): { commit: string; dirty: boolean } {
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   // Codex's harness hands the agent the caller's environment: keep agentsmd's state out of the real HOME.
-  process.env.XDG_STATE_HOME = mkdtempSync(path.join(tmpdir(), "agentsmd-turn-state-"));
+  const state = (process.env.XDG_STATE_HOME = mkdtempSync(path.join(tmpdir(), "agentsmd-turn-state-")));
   const hosts = TURN_HOSTS.filter((host) => options.only === null || options.only.includes(host.id));
   const started = new Date();
   const results: StoredHost[] = [];
@@ -285,6 +286,7 @@ async function main(): Promise<void> {
   };
   await writeFile(options.out, `${JSON.stringify(document, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(process.cwd(), options.out)}\n`);
+  await rm(state, { recursive: true, force: true });
 }
 
 main().catch((error: unknown) => {
