@@ -8,24 +8,16 @@
  * Needs `npm run build` and `npm ci --prefix e2e/droid`. Each agent run is bounded (RUN_TIMEOUT_MS).
  */
 import { spawn } from "node:child_process";
-import { readFile, realpath, writeFile } from "node:fs/promises";
+import { realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { ensureInstalled } from "../lib/install.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
 import { createTree, dir, type BuiltTree } from "../lib/tree.js";
+import { DROID_EXEC_ARGS, DROID_MODEL, droidBin, droidSettingsText } from "./harness.js";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@factory/cli-linux-x64"] as string;
-const MODEL = "e2e-model";
 const RUN_TIMEOUT_MS = 60_000;
-
-async function droidBin(): Promise<string> {
-  return path.join(await ensureInstalled({ folder: "droid", pkg: "@factory/cli-linux-x64", version: VERSION }), "bin", "droid");
-}
 
 const FILES = {
   "home/.factory/AGENTS.md": "# Global\nToken AG-GLOBAL-0: Droid loads this file itself.\n",
@@ -67,12 +59,7 @@ async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
   );
   const repo = await realpath(tree.path("repo"));
   const home = await realpath(tree.path("home"));
-  const settings = {
-    customModels: [
-      { model: MODEL, displayName: "e2e", baseUrl: server.baseURL, apiKey: "e2e-key", provider: "generic-chat-completion-api", maxOutputTokens: 4096 },
-    ],
-  };
-  await writeFile(path.join(home, ".factory", "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+  await writeFile(path.join(home, ".factory", "settings.json"), droidSettingsText(server.baseURL));
   const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
   expect(installed.code, `agentsmd install droid failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
   return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
@@ -80,7 +67,7 @@ async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
 
 async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
   server.setScript(script);
-  const run = await runText(await droidBin(), ["exec", "-m", `custom:${MODEL}`, "--auto", "high", "Work on the task."], {
+  const run = await runText(await droidBin(), DROID_EXEC_ARGS, {
     cwd: options.cwd ?? fx.repo,
     env: homeEnv(fx.home),
     timeoutMs: RUN_TIMEOUT_MS,
@@ -99,7 +86,7 @@ async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[],
  */
 async function twoTurns(fx: Fixture, server: OpenAIChatServer, first: ScriptStep[], second: ScriptStep[], between: () => Promise<void>) {
   server.setScript([...first, ...second]);
-  const child = spawn(await droidBin(), ["exec", "-m", `custom:${MODEL}`, "--auto", "high", "--input-format", "stream-json", "-o", "stream-json"], {
+  const child = spawn(await droidBin(), ["exec", "-m", `custom:${DROID_MODEL}`, "--auto", "high", "--input-format", "stream-json", "-o", "stream-json"], {
     cwd: fx.repo,
     env: homeEnv(fx.home),
     stdio: ["pipe", "pipe", "pipe"],
