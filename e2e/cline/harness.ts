@@ -173,7 +173,7 @@ export async function resumeCline(fixture: ClineFixture, options: { sessionId: s
     timedOut = true;
     child.kill("SIGKILL");
   }, CLINE_RUN_TIMEOUT_MS);
-  let code: number | null = 1;
+  let code: number | null;
   try {
     const steps = async () => {
       const init = await call("initialize", { protocolVersion: 1, clientCapabilities: {} });
