@@ -163,6 +163,18 @@ const droid: HostEvents = {
   startDelivers: false,
 };
 
+const crushTool = (session_id: string, cwd: string, tool_name: string, tool_input: object) => ({ event: "PreToolUse", session_id, cwd, tool_name, tool_input });
+/** Crush (built from its source, src/integrations/crush/input.ts): PreToolUse with its tool names. */
+const crush: HostEvents = {
+  // Crush drops a SessionStart answer (where it runs one): the session opens at its first tool event.
+  sessionStart: (session_id, cwd) => ({ event: "SessionStart", session_id, cwd }),
+  read: (session, cwd, file_path) => crushTool(session, cwd, "view", { file_path }),
+  edit: (session, cwd, file_path) => crushTool(session, cwd, "edit", { file_path, old_string: "a", new_string: "b" }),
+  write: (session, cwd, file_path) => crushTool(session, cwd, "write", { file_path, content: "x" }),
+  search: (session, cwd, path) => crushTool(session, cwd, "grep", { pattern: "value", path }),
+  startDelivers: false,
+};
+
 const auggieTool = (conversation_id: string, cwd: string, tool_name: string, tool_input: object) => ({
   hook_event_name: "PostToolUse",
   conversation_id,
@@ -184,7 +196,7 @@ const auggie: HostEvents = {
 };
 
 /** Host -> its events; a host in HOOK_HOSTS missing here is reported. */
-const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen, cline, droid, auggie };
+const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claudeCode, codex, copilot, gemini, qwen, cline, droid, auggie, crush };
 
 export interface HookRow {
   host: string;

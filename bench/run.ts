@@ -22,6 +22,7 @@ import { zeroCounts, diffCounts, totalCalls, scaleCounts, copyCounts, type FsCou
 import type { Implementation, Loader } from "./lib/loader.js";
 import { hookRows, replay, type HookRow, type ReplayResult } from "./hook.js";
 import { cliRows, type CliRow } from "./cli.js";
+import { pluginRows, type PluginRow } from "./plugin.js";
 import { cleanupProcessScratch } from "./lib/process-cpu.js";
 
 // ---------------------------------------------------------------- options
@@ -662,6 +663,7 @@ export async function main(argv: string[]): Promise<number> {
   let hook: { rows: HookRow[]; missing: string[] } | null = null;
   if (want("hook")) hook = await hookRows(tree, { quick: args.quick, log });
   const cli: CliRow[] | null = want("cli") ? cliRows({ quick: args.quick, log }) : null;
+  const plugin: PluginRow[] | null = want("plugin") ? pluginRows({ quick: args.quick, log }) : null;
   let replayed: ReplayResult | null = null;
   if (want("replay")) {
     try {
@@ -705,6 +707,7 @@ export async function main(argv: string[]): Promise<number> {
     ],
     hook,
     cli,
+    plugin,
     replay: replayed,
     // seen-resolve-idle's baseline: a no-op awaited after the same pause, ms (see pauseFloor)
     idleFloorMs: idleFloor,
@@ -737,6 +740,13 @@ export async function main(argv: string[]): Promise<number> {
     if (!r.cpu) continue;
     const line = `cli agentsmd ${r.command}: ${r.cpu.ratio.toFixed(2)}x node -e 0 (${r.cpu.cpuMs.toFixed(0)} vs ${r.cpu.baseMs.toFixed(0)} ms CPU; ${r.trace?.modules ?? "?"} JS files, ${((r.trace?.bytes ?? 0) / 1024).toFixed(0)} KB)`;
     log(r.target !== undefined ? `${r.met ? "MET " : "MISS"} ${line} (target ${r.target}x)` : `INFO ${line}`);
+  }
+  for (const r of plugin ?? []) {
+    if (!r.cpu || !r.inside) continue;
+    const event = r.inside.event ? `; events ${r.inside.event.wallMs.toFixed(0)} ms wall, ${r.inside.event.cpuMs.toFixed(0)} ms CPU` : "";
+    log(
+      `INFO plugin ${r.host} ${r.step} (${r.build}): ${r.cpu.ratio.toFixed(2)}x node -e 0 (${r.cpu.cpuMs.toFixed(0)} vs ${r.cpu.baseMs.toFixed(0)} ms CPU); import() ${r.inside.import.wallMs.toFixed(0)} ms wall, ${r.inside.import.cpuMs.toFixed(0)} ms CPU${event}; ${r.trace?.modules ?? "?"} JS files, ${((r.trace?.bytes ?? 0) / 1024).toFixed(0)} KB`,
+    );
   }
   if (replayed)
     log(

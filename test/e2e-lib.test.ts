@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { describeTextRun, homeEnv, runText } from "../e2e/lib/exec.js";
+import { describeTextRun, homeEnv, observeRuns, parseTimeOutput, run, runText, type ObservedRun } from "../e2e/lib/exec.js";
 import { listenLocal } from "../e2e/lib/listen.js";
 
 const node = (script: string, options: { timeoutMs?: number; stderrTail?: number } = {}) =>
@@ -33,6 +33,49 @@ describe("runText", () => {
   it("kills a child that outlives the timeout", async () => {
     const run = await node("setInterval(() => {}, 1000)", { timeoutMs: 300 });
     expect(run).toMatchObject({ code: null, signal: "SIGKILL", timedOut: true });
+  });
+});
+
+describe("observeRuns (bench/turn.ts: the CPU of an agent's process tree)", () => {
+  it("reports each run's wall time and the CPU of the process and the children it waited for, and nothing once stopped", async () => {
+    const seen: ObservedRun[] = [];
+    const stop = observeRuns((each) => seen.push(each));
+    // The parent spins ~150 ms in a child it waits for and sleeps itself: the CPU is the child's.
+    const spin = "const t = Date.now(); while (Date.now() - t < 150);";
+    const parent = `require('node:child_process').execFileSync(process.execPath, ['-e', ${JSON.stringify(spin)}]); process.stdout.write('ok')`;
+    try {
+      const result = await node(parent);
+      expect(result).toMatchObject({ code: 0, stdout: "ok" });
+      const other = await run(process.execPath, ["-e", "process.exit(2)"], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "" } });
+      expect(other.code).toBe(2);
+    } finally {
+      stop();
+    }
+    await node("0");
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toMatchObject({ command: process.execPath, code: 0, timedOut: false });
+    expect(seen[0]!.cpuMs).toBeGreaterThanOrEqual(140);
+    expect(seen[0]!.wallMs).toBeGreaterThanOrEqual(150);
+    expect(seen[1]).toMatchObject({ code: 2 });
+  });
+
+  it("kills the measured agent too when it outlives the timeout", async () => {
+    const seen: ObservedRun[] = [];
+    const stop = observeRuns((each) => seen.push(each));
+    try {
+      const result = await node("setTimeout(() => {}, 60_000)", { timeoutMs: 300 });
+      expect(result.timedOut).toBe(true);
+    } finally {
+      stop();
+    }
+    expect(seen[0]).toMatchObject({ timedOut: true });
+  });
+
+  it("reads GNU time's last line, after a note on the exit status; anything else is no figure", () => {
+    expect(parseTimeOutput("0.52 0.10\n")).toBe(620);
+    expect(parseTimeOutput("Command exited with non-zero status 1\n0.01 0.00\n")).toBe(10);
+    expect(parseTimeOutput("Command terminated by signal 9\n")).toBeNull();
+    expect(parseTimeOutput("")).toBeNull();
   });
 });
 

@@ -90,6 +90,8 @@ describe("the published package", () => {
     expect(files).toContain("dist/index.js");
     expect(files).toContain("dist/index.d.ts");
     expect(files).toContain("dist/hook/agentsmd-hook.cjs");
+    // What package.json exports and pi's manifest name for the plugin hosts (scripts/build-plugins.mjs).
+    for (const host of ["opencode", "kilo", "pi"]) expect(files).toContain(`dist/plugin/${host}.js`);
     expect(files.filter((file) => file.endsWith(".map"))).toEqual([]);
   });
 

@@ -67,7 +67,7 @@ const ROOT_EXPORTS = [
 ];
 
 /** Each entry: its source module, its runtime names, its type-only names. */
-const ENTRIES: Record<string, { src: string; values: readonly string[]; types: readonly string[] }> = {
+const ENTRIES: Record<string, { src: string; bundle?: string; values: readonly string[]; types: readonly string[] }> = {
   ".": {
     src: "src/index.ts",
     values: ROOT_EXPORTS,
@@ -115,6 +115,7 @@ const ENTRIES: Record<string, { src: string; values: readonly string[]; types: r
   "./watch": { src: "src/session/watch.ts", values: ["watchSession"], types: ["SessionWatcher", "WatchDirectory", "WatchOptions", "WatchedSession"] },
   "./opencode": {
     src: "src/integrations/opencode/index.ts",
+    bundle: "./dist/plugin/opencode.js",
     values: ["AgentsMdPlugin", "OpenCodeAgents", "OpenCodePluginOptionsSchema", "default", "defaultStateDir", "toolTargets"],
     types: ["OpenCodePluginContext", "OpenCodePluginOptions"],
   },
@@ -150,6 +151,7 @@ const ENTRIES: Record<string, { src: string; values: readonly string[]; types: r
   },
   "./pi": {
     src: "src/integrations/pi/index.ts",
+    bundle: "./dist/plugin/pi.js",
     values: [
       "PI_CUSTOM_TYPE",
       "PiAgents",
@@ -163,7 +165,12 @@ const ENTRIES: Record<string, { src: string; values: readonly string[]; types: r
     ],
     types: ["PiDelivery", "PiExtensionAPI", "PiExtensionOptions", "PiHookInput"],
   },
-  "./kilo": { src: "src/integrations/kilo/index.ts", values: ["KiloAgents", "KiloAgentsMdPlugin", "default", "kiloToolTargets"], types: ["KiloPluginOptions"] },
+  "./kilo": {
+    src: "src/integrations/kilo/index.ts",
+    bundle: "./dist/plugin/kilo.js",
+    values: ["KiloAgents", "KiloAgentsMdPlugin", "default", "kiloToolTargets"],
+    types: ["KiloPluginOptions"],
+  },
 };
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, string | { types: string; import: string }> };
@@ -176,7 +183,9 @@ describe("every package entry", () => {
   it("is in this table, and points at its module's build", () => {
     const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && key !== "./server");
     expect(entries.sort()).toEqual(Object.keys(ENTRIES).sort());
-    for (const [entry, { src }] of Object.entries(ENTRIES)) expect(pkg.exports[entry], entry).toEqual(distOf(src));
+    // A plugin entry imports its bundle (scripts/build-plugins.mjs), with tsc's types.
+    for (const [entry, { src, bundle }] of Object.entries(ENTRIES))
+      expect(pkg.exports[entry], entry).toEqual({ ...distOf(src), ...(bundle !== undefined ? { import: bundle } : {}) });
   });
 
   it("./server is ./opencode: OpenCode loads a package named in its `plugin` list from its ./server export", () => {

@@ -10,21 +10,14 @@
  */
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { ensureInstalled } from "../lib/install.js";
 import { createTree, dir, type BuiltTree } from "../lib/tree.js";
 import { chatText, startAugmentBackend, type AugmentBackend, type AugmentStep } from "./augment-backend.js";
+import { AUGGIE_VERSION as VERSION, auggieBin, auggieEnv } from "./harness.js";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@augmentcode/auggie"] as string;
 const RUN_TIMEOUT_MS = 90_000;
-
-async function auggieBin(): Promise<string> {
-  return path.join(await ensureInstalled({ folder: "auggie", pkg: "@augmentcode/auggie", version: VERSION }), "augment.mjs");
-}
 
 const FILES = {
   "repo/.git": dir(),
@@ -73,7 +66,7 @@ async function setup(): Promise<{ fx: Fixture; backend: AugmentBackend }> {
 
 async function turn(fx: Fixture, backend: AugmentBackend, script: AugmentStep[], options: { cwd?: string } = {}) {
   backend.setScript(script);
-  const env = { ...homeEnv(fx.home), AUGMENT_SESSION_AUTH: backend.sessionAuth, AUGMENT_DISABLE_AUTO_UPDATE: "1" };
+  const env = auggieEnv(fx.home, backend);
   const run = await runText(process.execPath, [await auggieBin(), "--print", "Work on the task."], {
     cwd: options.cwd ?? fx.repo,
     env,

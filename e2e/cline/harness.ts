@@ -14,6 +14,7 @@
  * await fx.installAgentsmd();
  * const run = await runCline(fx, server, { prompt: "go" });
  */
+import { spawn } from "node:child_process";
 import { readdir, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,11 +104,11 @@ export async function authCline(fixture: ClineFixture, server: OpenAIChatServer)
   expect(auth.code, `cline auth failed:\n${auth.stdout}\n${auth.stderr}`).toBe(0);
 }
 
-/** Runs one non-interactive task; its hub daemon is killed afterwards. */
-export async function runCline(fixture: ClineFixture, options: { prompt: string; cwd?: string }): Promise<ClineRun> {
+/** Runs one non-interactive task (`args`: more of Cline's options, e.g. `--id <session>` to resume one); its hub daemon is killed afterwards. */
+export async function runCline(fixture: ClineFixture, options: { prompt: string; cwd?: string; args?: readonly string[] }): Promise<ClineRun> {
   const cwd = await realpath(options.cwd ?? fixture.repo);
   try {
-    return await runText(await clineBin(), ["--json", "-t", "120", options.prompt], {
+    return await runText(await clineBin(), ["--json", "-t", "120", ...(options.args ?? []), options.prompt], {
       cwd,
       env: fixture.env(),
       timeoutMs: CLINE_RUN_TIMEOUT_MS,
@@ -120,4 +121,85 @@ export async function runCline(fixture: ClineFixture, options: { prompt: string;
 
 export function describeClineRun(run: ClineRun, server: OpenAIChatServer): string {
   return describeTextRun(run, server.requests);
+}
+
+/**
+ * Resumes a saved task and sends it one prompt: `cline --json` refuses `--id` (it switches to the
+ * interactive TUI), so this speaks Cline's Agent Client Protocol mode (`cline --acp`, JSON-RPC
+ * lines on stdio): `initialize`, `session/load` (Cline reloads the session's messages with
+ * `resume: true`), `session/prompt`, then the process is killed. Requests from Cline (permission,
+ * file system) are answered with an error: tools are auto-approved (`--auto-approve true`).
+ */
+export async function resumeCline(fixture: ClineFixture, options: { sessionId: string; prompt: string; cwd?: string }): Promise<ClineRun> {
+  const cwd = await realpath(options.cwd ?? fixture.repo);
+  const started = performance.now();
+  // ACP mode asks for a Cline account unless CLINE_API_KEY is set; the provider is the one `cline auth` stored.
+  const env = { ...fixture.env(), CLINE_API_KEY: "e2e-key", CLINE_PROVIDER: "openai-compatible", CLINE_MODEL: CLINE_MODEL };
+  const child = spawn(await clineBin(), ["--acp", "--auto-approve", "true"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let timedOut = false;
+  let nextId = 1;
+  const waiting = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
+  const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+  const call = (method: string, params: unknown) =>
+    new Promise<{ result?: unknown; error?: unknown }>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      send({ id, method, params });
+    });
+  let buffer = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, end).trim();
+      buffer = buffer.slice(end + 1);
+      let message: { id?: number; method?: string; result?: unknown; error?: unknown };
+      try {
+        message = JSON.parse(line) as typeof message;
+      } catch {
+        continue;
+      }
+      if (message.method !== undefined && message.id !== undefined)
+        send({ id: message.id, error: { code: -32601, message: "not supported by the e2e client" } });
+      else if (message.id !== undefined) (waiting.get(message.id)?.(message), waiting.delete(message.id));
+    }
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-20_000)));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, CLINE_RUN_TIMEOUT_MS);
+  let code: number | null;
+  try {
+    const steps = async () => {
+      const init = await call("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      if (init.error) throw new Error(`initialize: ${JSON.stringify(init.error)}`);
+      const load = await call("session/load", { sessionId: options.sessionId, cwd, mcpServers: [] });
+      if (load.error) throw new Error(`session/load: ${JSON.stringify(load.error)}`);
+      const prompt = await call("session/prompt", { sessionId: options.sessionId, prompt: [{ type: "text", text: options.prompt }] });
+      if (prompt.error) throw new Error(`session/prompt: ${JSON.stringify(prompt.error)}`);
+      return 0;
+    };
+    code = await Promise.race([steps(), exited.then(() => 1)]).catch((error: unknown) => {
+      stderr += `\n${String(error)}`;
+      return 1;
+    });
+  } finally {
+    clearTimeout(timer);
+    child.kill("SIGKILL");
+    await exited;
+    await killHubs(fixture.tree.path(""));
+  }
+  return { code, stdout, stderr, ms: performance.now() - started, timedOut };
+}
+
+/** The id of the one task saved under the fixture's HOME (`~/.cline/data/sessions/<id>/`). */
+export async function savedSessionId(fixture: ClineFixture): Promise<string> {
+  const ids = await readdir(path.join(fixture.home, ".cline", "data", "sessions"));
+  expect(ids, "one saved Cline session").toHaveLength(1);
+  return ids[0]!;
 }

@@ -9,7 +9,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
-import { authCline, clineBin, createClineFixture, describeClineRun, runCline, type ClineFixture } from "./harness.js";
+import { authCline, clineBin, createClineFixture, describeClineRun, resumeCline, runCline, savedSessionId, type ClineFixture } from "./harness.js";
 import { writeFile } from "node:fs/promises";
 
 const FILES = {
@@ -99,6 +99,52 @@ describe("Cline 3.0.65 with `agentsmd install cline`", () => {
       "AG-DB-3": 0,
       "AG-API-2": 1,
       "AG-ROOT-1": 1,
+    });
+  });
+
+  it("an AGENTS.md edited within one task (between two tool calls): its new text once more with the next read under it, nothing else repeated", async () => {
+    const { fx, server } = await setup();
+    await turn(fx, server, [
+      read(fx.path("packages/api/src/db/schema.ts")),
+      async () => {
+        await writeFile(fx.path("packages/api/src/db/AGENTS.md"), "# DB\nToken AG-DB-EDITED-7: migrations are append-only and reviewed.\n");
+        return read(fx.path("packages/api/src/db/schema.ts"));
+      },
+      read(fx.path("packages/api/src/handler.ts")),
+      { text: "done" },
+    ]);
+    // The old text stays in the history (Cline keeps every earlier message); the new one comes once.
+    expect(counts(lastRequest(server), [...ALL, "AG-DB-EDITED-7"])).toEqual({
+      "AG-GLOBAL-0": 1,
+      "AG-ROOT-1": 1,
+      "AG-API-2": 1,
+      "AG-DB-3": 1,
+      "AG-WEB-5": 0,
+      "AG-UNUSED-6": 0,
+      "AG-DB-EDITED-7": 1,
+    });
+  });
+
+  it("a resumed task (ACP session/load): nothing the earlier run gave is repeated, an AGENTS.md edited in between comes once with its new text", async () => {
+    const { fx, server } = await setup();
+    await turn(fx, server, [read(fx.path("packages/api/src/db/schema.ts")), { text: "done" }]);
+    const sessionId = await savedSessionId(fx);
+    await writeFile(fx.path("packages/api/src/db/AGENTS.md"), "# DB\nToken AG-DB-EDITED-7: migrations are append-only and reviewed.\n");
+    const script = [read(fx.path("packages/api/src/db/schema.ts")), read(fx.path("packages/api/src/handler.ts")), { text: "again" }];
+    server.setScript(script);
+    const resumed = await resumeCline(fx, { sessionId, prompt: "Continue the task." });
+    expect(resumed.code, describeClineRun(resumed, server)).toBe(0);
+    expect(server.turnsUsed, describeClineRun(resumed, server)).toBe(script.length);
+    const last = lastRequest(server);
+    expect(last, "the resumed request holds the first run's messages").toContain("Work on the task.");
+    expect(counts(last, [...ALL, "AG-DB-EDITED-7"])).toEqual({
+      "AG-GLOBAL-0": 1,
+      "AG-ROOT-1": 1,
+      "AG-API-2": 1,
+      "AG-DB-3": 1,
+      "AG-WEB-5": 0,
+      "AG-UNUSED-6": 0,
+      "AG-DB-EDITED-7": 1,
     });
   });
 });

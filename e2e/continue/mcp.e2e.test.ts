@@ -8,23 +8,16 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/continue`. Each agent run is bounded (RUN_TIMEOUT_MS).
  */
-import { readFile, realpath, writeFile } from "node:fs/promises";
+import { realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { ensureInstalled } from "../lib/install.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
 import { createTree, dir, type BuiltTree } from "../lib/tree.js";
+import { CN_VERSION as VERSION, cnBin, continueConfigText } from "./harness.js";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@continuedev/cli"] as string;
 const RUN_TIMEOUT_MS = 90_000;
-
-async function cnBin(): Promise<string> {
-  return path.join(await ensureInstalled({ folder: "continue", pkg: "@continuedev/cli", version: VERSION }), "dist", "cn.js");
-}
 
 const FILES = {
   "repo/.git": dir(),
@@ -65,9 +58,7 @@ async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
   );
   const repo = await realpath(tree.path("repo"));
   const home = await realpath(tree.path("home"));
-  const config = ["name: e2e", "version: 1.0.0", "schema: v1", "models:", "  - name: e2e", "    provider: openai", "    model: e2e-model"];
-  config.push(`    apiBase: ${server.baseURL}`, "    apiKey: e2e-key", "    roles: [chat]", "");
-  await writeFile(path.join(home, ".continue", "config.yaml"), config.join("\n"));
+  await writeFile(path.join(home, ".continue", "config.yaml"), continueConfigText(server.baseURL));
   const installed = await runAgentsmd(["install", "continue"], { env: homeEnv(home), cwd: repo });
   expect(installed.code, `agentsmd install continue failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
   return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };

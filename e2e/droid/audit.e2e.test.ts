@@ -9,24 +9,17 @@
  * Needs `npm run build` and `npm ci --prefix e2e/droid`. Each agent run is bounded (RUN_TIMEOUT_MS).
  */
 import fs from "node:fs";
-import { readFile, realpath, writeFile } from "node:fs/promises";
+import { realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { ensureInstalled, REPO_ROOT } from "../lib/install.js";
+import { REPO_ROOT } from "../lib/install.js";
 import { startOpenAIChatServer, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
 import { createTree, dir } from "../lib/tree.js";
+import { DROID_EXEC_ARGS, DROID_VERSION as VERSION, droidBin, droidSettingsText } from "./harness.js";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@factory/cli-linux-x64"] as string;
-const MODEL = "e2e-model";
 const RUN_TIMEOUT_MS = 150_000;
-
-async function droidBin(): Promise<string> {
-  return path.join(await ensureInstalled({ folder: "droid", pkg: "@factory/cli-linux-x64", version: VERSION }), "bin", "droid");
-}
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -46,8 +39,7 @@ interface Fixture {
 
 async function turn(fx: Fixture, script: ScriptStep[]) {
   fx.server.setScript(script);
-  const args = ["exec", "-m", `custom:${MODEL}`, "--auto", "high", "Work on the task."];
-  const run = await runText(await droidBin(), args, { cwd: fx.repo, env: homeEnv(fx.home), timeoutMs: RUN_TIMEOUT_MS, stderrTail: 20_000 });
+  const run = await runText(await droidBin(), DROID_EXEC_ARGS, { cwd: fx.repo, env: homeEnv(fx.home), timeoutMs: RUN_TIMEOUT_MS, stderrTail: 20_000 });
   expect(run.code, describeTextRun(run, fx.server.requests)).toBe(0);
   expect(fx.server.turnsUsed, describeTextRun(run, fx.server.requests)).toBe(script.length);
 }
@@ -79,15 +71,7 @@ async function session(install: boolean) {
     () => server.close(),
   );
   const fx: Fixture = { repo: await realpath(tree.path("repo")), home: await realpath(tree.path("home")), server };
-  const model = {
-    model: MODEL,
-    displayName: "e2e",
-    baseUrl: server.baseURL,
-    apiKey: "e2e-key",
-    provider: "generic-chat-completion-api",
-    maxOutputTokens: 4096,
-  };
-  await writeFile(path.join(fx.home, ".factory", "settings.json"), `${JSON.stringify({ customModels: [model] }, null, 2)}\n`);
+  await writeFile(path.join(fx.home, ".factory", "settings.json"), droidSettingsText(server.baseURL));
   if (install) {
     const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(fx.home), cwd: fx.repo });
     expect(installed.code, `agentsmd install droid failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);

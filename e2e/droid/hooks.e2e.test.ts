@@ -7,24 +7,17 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/droid`. Each agent run is bounded (RUN_TIMEOUT_MS).
  */
-import { readFile, realpath, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { ensureInstalled } from "../lib/install.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
 import { createTree, dir, type BuiltTree } from "../lib/tree.js";
+import { DROID_EXEC_ARGS, DROID_MODEL, droidBin, droidSettingsText } from "./harness.js";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const VERSION = JSON.parse(await readFile(path.join(HERE, "package.json"), "utf8")).dependencies["@factory/cli-linux-x64"] as string;
-const MODEL = "e2e-model";
 const RUN_TIMEOUT_MS = 60_000;
-
-async function droidBin(): Promise<string> {
-  return path.join(await ensureInstalled({ folder: "droid", pkg: "@factory/cli-linux-x64", version: VERSION }), "bin", "droid");
-}
 
 const FILES = {
   "home/.factory/AGENTS.md": "# Global\nToken AG-GLOBAL-0: Droid loads this file itself.\n",
@@ -66,12 +59,7 @@ async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
   );
   const repo = await realpath(tree.path("repo"));
   const home = await realpath(tree.path("home"));
-  const settings = {
-    customModels: [
-      { model: MODEL, displayName: "e2e", baseUrl: server.baseURL, apiKey: "e2e-key", provider: "generic-chat-completion-api", maxOutputTokens: 4096 },
-    ],
-  };
-  await writeFile(path.join(home, ".factory", "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+  await writeFile(path.join(home, ".factory", "settings.json"), droidSettingsText(server.baseURL));
   const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
   expect(installed.code, `agentsmd install droid failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
   return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
@@ -79,7 +67,7 @@ async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
 
 async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
   server.setScript(script);
-  const run = await runText(await droidBin(), ["exec", "-m", `custom:${MODEL}`, "--auto", "high", "Work on the task."], {
+  const run = await runText(await droidBin(), DROID_EXEC_ARGS, {
     cwd: options.cwd ?? fx.repo,
     env: homeEnv(fx.home),
     timeoutMs: RUN_TIMEOUT_MS,
@@ -88,6 +76,44 @@ async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[],
   expect(run.code, describeTextRun(run, server.requests)).toBe(0);
   expect(server.turnsUsed, describeTextRun(run, server.requests)).toBe(script.length);
   return run;
+}
+
+/**
+ * Two turns of one session in one process: `droid exec --input-format stream-json` reads one user
+ * message a line (`{"role":"user","content":...}`) from stdin. (`droid exec -s <id>` fetches the
+ * session from Factory's cloud, which fails offline.) `between` runs after the first turn's script
+ * is used up. The process is killed when the second turn's script is used up (or at RUN_TIMEOUT_MS).
+ */
+async function twoTurns(fx: Fixture, server: OpenAIChatServer, first: ScriptStep[], second: ScriptStep[], between: () => Promise<void>) {
+  server.setScript([...first, ...second]);
+  const child = spawn(await droidBin(), ["exec", "-m", `custom:${DROID_MODEL}`, "--auto", "high", "--input-format", "stream-json", "-o", "stream-json"], {
+    cwd: fx.repo,
+    env: homeEnv(fx.home),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output = (output + chunk).slice(-20_000)));
+  const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  const deadline = Date.now() + RUN_TIMEOUT_MS;
+  // A turn is over once its script is used up: its last request already holds what the model saw
+  // (Droid queues a line that arrives while it is still finishing the turn).
+  const until = async (turns: number) => {
+    while (server.turnsUsed < turns) {
+      if (Date.now() > deadline) throw new Error(`droid stream-json: ${server.turnsUsed} of ${turns} turns used\n${output.slice(-4000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  try {
+    child.stdin.write(`${JSON.stringify({ role: "user", content: "Work on the task." })}\n`);
+    await until(first.length);
+    await between();
+    child.stdin.write(`${JSON.stringify({ role: "user", content: "Work on the next task." })}\n`);
+    await until(first.length + second.length);
+  } finally {
+    child.kill("SIGKILL");
+    await exited;
+  }
 }
 
 function lastRequest(server: OpenAIChatServer): string {
@@ -117,5 +143,22 @@ describe("Factory Droid 0.215.0 with `agentsmd install droid`", () => {
       cwd: fx.path("packages/api"),
     });
     expect(counts(lastRequest(server), ALL)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-API-2": 1, "AG-DB-3": 1, "AG-WEB-5": 0, "AG-UNUSED-6": 0 });
+  });
+
+  it("a second turn of one session (stream-json): an AGENTS.md Droid attached and then edited comes again, once, with the next Read there (Droid attaches a file once a session); nothing else repeated", async () => {
+    const { fx, server } = await setup();
+    const readSchema = { toolCalls: [{ tool: "Read", args: { file_path: fx.path("packages/api/src/db/schema.ts") } }] };
+    await twoTurns(fx, server, [readSchema, { text: "done" }], [readSchema, { text: "again" }], () =>
+      writeFile(fx.path("packages/api/src/db/AGENTS.md"), "# DB\nToken AG-DB-EDITED-7: migrations are append-only and reviewed.\n"),
+    );
+    expect(counts(lastRequest(server), [...ALL, "AG-DB-EDITED-7"])).toEqual({
+      "AG-GLOBAL-0": 1,
+      "AG-ROOT-1": 1,
+      "AG-API-2": 1,
+      "AG-DB-3": 1,
+      "AG-WEB-5": 0,
+      "AG-UNUSED-6": 0,
+      "AG-DB-EDITED-7": 1,
+    });
   });
 });

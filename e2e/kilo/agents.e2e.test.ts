@@ -1,5 +1,5 @@
 /**
- * The built `agentsmd/kilo` plugin (dist/integrations/kilo/index.js) inside the real Kilo Code CLI
+ * The built `agentsmd/kilo` plugin (dist/plugin/kilo.js) inside the real Kilo Code CLI
  * 7.7.7 ("Proof"), loaded as a user loads it: a file in `.kilo/plugins/`, or kilo.json
  * `plugin`. The model is scripted; the test inspects what the model server received.
  *
@@ -28,7 +28,7 @@ import {
 } from "../lib/opencode-family.js";
 import { KILO_HOST, KILO_VERSION } from "./harness.js";
 
-const PLUGIN_DIST = join(REPO_ROOT, "dist", "integrations", "kilo", "index.js");
+const PLUGIN_DIST = join(REPO_ROOT, "dist", "plugin", "kilo.js");
 const PLUGIN_URL = pathToFileURL(PLUGIN_DIST).href;
 /** `.kilo/plugins/agentsmd.js` as a user writes it (here the built module stands for the package). */
 const PLUGIN_FILE = { "agentsmd.js": `export { default } from ${JSON.stringify(PLUGIN_URL)};\n` };

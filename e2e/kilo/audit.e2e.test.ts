@@ -13,7 +13,7 @@ import { familyFixtures } from "../lib/opencode-family.js";
 import { auditedSession, verdictsOf, type FamilyAuditHost } from "../lib/family-audit.js";
 import { KILO_HOST, KILO_VERSION } from "./harness.js";
 
-const PLUGIN_DIST = join(REPO_ROOT, "dist", "integrations", "kilo", "index.js");
+const PLUGIN_DIST = join(REPO_ROOT, "dist", "plugin", "kilo.js");
 const newFixture = familyFixtures(KILO_HOST, [() => assertBuilt(PLUGIN_DIST)]);
 
 const HOST: FamilyAuditHost = {

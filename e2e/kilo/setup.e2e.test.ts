@@ -29,7 +29,7 @@ describe(`agentsmd setup kilo, then Kilo Code ${KILO_VERSION}`, () => {
     });
     const file = agent.changes[0]!.file;
     expect(file.startsWith(join(fx.xdg.config, "kilo"))).toBe(true);
-    expect(await readFile(file, "utf8")).toContain(`from "file://${join(REPO_ROOT, "dist", "integrations", "kilo", "index.js")}"`);
+    expect(await readFile(file, "utf8")).toContain(`from "file://${join(REPO_ROOT, "dist", "plugin", "kilo.js")}"`);
     const created = fx.path("packages/web/src/new.ts");
     const run = await fx.run({
       prompt: "work",

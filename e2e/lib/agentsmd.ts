@@ -40,7 +40,7 @@ export async function assertAgentsmdBuilt(): Promise<void> {
 
 /**
  * Throws a clear error when a built module the suite loads (a plugin in dist/) is missing.
- * @example await assertBuilt(join(REPO_ROOT, "dist", "integrations", "kilo", "index.js"));
+ * @example await assertBuilt(join(REPO_ROOT, "dist", "plugin", "kilo.js"));
  */
 export async function assertBuilt(file: string): Promise<void> {
   await access(file).catch(() => {

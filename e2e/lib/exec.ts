@@ -9,6 +9,8 @@
  * ```
  */
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export interface RunOptions {
@@ -35,35 +37,38 @@ export interface RunResult {
 /** Runs `command args`; never rejects for a non-zero exit (only when it cannot spawn). */
 export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
+  const usage = observer ? usageWrapper(command, args) : undefined;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
+    const child = spawn(usage?.command ?? command, usage?.args ?? args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ["pipe", "pipe", "pipe"],
+      detached: usage !== undefined,
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill("SIGKILL");
+      if (usage && child.pid !== undefined) killGroup(child.pid);
+      else child.kill("SIGKILL");
     }, options.timeoutMs ?? 60_000);
     child.stdout.on("data", (b: Buffer) => out.push(b));
     child.stderr.on("data", (b: Buffer) => err.push(b));
     child.on("error", (e) => {
       clearTimeout(timer);
+      usage?.dispose();
       reject(e);
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({
-        code,
-        signal,
-        stdout: Buffer.concat(out),
-        stderr: Buffer.concat(err),
-        ms: performance.now() - started,
-        timedOut,
-      });
+      const ms = performance.now() - started;
+      if (usage) {
+        const cpuMs = usage.read();
+        usage.dispose();
+        observer?.({ command, args, wallMs: ms, cpuMs, code, timedOut });
+      }
+      resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err), ms, timedOut });
     });
     child.stdin.on("error", () => {
       /* the child may exit without reading stdin */
@@ -100,8 +105,15 @@ export interface TextRun {
  */
 export function runText(command: string, args: readonly string[], options: TextRunOptions): Promise<TextRun> {
   const started = performance.now();
+  const usage = observer ? usageWrapper(command, args) : undefined;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(usage?.command ?? command, usage?.args ?? args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      // Measured: time(1) and the agent in a group of their own, so a timeout kills both.
+      detached: usage !== undefined,
+    });
     const tail = options.stderrTail;
     let stdout = "";
     let stderr = "";
@@ -110,17 +122,83 @@ export function runText(command: string, args: readonly string[], options: TextR
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = tail === undefined ? stderr + chunk : (stderr + chunk).slice(-tail)));
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill("SIGKILL");
+      if (usage && child.pid !== undefined) killGroup(child.pid);
+      else child.kill("SIGKILL");
     }, options.timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
+      usage?.dispose();
       reject(error);
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: performance.now() - started, timedOut });
+      const ms = performance.now() - started;
+      if (usage) {
+        const cpuMs = usage.read();
+        usage.dispose();
+        observer?.({ command, args, wallMs: ms, cpuMs, code, timedOut });
+      }
+      resolve({ code, signal, stdout, stderr, ms, timedOut });
     });
   });
+}
+
+/** One agent run as an observer sees it: wall time, and the CPU of its whole process tree. */
+export interface ObservedRun {
+  command: string;
+  args: readonly string[];
+  wallMs: number;
+  /** user + sys of the process and every child it waited for (wait4's rusage), ms; null when unreadable. */
+  cpuMs: number | null;
+  code: number | null;
+  timedOut: boolean;
+}
+
+let observer: ((run: ObservedRun) => void) | undefined;
+
+/**
+ * While set, every `run` and `runText` runs its command under GNU time (`/usr/bin/time`: wait4's rusage, which
+ * counts the hook processes an agent waited for) and reports it to `listener`; returns the un-set.
+ * For bench/turn.ts; the e2e suites never set it. Throws when /usr/bin/time is missing.
+ * @example const stop = observeRuns((run) => runs.push(run)); ...; stop();
+ */
+export function observeRuns(listener: (run: ObservedRun) => void): () => void {
+  if (!existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} is missing: install GNU time (apt-get install time) to measure the CPU of agent runs.`);
+  observer = listener;
+  return () => {
+    if (observer === listener) observer = undefined;
+  };
+}
+
+const GNU_TIME = "/usr/bin/time";
+
+function usageWrapper(command: string, args: readonly string[]): { command: string; args: string[]; read(): number | null; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "agentsmd-e2e-usage-"));
+  const file = join(dir, "usage");
+  return {
+    command: GNU_TIME,
+    args: ["-f", "%U %S", "-o", file, "--", command, ...args],
+    read: () => parseTimeOutput(existsSync(file) ? readFileSync(file, "utf8") : ""),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * CPU ms from GNU time's `-f "%U %S"` output (its last line; a line about a signal or exit status may come first).
+ * @example parseTimeOutput("Command exited with non-zero status 1\n0.52 0.10\n") // 620
+ */
+export function parseTimeOutput(text: string): number | null {
+  const last = text.trim().split("\n").at(-1) ?? "";
+  const match = /^(\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(last.trim());
+  return match ? Math.round((Number(match[1]) + Number(match[2])) * 1000) : null;
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }
 
 /**

@@ -346,7 +346,7 @@ function parseEvents(stdout: string): FamilyEvent[] {
  * Create a fixture repo and temp HOME for `host`. See the module comment.
  * @example const fixture = await createFamilyFixture(OPENCODE_HOST, { files: { "AGENTS.md": "root rules\n" } });
  */
-async function createFamilyFixture(host: FamilyHost, options: FamilyFixtureOptions = {}): Promise<FamilyFixture> {
+export async function createFamilyFixture(host: FamilyHost, options: FamilyFixtureOptions = {}): Promise<FamilyFixture> {
   const base = await realpath(await mkdtemp(join(tmpdir(), `agentsmd-e2e-${host.name}-`)));
   const home = join(base, "home");
   const repo = join(base, "repo");

@@ -1,5 +1,5 @@
 /**
- * The built agentsmd OpenCode plugin (dist/integrations/opencode/index.js) inside the real OpenCode CLI
+ * The built agentsmd OpenCode plugin (dist/plugin/opencode.js) inside the real OpenCode CLI
  * ("Proof"). The model is scripted; the test inspects what the model server received.
  *
  * Rule checked everywhere: every instruction file reaches the model exactly once per version
@@ -29,7 +29,7 @@ import {
 } from "../lib/opencode-family.js";
 import { OPENCODE_HOST, recorderPluginSource } from "./harness.js";
 
-const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
+const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "plugin", "opencode.js");
 
 const newFixture = familyFixtures(OPENCODE_HOST, [() => assertBuilt(PLUGIN_DIST)]);
 

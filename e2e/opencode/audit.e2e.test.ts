@@ -14,7 +14,7 @@ import { familyFixtures } from "../lib/opencode-family.js";
 import { auditedSession, verdictsOf, type FamilyAuditHost } from "../lib/family-audit.js";
 import { OPENCODE_HOST, OPENCODE_VERSION } from "./harness.js";
 
-const PLUGIN_DIST = join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
+const PLUGIN_DIST = join(REPO_ROOT, "dist", "plugin", "opencode.js");
 const newFixture = familyFixtures(OPENCODE_HOST, [() => assertBuilt(PLUGIN_DIST)]);
 
 function hasRipgrep(): boolean {

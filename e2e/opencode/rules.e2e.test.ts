@@ -15,7 +15,7 @@ import { assertBuilt } from "../lib/agentsmd.js";
 import { expectCleanRun, familyFixtures, lastMain, occurrences } from "../lib/opencode-family.js";
 import { OPENCODE_HOST } from "./harness.js";
 
-const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "integrations", "opencode", "index.js");
+const PLUGIN_DIST = process.env.AGENTSMD_E2E_OPENCODE_PLUGIN ?? join(REPO_ROOT, "dist", "plugin", "opencode.js");
 
 const newFixture = familyFixtures(OPENCODE_HOST, [() => assertBuilt(PLUGIN_DIST)]);
 

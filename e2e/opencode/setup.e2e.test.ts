@@ -29,7 +29,7 @@ describe(`agentsmd setup opencode, then OpenCode ${OPENCODE_VERSION}`, () => {
     });
     const file = agent.changes[0]!.file;
     expect(file.startsWith(join(fx.xdg.config, "opencode"))).toBe(true);
-    expect(await readFile(file, "utf8")).toContain(`from "file://${join(REPO_ROOT, "dist", "integrations", "opencode", "index.js")}"`);
+    expect(await readFile(file, "utf8")).toContain(`from "file://${join(REPO_ROOT, "dist", "plugin", "opencode.js")}"`);
     const created = fx.path("packages/web/src/new.ts");
     const run = await fx.run({
       prompt: "work",

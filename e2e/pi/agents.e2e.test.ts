@@ -15,7 +15,7 @@ import { REPO_ROOT } from "../lib/install.js";
 import { messageText, toolResults, type ChatRequestBody } from "../lib/openai-chat-server.js";
 import { createPiFixture, readPiSessionFile, requirePi, type PiFixture, type PiRunResult } from "./harness.js";
 
-const EXTENSION_DIST = join(REPO_ROOT, "dist", "integrations", "pi", "index.js");
+const EXTENSION_DIST = join(REPO_ROOT, "dist", "plugin", "pi.js");
 /** The package directory: pi finds the extension through package.json's `pi.extensions`. */
 const PACKAGE = REPO_ROOT;
 

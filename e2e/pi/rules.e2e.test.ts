@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 beforeAll(async () => {
-  await access(join(REPO_ROOT, "dist", "integrations", "pi", "index.js"));
+  await access(join(REPO_ROOT, "dist", "plugin", "pi.js"));
   await requirePi();
 }, 15 * 60_000);
 

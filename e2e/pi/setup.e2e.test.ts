@@ -33,7 +33,7 @@ describe("agentsmd setup pi, then pi", () => {
       XDG_STATE_HOME: join(fixture.home, ".local", "state"),
     });
     expect(agent.changes[0]!.file).toBe(join(fixture.agentDir, "extensions", "agentsmd.js"));
-    expect(await readFile(agent.changes[0]!.file, "utf8")).toContain(`from ${JSON.stringify(join(REPO_ROOT, "dist", "integrations", "pi", "index.js"))}`);
+    expect(await readFile(agent.changes[0]!.file, "utf8")).toContain(`from ${JSON.stringify(join(REPO_ROOT, "dist", "plugin", "pi.js"))}`);
     const run = await fixture.run({
       prompt: "work",
       timeoutMs: 120_000,

@@ -76,7 +76,6 @@ interface StoredLog {
 
 /**
  * `FILE#ID` for a reader with a store (the `#` and id only when FILE is no file by itself), else the path as it is.
- * @example await storedLog("/d/opencode.db#ses_1", reader, fs) // { file: "/d/opencode.db", session: "ses_1" }
  */
 async function storedLog(log: string, reader: SessionLogReader, fs: FileSystem): Promise<StoredLog> {
   const hash = log.lastIndexOf("#");
@@ -86,7 +85,6 @@ async function storedLog(log: string, reader: SessionLogReader, fs: FileSystem):
 
 /**
  * Audits one session log.
- * @example const report = await auditSessionLog({ log: "/home/me/.claude/projects/-r/s.jsonl", agent, home, env });
  */
 export async function auditSessionLog(options: AuditOptions): Promise<AuditReport> {
   const fs = options.fs ?? nodeFileSystem;
@@ -213,7 +211,6 @@ const MAX_LOG_ENTRIES = 20_000;
 /**
  * The agent's session logs under its log directories, newest first, modified at or after `since`
  * (epoch ms). Bounded: at most MAX_LOG_ENTRIES entries, four directory levels.
- * @example await findSessionLogs(reader, { env, home }) // [{ path: "/home/me/.claude/projects/-r/s.jsonl", mtimeMs }]
  */
 export async function findSessionLogs(
   reader: SessionLogReader,

@@ -84,7 +84,6 @@ const MAX_SIGHTINGS = 4096;
 /**
  * Text as compared: runs of whitespace as one space, trimmed, so a renderer's re-wrapping of blank
  * lines or indentation does not hide a delivery.
- * @example normalizeText("a\n\n  b\n") // "a b"
  */
 export function normalizeText(text: string): string {
   return text.replace(/\s+/g, " ").trim();

@@ -31,7 +31,6 @@ function shown(path: string, report: Pick<AuditReport, "root" | "home">): string
 
 /**
  * The report as text.
- * @example formatAudit(report) // "Claude Code session ...\n\npkg/\n  a.ts (edited: Read, Edit)\n    AGENTS.md  seen before ..."
  */
 export function formatAudit(report: AuditReport): string {
   const lines: string[] = [`${report.displayName} session ${quote(report.log)}`, `project ${quote(report.root)}`, ""];

@@ -21,7 +21,6 @@ const MAGIC = "SQLite format 3\0";
 
 /**
  * The header of a database file, or an error text when `bytes` is not one.
- * @example parseHeader(first100Bytes) // { pageSize: 4096, usable: 4096, pageCount: 1, encoding: 1 }
  */
 export function parseHeader(bytes: Uint8Array): SqliteHeader | string {
   if (bytes.length < 100 || new TextDecoder("latin1").decode(bytes.subarray(0, 16)) !== MAGIC) return "not a SQLite database";
@@ -51,7 +50,6 @@ export interface WalIndex {
  * The committed frames of a write-ahead log (its whole text): the frames whose salts match the
  * header and whose checksum chain holds, up to the last commit frame; a later or broken frame is
  * what a crash left and SQLite ignores too. Null when `bytes` is no log for pages of `pageSize`.
- * @example parseWal(walBytes, 4096)?.pages.get(2) // offset of page 2's newest committed copy
  */
 export function parseWal(bytes: Uint8Array, pageSize: number): WalIndex | null {
   if (bytes.length < 32) return null;
@@ -97,7 +95,6 @@ function walChecksum(view: DataView, offset: number, length: number, bigEndian: 
 
 /**
  * A varint at `offset`: its value (exact up to 2^53) and length, or null past the end.
- * @example readVarint(Uint8Array.of(0x81, 0x00), 0) // [128, 2]
  */
 export function readVarint(bytes: Uint8Array, offset: number): [number, number] | null {
   let value = 0;
@@ -116,7 +113,6 @@ export type TablePage = { kind: "leaf"; cells: number[] } | { kind: "interior"; 
 
 /**
  * A table b-tree page (`header` 100 on page 1, else 0), or an error text (an index page, a bad header).
- * @example parseTablePage(pageBytes, 0, 4096) // { kind: "leaf", cells: [4000, 3900] }
  */
 export function parseTablePage(page: Uint8Array, header: number, usable: number): TablePage | string {
   if (page.length < header + 8) return "a page shorter than its header";
@@ -148,7 +144,6 @@ export interface LeafCell {
 
 /**
  * The table leaf cell at `offset` of `page`, or an error text.
- * @example leafCell(page, 4000, 4096) // { size: 20, local: Uint8Array(20), overflow: 0 }
  */
 export function leafCell(page: Uint8Array, offset: number, usable: number): LeafCell | string {
   const size = readVarint(page, offset);
@@ -171,7 +166,6 @@ export type SqliteValue = null | number | string | Uint8Array;
 
 /**
  * The values of a record (a row's payload), or an error text.
- * @example decodeRecord(Uint8Array.of(2, 0x11, 0x61, 0x62), 1) // ["ab"]
  */
 export function decodeRecord(payload: Uint8Array, encoding: number): SqliteValue[] | string {
   const head = readVarint(payload, 0);
@@ -210,7 +204,6 @@ function readInteger(bytes: Uint8Array, at: number, width: number): number {
 
 /**
  * The column names of a `CREATE TABLE` statement, in order (constraints left out), or null.
- * @example tableColumns("CREATE TABLE `t` (`id` text PRIMARY KEY, `data` text NOT NULL)") // ["id", "data"]
  */
 export function tableColumns(sql: string): string[] | null {
   const open = sql.indexOf("(");

@@ -40,8 +40,6 @@ export const HOOK_BUNDLE_NAME = "agentsmd-hook.cjs";
 /**
  * The bundle a call loads: `agentsmd-hook-<host>.cjs`, only that host's code (scripts/build-hook.mjs),
  * for `hook <host>`; the shared bundle for anything else. A host name is a plain word, never a path.
- * @example hookBundleName(["hook", "codex"]) // "agentsmd-hook-codex.cjs"
- * @example hookBundleName(["show"]) // "agentsmd-hook.cjs"
  */
 export function hookBundleName(argv: readonly string[]): string {
   const at = argv.indexOf("hook");
@@ -99,7 +97,6 @@ function privateDir(path: string): boolean {
 
 /**
  * The compile cache directory, created if needed; undefined when turned off or not safe to use.
- * @example compileCacheDir({ XDG_CACHE_HOME: "/home/me/.cache" }, os.homedir) // "/home/me/.cache/agentsmd/compile-cache"
  */
 export function compileCacheDir(env: Env, homedir: () => string): string | undefined {
   if (env.AGENTSMD_COMPILE_CACHE === "0" || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -133,7 +130,6 @@ const homedirOf = (require: Require) => () => (require("node:os") as typeof impo
 
 /**
  * Turns on Node's compile cache for the modules loaded after this call (Node >= 22.1; false elsewhere).
- * @example enableCompileCache(process.env, require)
  */
 export function enableCompileCache(env: Env, require: Require, dir = hasCompileCache() ? compileCacheDir(env, homedirOf(require)) : undefined): boolean {
   if (!hasCompileCache() || dir === undefined) return false;
@@ -237,7 +233,6 @@ async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
  * Runs `agentsmd hook ...` (or a plain `show`) from the bundle (or, in a build without it, from
  * the compiled modules), and ends the process with its exit code; returns the code only when
  * output is still draining.
- * @example process.exitCode = await launchHook(process.argv.slice(2), process.env, { hookDir: __dirname, require })
  */
 export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
   const place = await placeOf(at);

@@ -68,7 +68,6 @@ export type FullCli = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 /**
  * Runs `[globals] hook <host> [options]` or a lean `show` (lean.ts) and returns the exit code.
- * @example process.exitCode = await runHookProcess(process.argv.slice(2), hookProcessIo(), (argv, io) => import("../cli/main.js").then((m) => m.main(argv, io)))
  */
 export async function runHookProcess(argv: readonly string[], io: CliIo, fullCli: FullCli): Promise<number> {
   // The deadline is cooperative (checked by the loops that grow); a hook call stalled on I/O past

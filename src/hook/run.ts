@@ -34,7 +34,6 @@ function camel(option: string): string {
 /**
  * Parses `[globals] hook <host> [options]` when it is a plain hook call; null for anything else
  * (help, a missing or unknown host, an unknown option), which commander then reports.
- * @example parseHookArgv(["hook", "claude-code", "--agents-md", "inject"]) // { host: "claude-code", globals: {}, flags: { agentsMd: "inject" } }
  */
 function parseHookArgv(argv: readonly string[]): HookInvocation | null {
   const globals: Record<string, string | boolean> = {};
@@ -82,7 +81,6 @@ function oneLine(text: string): string {
 /**
  * Runs one hook call: the host's runner with the event on stdin. Problems in the event or the
  * state are one stderr line and exit 0; a `--cwd` that is not a directory is exit 1, like every command.
- * @example process.exitCode = await runHook({ host: "claude-code", globals: {}, flags: {} }, processIo())
  */
 export async function runHook(invocation: HookInvocation, io: CliIo): Promise<number> {
   const { host, globals } = invocation;
@@ -146,7 +144,6 @@ export async function runHook(invocation: HookInvocation, io: CliIo): Promise<nu
 
 /**
  * `main()`'s fast path: runs a plain hook call, or returns null to let commander handle argv.
- * @example const code = await runHookArgv(["hook", "claude-code"], io) // null for ["hook", "--help"]
  */
 export async function runHookArgv(argv: readonly string[], io: CliIo): Promise<number | null> {
   const invocation = parseHookArgv(argv);

@@ -63,7 +63,6 @@ async function hookFiles(fs: FileSystem, root: string, home: string, env: Readon
 
 /**
  * Adds the hook-entry findings for a project at `root`.
- * @example await checkHookEntries(nodeFileSystem, "/repo", os.homedir(), process.env, (finding) => findings.push(finding));
  */
 export async function checkHookEntries(
   fs: FileSystem,

@@ -21,7 +21,6 @@ function agentsmdHosts(): string[] {
 /**
  * Who reads `format` itself: the registered hosts whose definition lists it, else the format's own
  * tool (Cursor, Continue, Windsurf: named by the format's id).
- * @example nativeReaders("claude") // ["claude-code", "copilot"]
  */
 export function nativeReaders(format: RuleFormat): string[] {
   const hosts = hostDefinitions()
@@ -33,7 +32,6 @@ export function nativeReaders(format: RuleFormat): string[] {
 /**
  * Session options with the formats their `host` reads itself filled in from the registry (a
  * caller's own `nativeRuleFormats` wins): what explain and tree open sessions with.
- * @example withHostFormats({ host: "copilot" }).nativeRuleFormats // ["copilot", "claude"]
  */
 export function withHostFormats<T extends SessionOptions>(options: T): T {
   if (options.nativeRuleFormats !== undefined || options.host === undefined) return options;

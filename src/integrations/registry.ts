@@ -4,10 +4,12 @@
  * host is its folder and one line here.
  */
 import type { HostDefinition } from "./host/definition.js";
+import { ampHost } from "./amp/host.js";
 import { auggieHost } from "./auggie/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { clineHost } from "./cline/host.js";
 import { continueHost } from "./continue/host.js";
+import { crushHost } from "./crush/host.js";
 import { droidHost } from "./droid/host.js";
 import { codexHost } from "./codex/host.js";
 import { copilotHost } from "./copilot/host.js";
@@ -30,10 +32,12 @@ const BUILT_IN: readonly HostDefinition[] = [
   clineHost,
   droidHost,
   auggieHost,
+  crushHost,
   continueHost,
   opencodeHost,
   kiloHost,
   piHost,
+  ampHost,
   mcpHost,
 ];
 
@@ -41,7 +45,6 @@ const hosts: HostDefinition[] = [...BUILT_IN];
 
 /**
  * Every registered host, in registry order.
- * @example hostDefinitions().map((host) => host.id) // ["claude-code", "codex", ...]
  */
 export function hostDefinitions(): readonly HostDefinition[] {
   return hosts;
@@ -49,7 +52,6 @@ export function hostDefinitions(): readonly HostDefinition[] {
 
 /**
  * The host with this id, or undefined.
- * @example hostById("codex")?.name // "Codex"
  */
 export function hostById(id: string): HostDefinition | undefined {
   return hosts.find((host) => host.id === id);
@@ -68,7 +70,6 @@ export function detectableHosts(): HostDefinition[] {
 /**
  * Adds a caller's own host (an embedder's, or a test's) after the built-in ones; the returned
  * function takes it out again. An id already registered is refused.
- * @example const remove = registerHost(myHost); ...; remove();
  */
 export function registerHost(definition: HostDefinition): () => void {
   if (!/^[a-z][a-z0-9-]*$/.test(definition.id)) throw new Error(`host id ${JSON.stringify(definition.id)}: use lowercase letters, digits and dashes`);

@@ -731,7 +731,6 @@ export type BoundedLine = { text: string; bytes: number } | { text: null; bytes:
  * held (a longer line comes back as `{ text: null }` with its length, unread), and no byte past
  * `maxBytes` read. Lines split at the 0x0A byte, which never occurs inside a UTF-8 sequence. The
  * file is opened without blocking on a FIFO; not a regular file: an FsError naming it.
- * @example for await (const line of readLines("/t/s.jsonl", { maxLineBytes: 8 << 20, maxBytes: 1 << 30 })) use(line.text)
  */
 export async function* readLines(path: string, limits: { maxLineBytes: number; maxBytes: number }): AsyncGenerator<BoundedLine> {
   let handle: fsp.FileHandle | undefined;
@@ -792,7 +791,6 @@ export interface RandomAccessFile {
 /**
  * Opens a regular file read-only for reads at any offset (never written, never locked), or null
  * when it is absent. Not a regular file: an FsError naming it.
- * @example const db = await openRandomAccess("/home/me/.local/share/opencode/opencode.db"); const head = await db?.readAt(0, 100);
  */
 export async function openRandomAccess(path: string): Promise<RandomAccessFile | null> {
   let handle: fsp.FileHandle | undefined;

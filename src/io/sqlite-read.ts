@@ -45,7 +45,6 @@ export class SqliteReader {
 
   /**
    * Opens `path` (and `path-wal` when there is one). Not a database: an FsError naming it.
-   * @example const db = await SqliteReader.open("/home/me/.local/share/opencode/opencode.db");
    */
   static async open(path: string): Promise<SqliteReader> {
     const file = await openRandomAccess(path);
@@ -109,7 +108,6 @@ export class SqliteReader {
   /**
    * The rows of `table` in rowid order (a row whose record is over `maxRowBytes`: null, unread).
    * A table that does not exist: no rows.
-   * @example for await (const row of db.rows("session", 1 << 20)) row?.id
    */
   async *rows(table: string, maxRowBytes: number): AsyncGenerator<SqliteRow> {
     const entry = (await this.tables()).get(table);

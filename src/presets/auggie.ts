@@ -23,7 +23,6 @@ import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } fr
 
 /**
  * `~/.augment`, Auggie's configuration directory (its session, settings and rules).
- * @example augmentDir("/home/me") // "/home/me/.augment"
  */
 export function augmentDir(home: string): string {
   return join(home, ".augment");

@@ -18,7 +18,6 @@ import { SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, DEFAULT_EXCLUDES, type Preset } fr
 
 /**
  * Cline's global AGENTS.md.
- * @example clineGlobalAgentsMd("/home/me") // "/home/me/.agents/AGENTS.md"
  */
 function clineGlobalAgentsMd(home: string): string {
   return join(join(home, ".agents"), "AGENTS.md");
@@ -26,7 +25,6 @@ function clineGlobalAgentsMd(home: string): string {
 
 /**
  * `~/.cline`, Cline's configuration directory (`CLINE_DIR` when set).
- * @example clineDir("/home/me", {}) // "/home/me/.cline"
  */
 export function clineDir(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const override = env.CLINE_DIR?.trim();
@@ -40,7 +38,6 @@ function section(block: RenderBlock, label: string): string | null {
 
 /**
  * Cline's rule sections: the global file, then the workspace file, each under its heading.
- * @example clineSections([{ path: "/r/AGENTS.md", layer: "project", content: "Hi\n" }]) // "## Workspace AGENTS.md\nHi"
  */
 function clineSections(blocks: readonly RenderBlock[]): string {
   const ordered = [...blocks.filter((block) => block.layer === "user"), ...blocks.filter((block) => block.layer !== "user")];

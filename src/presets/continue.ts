@@ -19,7 +19,6 @@ import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } fr
 
 /**
  * `~/.continue`, Continue's configuration directory (`CONTINUE_GLOBAL_DIR` when set, as cn reads it).
- * @example continueHome("/home/me", {}) // "/home/me/.continue"
  */
 export function continueHome(home: string, env: Readonly<Record<string, string | undefined>>): string {
   const override = env.CONTINUE_GLOBAL_DIR?.trim();

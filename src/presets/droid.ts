@@ -17,7 +17,6 @@ import { DEFAULT_EXCLUDES, SPEC_SCOPE, SPEC_STARTUP, SPEC_TEXT, type Preset } fr
 
 /**
  * `~/.factory`, Droid's configuration directory.
- * @example factoryDir("/home/me") // "/home/me/.factory"
  */
 export function factoryDir(home: string): string {
   return join(home, ".factory");

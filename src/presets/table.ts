@@ -7,10 +7,12 @@
 import { ConfigError } from "../core/errors.js";
 import type { Renderer } from "../core/render.js";
 import { codeliaPreset, codexPreset, type Preset } from "./preset.js";
+import { ampPreset } from "./amp.js";
 import { auggiePreset } from "./auggie.js";
 import { claudePreset } from "./claude.js";
 import { clinePreset } from "./cline.js";
 import { continuePreset } from "./continue.js";
+import { crushPreset } from "./crush.js";
 import { droidPreset } from "./droid.js";
 import { copilotPreset } from "./copilot.js";
 import { geminiPreset } from "./gemini.js";
@@ -38,6 +40,8 @@ export const PRESETS: ReadonlyMap<string, Preset> = new Map(
     droidPreset,
     auggiePreset,
     continuePreset,
+    crushPreset,
+    ampPreset,
     kiloPluginPreset,
   ].map((preset) => [preset.name, preset]),
 );

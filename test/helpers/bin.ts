@@ -26,19 +26,20 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** The hook bundle `npm run build` makes (scripts/build-hook.mjs), and the package's bin it makes last (scripts/build-bin.mjs). */
+/** The hook bundle `npm run build` makes (scripts/build-hook.mjs), the package's bin (scripts/build-bin.mjs) and the last plugin bundle (scripts/build-plugins.mjs). */
 const HOOK_BUNDLE = join(REPO, "dist/hook/agentsmd-hook.cjs");
 const PACKAGE_BIN = join(REPO, "dist/cli/agentsmd.cjs");
+const PLUGIN_BUNDLE = join(REPO, "dist/plugin/pi.js");
 
 function older(file: string, newest = newestMtime(join(REPO, "src"))): boolean {
   return !existsSync(file) || statSync(file).mtimeMs < newest;
 }
 
 function stale(): boolean {
-  return older(BIN) || older(HOOK_BUNDLE) || older(PACKAGE_BIN);
+  return older(BIN) || older(HOOK_BUNDLE) || older(PACKAGE_BIN) || older(PLUGIN_BUNDLE);
 }
 
-/** Builds `dist/` (tsc, then the hook bundle and the package's bin) when it is missing or older than `src/` (one build at a time across test files). */
+/** Builds `dist/` (tsc, then the hook bundle, the package's bin and the plugin bundles) when it is missing or older than `src/` (one build at a time across test files). */
 export async function ensureBuilt(): Promise<void> {
   if (!stale()) return;
   await withLock(
@@ -53,6 +54,7 @@ export async function ensureBuilt(): Promise<void> {
       }
       await promisify(execFile)(process.execPath, [join(REPO, "scripts/build-hook.mjs")], { cwd: REPO });
       await promisify(execFile)(process.execPath, [join(REPO, "scripts/build-bin.mjs")], { cwd: REPO });
+      await promisify(execFile)(process.execPath, [join(REPO, "scripts/build-plugins.mjs")], { cwd: REPO });
     },
     // The temp directory is everyone's: this lock guards no file there.
     { timeoutMs: 120_000, directory: "any" },

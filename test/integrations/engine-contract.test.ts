@@ -1,7 +1,7 @@
 /**
  * The conversation engine's contract, pinned once for every adapter that carries events to it
  * (host/conversation.ts): a hook profile (a hook process per event, the state file between them),
- * the OpenCode family's plugin, pi's extension and the MCP server. The same scripted session (start,
+ * the OpenCode family's plugin, pi's extension, Amp's plugin and the MCP server. The same scripted session (start,
  * a tool in pkg/, the same tool again, an edit of pkg/AGENTS.md, a turn start and a tool, a
  * compaction and a tool) shows the same files at the same moments through each: the root file
  * the host loads itself never, each version of the nested file exactly once per context, and
@@ -21,6 +21,7 @@ import { runConversationEvent } from "../../src/integrations/host/conversation.j
 import { nodeFileSystem } from "../../src/io/file-system.js";
 import { OpenCodeAgents } from "../../src/integrations/opencode/index.js";
 import { PiAgents } from "../../src/integrations/pi/index.js";
+import { AmpAgents } from "../../src/integrations/amp/index.js";
 import { createAgentsMcpServer } from "../../src/integrations/mcp/index.js";
 
 const TREE = {
@@ -153,6 +154,19 @@ function piAdapter(tree: Tree): Adapter {
   };
 }
 
+/** Amp's plugin, fed Amp-shaped Read results that list no file of Amp's own. Amp's plugin API has no compaction event. */
+function ampAdapter(tree: Tree): Adapter {
+  const agents = new AmpAgents({ home: tree.home, env: {}, cwd: tree.path("r"), stateDir: tree.path("state") });
+  return {
+    start: () => agents.prompt("c1"),
+    tool: (path) => agents.afterTool("c1", "Read", { path, read_range: [1, 5] }, { absolutePath: path, content: "1: a" }),
+    prompt: () => agents.prompt("c1"),
+    compact: async () => "",
+    admitted: () => storedAdmitted(conversationPath(tree.path("state"), { id: "c1" })),
+    close: async () => undefined,
+  };
+}
+
 async function mcpAdapter(tree: Tree): Promise<Adapter> {
   const { server, close } = await createAgentsMcpServer({ cwd: tree.path("r"), home: tree.home, env: {} });
   const client = new Client({ name: "contract", version: "1.0.0" });
@@ -200,6 +214,7 @@ const ADAPTERS: Record<string, (tree: Tree) => Adapter | Promise<Adapter>> = {
   "engine, memory store": memoryAdapter,
   "family plugin (OpenCode)": familyAdapter,
   "pi extension": piAdapter,
+  "Amp plugin": ampAdapter,
   "MCP server": mcpAdapter,
 };
 
@@ -222,7 +237,8 @@ describe("the conversation engine's contract, through every adapter", () => {
         after: { root: 0, v1: 0, v2: 0 },
       });
       const target = tree.path("r/pkg/a.ts");
-      if (name !== "MCP server") {
+      // Neither an MCP server nor Amp's plugin API sees a compaction.
+      if (name !== "MCP server" && name !== "Amp plugin") {
         const restored = (await adapter.compact()) + (await adapter.tool(target));
         expect(restored.split("PKG-RULES v2").length - 1).toBe(1);
         expect(restored).not.toContain("ROOT-RULES");

@@ -160,8 +160,8 @@ describe("install <host> usage", () => {
   it("an unknown host lists the hosts with hooks and the plugin hosts, not MCP for Codex and Gemini", async () => {
     const run = await runCli(["install", "vim"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("supported: auggie, claude-code, cline, codex, continue, copilot, droid, gemini, qwen");
-    expect(run.stderr).toContain("OpenCode, Kilo Code and pi");
+    expect(run.stderr).toContain("supported: auggie, claude-code, cline, codex, continue, copilot, crush, droid, gemini, qwen");
+    expect(run.stderr).toContain("OpenCode, Kilo Code, pi and Amp");
     expect(run.stderr).not.toMatch(/for Codex, Gemini/);
   });
 });

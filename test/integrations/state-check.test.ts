@@ -29,6 +29,7 @@ import { qwenProfile } from "../../src/integrations/qwen/profile.js";
 import { clineProfile } from "../../src/integrations/cline/profile.js";
 import { droidProfile } from "../../src/integrations/droid/profile.js";
 import { auggieProfile } from "../../src/integrations/auggie/profile.js";
+import { crushProfile } from "../../src/integrations/crush/profile.js";
 import { HOOK_HOSTS } from "../../src/integrations/hosts.js";
 
 const PROFILES: Record<string, { state: { schema(): $ZodType } }> = {
@@ -40,6 +41,7 @@ const PROFILES: Record<string, { state: { schema(): $ZodType } }> = {
   cline: clineProfile(),
   droid: droidProfile(),
   auggie: auggieProfile(),
+  crush: crushProfile(),
 };
 
 /** The id STATE_SCHEMA_ID must hold: the JSON Schemas of every host's state file, plus the empty host fields of the in-process hosts. */
@@ -182,6 +184,7 @@ describe("state file check", () => {
           is_mcp_tool: false,
         },
       ],
+      crush: [{ event: "PreToolUse", session_id: "c", cwd, tool_name: "view", tool_input: { file_path: file } }],
       droid: [
         { session_id: "c", hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" },
         { session_id: "c", hook_event_name: "PostToolUse", cwd, transcript_path: "", tool_name: "Read", tool_input: { file_path: file }, tool_response: {} },

@@ -23,11 +23,21 @@ const segmentArb = fc.oneof(
 // Left out, where picomatch's RegExp translation shows through: a `**` inside a segment (picomatch
 // lets some cross a slash; here it is `*`), `?`/`*`/`+` right after a group (a RegExp quantifier
 // there), and a group right before a trailing `/**` (whether `/**` may match nothing then depends
-// on picomatch's token before it, here on the group's expansion).
+// on picomatch's token before it, here on the group's expansion), and a literal `.` anywhere in a
+// pattern with a `{a..b}` range (picomatch then leaves some dots unescaped: `x.{a..b}` becomes
+// `x.[a-b]`, so it matches `xza`; the case below pins our answer), and a segment that only `?(a)`
+// makes up (it may match nothing; picomatch then lets `a/**/?(a)` match `a`, though not `a/**/*`).
 const globArb = fc
   .array(segmentArb, { minLength: 1, maxLength: 4 })
   .map((segments) => segments.join("/"))
-  .filter((glob) => glob.split("/").every((segment) => segment === "**" || !segment.includes("**")) && !/\)[?*+]/.test(glob) && !/\)\/\*\*/.test(glob));
+  .filter(
+    (glob) =>
+      glob.split("/").every((segment) => segment === "**" || !segment.includes("**")) &&
+      !/\)[?*+]/.test(glob) &&
+      !/\)\/\*\*/.test(glob) &&
+      !(glob.includes("{a..b}") && glob.replaceAll("{a..b}", "").includes(".")) &&
+      !glob.split("/").some((segment) => /^(\?\(a\))+$/.test(segment)),
+  );
 
 describe("the linear glob matcher agrees with picomatch {dot: true}", () => {
   it("on random patterns of stars, classes, braces and groups over random paths", () => {
@@ -61,6 +71,20 @@ describe("the linear glob matcher agrees with picomatch {dot: true}", () => {
       ["**", ".env"],
     ];
     for (const [glob, path] of cases) expect(compileGlob(glob)(path), `${glob} ${path}`).toBe(picomatch(glob, { dot: true })(path));
+  });
+
+  it("keeps a dot literal beside a brace range, where picomatch does not", () => {
+    // picomatch's RegExp for this is `^(?:[a-b]\..[a-b](?:\/...)?)$`: its second dot matches any character
+    expect(compileGlob("[a-b]..{a..b}/**")("b.aa/b.")).toBe(false);
+    expect(compileGlob("[a-b]..{a..b}/**")("b..a/b.")).toBe(true);
+    expect(compileGlob("x.{a..b}")("xza")).toBe(false);
+    expect(compileGlob("x.{a..b}")("x.b")).toBe(true);
+  });
+
+  it("does not let `/**/` vanish before a segment that may be empty, as it does not before `*`", () => {
+    expect(compileGlob("a/**/?(a)")("a")).toBe(false);
+    expect(compileGlob("a/**/*")("a")).toBe(false);
+    expect(compileGlob("a/**/?(a)")("a/b/a")).toBe(true);
   });
 
   it("refuses the extglobs that repeat or negate, and a group left open", () => {

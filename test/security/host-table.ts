@@ -190,6 +190,14 @@ export const HOOK_EVENTS: Readonly<Record<string, Events>> = {
     prompt: (cwd, id) => ({ hook_event_name: "PromptSubmit", conversation_id: id, workspace_roots: [cwd], user_prompt: "go" }),
     text: additional,
   },
+  // Crush (built from its source): tool events carry the answer; PostCompact marks a compaction, its answer dropped.
+  crush: {
+    start: (cwd, id) => ({ event: "SessionStart", session_id: id, cwd }),
+    read: (cwd, id, path) => ({ event: "PreToolUse", session_id: id, cwd, tool_name: "view", tool_input: { file_path: path } }),
+    prompt: (cwd, id) => ({ event: "TurnStart", session_id: id, cwd }),
+    compact: (cwd, id) => ({ event: "PostCompact", session_id: id, cwd }),
+    text: additional,
+  },
 };
 
 /** The most characters each hook host takes in one answer (its profile's `budget.limit`). */
@@ -202,6 +210,7 @@ const HOOK_LIMITS: Readonly<Record<string, number>> = {
   cline: 32_000,
   droid: 32_000,
   auggie: 32_000,
+  crush: 32_000,
 };
 
 function hookCase(name: string): HostCase {

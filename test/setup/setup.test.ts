@@ -103,17 +103,15 @@ describe("agentsmd setup: dry run, install, verification, uninstall", () => {
     expect(run.stdout).toContain(`would add to ${join(home, ".codex/hooks.json")}: SessionStart, UserPromptSubmit, PostToolUse (Bash|apply_patch)`);
     // The plugin hosts: a module in the user's own plugin folder, re-exporting this copy's built entry.
     expect(run.stdout).toContain(
-      `would add to ${join(home, ".config/opencode/plugin/agentsmd.js")}: a module re-exporting "file://${join(REPO, "dist/integrations/opencode/index.js")}"`,
+      `would add to ${join(home, ".config/opencode/plugin/agentsmd.js")}: a module re-exporting "file://${join(REPO, "dist/plugin/opencode.js")}"`,
     );
     expect(run.stdout).toContain(`would add to ${join(home, ".config/kilo/plugins/agentsmd.js")}: a module re-exporting "file://`);
-    expect(run.stdout).toContain(
-      `would add to ${join(home, ".pi/agent/extensions/agentsmd.js")}: a module re-exporting "${join(REPO, "dist/integrations/pi/index.js")}"`,
-    );
+    expect(run.stdout).toContain(`would add to ${join(home, ".pi/agent/extensions/agentsmd.js")}: a module re-exporting "${join(REPO, "dist/plugin/pi.js")}"`);
     const json = JSON.parse((await runCli(["--json", "--home", home, "setup", "--dry-run"], { env })).stdout) as SetupReport;
     expect(json.dryRun).toBe(true);
     expect(json.agents.map((a) => a.id)).toEqual(["claude-code", "codex", "gemini", "copilot", "qwen", "opencode", "kilo", "pi"]);
     expect(json.agents.find((a) => a.id === "pi")!.changes).toEqual([
-      { file: join(home, ".pi/agent/extensions/agentsmd.js"), entries: [`a module re-exporting "${join(REPO, "dist/integrations/pi/index.js")}"`] },
+      { file: join(home, ".pi/agent/extensions/agentsmd.js"), entries: [`a module re-exporting "${join(REPO, "dist/plugin/pi.js")}"`] },
     ]);
     expect(json.agents.every((a) => a.changed === undefined && a.verify === undefined)).toBe(true);
     expect(await snapshot(tree.root)).toEqual(before);
@@ -155,7 +153,7 @@ describe("agentsmd setup: dry run, install, verification, uninstall", () => {
     }
     const opencodeModule = await readFile(join(home, ".config/opencode/plugin/agentsmd.js"), "utf8");
     expect(opencodeModule).toBe(
-      `// Written by \`agentsmd setup\`; \`agentsmd setup --uninstall\` takes it out again.\nexport { default } from "file://${join(REPO, "dist/integrations/opencode/index.js")}";\n`,
+      `// Written by \`agentsmd setup\`; \`agentsmd setup --uninstall\` takes it out again.\nexport { default } from "file://${join(REPO, "dist/plugin/opencode.js")}";\n`,
     );
     expect(await readdir(join(home, ".config/kilo/plugins"))).toEqual(["agentsmd.js", "other.js"]);
     // Nothing else under the plugin hosts' folders: no package.json, no node_modules.

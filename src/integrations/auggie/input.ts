@@ -58,7 +58,6 @@ export const AUGGIE_POST_TOOL_MATCHER = `^(${Object.keys(AUGGIE_TOOL_TARGETS).jo
 
 /**
  * The workspace Auggie ran the hook for: its first root (hooks run there; tool paths are relative to it).
- * @example auggieCwd({ workspace_roots: ["/r"] }) // "/r"
  */
 export function auggieCwd(input: Pick<AuggieHookInput, "workspace_roots">): string {
   return absolute(input.workspace_roots[0] ?? "/", "/");
@@ -72,7 +71,6 @@ function viewedWhole(args: Readonly<Record<string, unknown>>): boolean {
 /**
  * An Auggie event as a delivery: PostToolUse by its tool table; every other event carries nothing
  * the model would see (its answer never reaches the backend), so it is ignored.
- * @example auggieEvent({ hook_event_name: "PostToolUse", conversation_id: "c", workspace_roots: ["/r"], tool_name: "view", tool_input: { path: "a/b.ts" } }).targets // ["/r/a/b.ts"]
  */
 export function auggieEvent(input: AuggieHookInput): HostEvent {
   const cwd = auggieCwd(input);

@@ -30,7 +30,6 @@ export interface AuggieInstallOptions {
 
 /**
  * The settings file of a scope.
- * @example auggieSettingsPath({ scope: "user", projectDir: "/r", home: "/home/me", env: {} }) // "/home/me/.augment/settings.json"
  */
 export function auggieSettingsPath(options: Omit<AuggieInstallOptions, "command">): string {
   return options.scope === "project" ? join(join(options.projectDir, ".augment"), "settings.json") : join(augmentDir(options.home), "settings.json");

@@ -34,7 +34,6 @@ async function auggieNative(path: string, _origin: NativeOrigin, context: Native
 
 /**
  * The Auggie profile.
- * @example await handleHostEvent(auggieProfile(), event)
  */
 export function auggieProfile(): HostProfile<AuggieHookInput, AuggieState, AuggieHookOutput> {
   return {
@@ -52,5 +51,5 @@ export function auggieProfile(): HostProfile<AuggieHookInput, AuggieState, Auggi
   };
 }
 
-/** The runner of `agentsmd hook auggie`. @example await runAuggieHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook auggie`. */
 export const runAuggieHook = hookRunner(() => auggieProfile());

@@ -8,8 +8,9 @@
  */
 import { join } from "../../core/paths.js";
 import { toolTargets, type ToolCall } from "../host/targets.js";
+import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
-import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
+import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
 import { CLAUDE_TOOL_TARGETS } from "./tools.js";
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "editFiles"]);
@@ -31,30 +32,20 @@ function textsOf(content: unknown): string[] {
   });
 }
 
-class ClaudeLogState {
-  cwd: string | undefined;
+class ClaudeLogState extends JsonLinesLog {
   system = new Set<string>();
   sawSystem = false;
-  skipped = 0;
-  bad = 0;
   sidechain = false;
 
+  constructor() {
+    super("JSON records");
+  }
+
   *line(line: string | null): Generator<LogEvent> {
-    if (line === null) {
-      this.skipped++;
-      return;
-    }
-    const record = jsonLine(line);
-    if (record === undefined) {
-      if (line.trim() !== "") this.bad++;
-      return;
-    }
+    const record = this.record(line);
+    if (record === undefined) return;
     const time = timeOf(record.timestamp);
-    const cwd = stringOf(record.cwd);
-    if (cwd !== undefined && cwd.startsWith("/") && cwd !== this.cwd) {
-      this.cwd = cwd;
-      yield { kind: "cwd", cwd, ...(time !== undefined ? { time } : {}) };
-    }
+    yield* this.moveTo(stringOf(record.cwd), time);
     if (record.isSidechain === true) this.sidechain = true;
     switch (record.type) {
       case "assistant":
@@ -151,8 +142,7 @@ class ClaudeLogState {
         kind: "note",
         text: "this transcript records no system prompt (no api-request-shape record): instruction files Claude Code put there cannot be told from it",
       };
-    if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
-    if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not JSON records were skipped (a truncated or damaged log)` };
+    yield* this.tallyNotes();
     if (this.sidechain) yield { kind: "note", text: "subagent (sidechain) records are audited in the same timeline as the main conversation" };
   }
 }

@@ -6,7 +6,9 @@
  * - a hook is a file named for its event in a hooks directory (`~/.cline/hooks/`, the workspace's
  *   `.clinerules/hooks/`), `PostToolUse` with an extension from Cline's list (`.sh` runs with bash);
  *   its stdin is one JSON document: `hookName` (`agent_start`, `tool_call`, `tool_result`,
- *   `prompt_submit`, ...), `taskId` (the conversation), `workspaceRoots` (the workspace is cwd),
+ *   `prompt_submit`, ...), `taskId` (one run of the agent: a resumed session gets a new one),
+ *   `sessionContext.rootSessionId` (the saved session, `~/.cline/data/sessions/<id>/`, the same
+ *   after a resume: the conversation), `workspaceRoots` (the workspace is cwd),
  *   `agent_id`/`parent_agent_id` (a spawned agent has a parent), and for `tool_result`
  *   `tool_result.name` and `tool_result.input` (the model's arguments, paths relative to the workspace);
  * - the answer `{"contextModification": text}` reaches the model as a user message
@@ -24,6 +26,7 @@ const { nonEmptyString, optionalString, optionalUnknown, optionalRecord, strings
 export const ClineHookInputSchema = z.looseObject({
   hookName: nonEmptyString,
   taskId: nonEmptyString,
+  sessionContext: z.optional(z.looseObject({ rootSessionId: optionalString })),
   workspaceRoots: strings,
   agent_id: optionalString,
   parent_agent_id: z.optional(z.nullable(z.string())),

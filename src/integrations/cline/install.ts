@@ -30,7 +30,6 @@ export interface ClineInstallContext {
 
 /**
  * The hook file of a scope.
- * @example clineHookPath("project", { projectDir: "/repo", home: "/home/me", env: {} }) // "/repo/.clinerules/hooks/PostToolUse.sh"
  */
 export function clineHookPath(scope: ClineScope, context: ClineInstallContext): string {
   const dir = scope === "user" ? join(join(context.home, ".cline"), "hooks") : join(context.projectDir, ".clinerules/hooks");
@@ -39,7 +38,6 @@ export function clineHookPath(scope: ClineScope, context: ClineInstallContext): 
 
 /**
  * The hook file's text: a shell script running `<prefix> hook cline` (stdin passes through).
- * @example clineHookScript("agentsmd") // "#!/bin/sh\n# agentsmd: Cline PostToolUse hook (…)\nexec agentsmd hook cline\n"
  */
 export function clineHookScript(prefix: string): string {
   if (prefix.includes("\n")) throw new ConfigError("the hook command holds a line break", { fix: "give --command a command on one line" });
@@ -48,7 +46,6 @@ export function clineHookScript(prefix: string): string {
 
 /**
  * True when a hook file's text is one agentsmd wrote.
- * @example isAgentsmdClineHook(clineHookScript("agentsmd")) // true
  */
 export function isAgentsmdClineHook(text: string): boolean {
   return OURS.test(text);
@@ -70,7 +67,6 @@ function notOurs(file: string): ConfigError {
 
 /**
  * Writes agentsmd's hook file for `scope`. Idempotent.
- * @example await installCline({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function installCline(options: ClineInstallContext & { scope: ClineScope; command?: string }): Promise<ClineInstallResult> {
   const file = clineHookPath(options.scope, options);
@@ -89,7 +85,6 @@ export async function installCline(options: ClineInstallContext & { scope: Cline
 
 /**
  * Deletes agentsmd's hook file of `scope` (and the directories install created for it, when empty).
- * @example await uninstallCline({ scope: "user", projectDir: process.cwd(), home: os.homedir(), env: process.env })
  */
 export async function uninstallCline(options: ClineInstallContext & { scope: ClineScope }): Promise<ClineInstallResult> {
   const file = clineHookPath(options.scope, options);

@@ -29,7 +29,6 @@ function clineCwd(input: ClineHookInput): string {
 
 /**
  * The files Cline loads at the start of a task in this workspace (preset `cline`).
- * @example (await clineState(input, { fs, home, env })).loaded // ["/home/me/.agents/AGENTS.md", "/repo/AGENTS.md"]
  */
 async function clineState(input: ClineHookInput, context: Pick<NativeContext<unknown>, "fs" | "home" | "env">): Promise<ClineState> {
   return { loaded: await startupFiles({ cwd: clineCwd(input), preset: "cline", home: context.home, env: context.env, fs: context.fs }) };
@@ -45,12 +44,13 @@ async function clineNative(path: string, _origin: NativeOrigin, context: NativeC
 /**
  * Cline's hook documents as deliveries: `tool_result` is a tool, `prompt_submit` a turn start;
  * the rest carries nothing the model would see.
- * @example clineEvent({ hookName: "tool_result", taskId: "t", workspaceRoots: ["/r"], tool_result: { name: "read_files", input: { files: [{ path: "a.ts" }] } } }).targets // ["/r/a.ts"]
  */
 export function clineEvent(input: ClineHookInput): HostEvent {
   const cwd = clineCwd(input);
   const agent = input.parent_agent_id ? input.agent_id || undefined : undefined;
-  const base = { conversation: { id: input.taskId, agent }, cwd, targets: [] as string[] };
+  // The session, not the run: a resumed session replays the answers its earlier runs got.
+  const id = input.sessionContext?.rootSessionId || input.taskId;
+  const base = { conversation: { id, agent }, cwd, targets: [] as string[] };
   if (input.hookName === "prompt_submit") return { ...base, kind: "prompt" };
   if (input.hookName !== "tool_result" || !input.tool_result) return { ...base, kind: "ignore" };
   const tool = input.tool_result.name ?? "";
@@ -61,7 +61,6 @@ export function clineEvent(input: ClineHookInput): HostEvent {
 
 /**
  * The Cline profile.
- * @example await handleHostEvent(clineProfile(), event)
  */
 export function clineProfile(): HostProfile<ClineHookInput, ClineState, ClineHookOutput> {
   return {
@@ -79,5 +78,5 @@ export function clineProfile(): HostProfile<ClineHookInput, ClineState, ClineHoo
   };
 }
 
-/** The runner of `agentsmd hook cline`. @example await runClineHook(stdinText, { flags: {}, deliver: print }) */
+/** The runner of `agentsmd hook cline`. */
 export const runClineHook = hookRunner(() => clineProfile());

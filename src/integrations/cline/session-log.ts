@@ -31,7 +31,6 @@ const NUMBERED_LINE = /^\s*\d+ \| ?/;
 
 /**
  * A read result's file text without Cline's line numbers (`1 | a` -> `a`), else the text as is.
- * @example unnumbered("1 | a\n2 | b") // "a\nb"
  */
 export function unnumbered(text: string): string {
   const lines = text.split("\n");
@@ -167,7 +166,6 @@ class ClineLogState {
 /**
  * Cline's sessions directory: `$CLINE_SESSION_DATA_DIR`, else `$CLINE_DATA_DIR/sessions`, else
  * `$CLINE_DIR/data/sessions` (default `~/.cline/data/sessions`), as Cline 3.0.65 resolves it.
- * @example clineSessionsDir({}, "/home/me") // "/home/me/.cline/data/sessions"
  */
 export function clineSessionsDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   const absoluteOf = (name: string) => {

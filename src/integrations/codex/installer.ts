@@ -26,7 +26,6 @@ const TRUST_LINE =
 
 /**
  * Whether the codex executable runs here (`codex --version` answers within 10 s); the reason when not.
- * @example await codexRuns("/usr/local/bin/codex", process.env) // { runs: true }
  */
 export function codexRuns(binary: string, env: Env): Promise<{ runs: boolean; reason?: string }> {
   return new Promise((resolve) => {

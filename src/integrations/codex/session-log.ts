@@ -10,6 +10,7 @@
 import { join } from "../../core/paths.js";
 import { patchTargets, usablePath } from "../host/targets.js";
 import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
 import { shellCommandPaths } from "../host/shell-paths.js";
 
@@ -39,38 +40,25 @@ function commandOf(args: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-class CodexLogState {
-  cwd: string | undefined;
-  skipped = 0;
-  bad = 0;
+class CodexLogState extends JsonLinesLog {
   sawBase = false;
-  unreadCommands = 0;
   /** call_id -> the file a call showed whole (its output is that file's text). */
   private readonly wholeReads = new Map<string, string>();
 
-  constructor(private readonly home: string) {}
+  constructor(private readonly home: string) {
+    super("rollout records");
+  }
 
   *line(line: string | null): Generator<LogEvent> {
-    if (line === null) {
-      this.skipped++;
-      return;
-    }
-    const record = jsonLine(line);
+    const record = this.record(line, (record) => recordOf(record.payload) !== undefined);
     const payload = recordOf(record?.payload);
-    if (record === undefined || payload === undefined) {
-      if (line.trim() !== "") this.bad++;
-      return;
-    }
+    if (record === undefined || payload === undefined) return;
     const time = timeOf(record.timestamp);
     const at = time !== undefined ? { time } : {};
     switch (record.type) {
       case "session_meta":
       case "turn_context": {
-        const cwd = stringOf(payload.cwd);
-        if (cwd !== undefined && cwd.startsWith("/") && cwd !== this.cwd) {
-          this.cwd = cwd;
-          yield { kind: "cwd", cwd, ...at };
-        }
+        yield* this.moveTo(stringOf(payload.cwd), time);
         const base = stringOf(recordOf(payload.base_instructions)?.text) ?? stringOf(payload.instructions);
         if (record.type === "session_meta" && base !== undefined) {
           this.sawBase = true;
@@ -145,13 +133,7 @@ class CodexLogState {
 
   *notes(): Generator<LogEvent> {
     if (!this.sawBase) yield { kind: "note", text: "this rollout records no base instructions: what Codex put in its system prompt cannot be told from it" };
-    if (this.unreadCommands > 0)
-      yield {
-        kind: "note",
-        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
-      };
-    if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
-    if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not rollout records were skipped (a truncated or damaged log)` };
+    yield* this.tallyNotes();
   }
 }
 

@@ -18,7 +18,6 @@ export const SERVER_NAME = "agentsmd";
 
 /**
  * The config cn runs with when no `--config` is given.
- * @example continueConfigPath("/home/me", {}) // "/home/me/.continue/config.yaml"
  */
 export function continueConfigPath(home: string, env: Env): string {
   return join(continueHome(home, env), "config.yaml");
@@ -59,8 +58,6 @@ function isOurs(item: unknown): boolean {
 /**
  * `text` with agentsmd's server in `mcpServers` (the list created when absent, an older entry of
  * agentsmd's replaced in place); the same text when it already holds exactly this entry.
- * @example withAgentsmdServer("name: me\n", "/c.yaml", { command: "agentsmd", args: ["mcp"] })
- * // "name: me\nmcpServers:\n  - name: agentsmd\n    command: agentsmd\n    args:\n      - mcp\n"
  */
 export function withAgentsmdServer(text: string, file: string, entry: ServerEntry): string {
   const doc = parse(text, file);

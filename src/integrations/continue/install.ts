@@ -38,7 +38,6 @@ function packageCliScript(): string {
 /**
  * The server entry: `node <package>/dist/cli/bin.js mcp --preset continue` (node from PATH, as the
  * hooks of other hosts), `agentsmd` by name from npx's cache, or the words of `--command`.
- * @example serverEntry("agentsmd") // { command: "agentsmd", args: ["mcp", "--preset", "continue"] }
  */
 export function serverEntry(command?: string, script: string = packageCliScript()): ServerEntry {
   if (command === undefined)

@@ -55,7 +55,6 @@ export function latestResume(tail: string, cut: boolean): string | null {
 
 /**
  * The id of Copilot's latest resume of `sessionId` from its events file (null: none, or no file).
- * @example await copilotResumeId(fs, "7b25c4dd-32b6-472a-b1fb-7515521a25d2", home, env)
  */
 export async function copilotResumeId(
   fs: FileSystem,

@@ -15,7 +15,8 @@
 import { join } from "../../core/paths.js";
 import { copilotHome } from "../../presets/copilot.js";
 import { usablePath } from "../host/targets.js";
-import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
 import { shellCommandPaths } from "../host/shell-paths.js";
 import { copilotToolTargets } from "./targets.js";
@@ -30,35 +31,26 @@ const MAX_PENDING = 256;
 /** Copilot's frame of a nested file it attaches after a `view` (e2e/copilot/FINDINGS.md). */
 const ATTACHED = /^\s*<system_reminder>\nCustom instructions from ([^\n]+?)\. Apply these to any code you write here:\n\n/;
 
-class CopilotLogState {
-  cwd: string | undefined;
+class CopilotLogState extends JsonLinesLog {
   private gitRoot: string | undefined;
   private readonly system = new Set<string>();
   private sawSystem = false;
   /** A resume came after the last logged system prompt (Copilot rebuilds it without logging it). */
   private resumedSince = false;
-  private skipped = 0;
-  private bad = 0;
-  private unreadCommands = 0;
   private byNameOnly = 0;
   /** Files Copilot said it attached during the running tool call, their text not (yet) seen. */
   private pending: Array<{ path: string; time: number }> = [];
   /** toolCallId -> the file a `view` showed whole. */
   private readonly wholeViews = new Map<string, string>();
 
-  constructor(private readonly home: string) {}
+  constructor(private readonly home: string) {
+    super("Copilot events");
+  }
 
   *line(line: string | null): Generator<LogEvent> {
-    if (line === null) {
-      this.skipped++;
-      return;
-    }
-    const record = jsonLine(line);
+    const record = this.record(line, (record) => recordOf(record.data) !== undefined && typeof record.type === "string");
     const data = recordOf(record?.data);
-    if (record === undefined || data === undefined || typeof record.type !== "string") {
-      if (line.trim() !== "") this.bad++;
-      return;
-    }
+    if (record === undefined || data === undefined) return;
     const time = timeOf(record.timestamp);
     const at = time !== undefined ? { time } : {};
     switch (record.type) {
@@ -68,11 +60,7 @@ class CopilotLogState {
         const context = recordOf(data.context);
         const root = stringOf(context?.gitRoot);
         if (root !== undefined && root.startsWith("/")) this.gitRoot = root;
-        const cwd = stringOf(context?.cwd);
-        if (cwd !== undefined && cwd.startsWith("/") && cwd !== this.cwd) {
-          this.cwd = cwd;
-          yield { kind: "cwd", cwd, ...at };
-        }
+        yield* this.moveTo(stringOf(context?.cwd), time);
         return;
       }
       case "system.message": {
@@ -197,13 +185,7 @@ class CopilotLogState {
         kind: "note",
         text: `${this.byNameOnly} nested instruction file(s) Copilot attached itself are logged by name only (no postToolUse hook ran): counted as seen when the file is unchanged on disk since`,
       };
-    if (this.unreadCommands > 0)
-      yield {
-        kind: "note",
-        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
-      };
-    if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
-    if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not Copilot events were skipped (a truncated or damaged log)` };
+    yield* this.tallyNotes();
   }
 }
 

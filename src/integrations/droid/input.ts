@@ -23,7 +23,6 @@ export const DROID_POST_TOOL_MATCHER = Object.keys(DROID_TOOL_TARGETS).join("|")
 
 /**
  * A Droid event as a delivery: the Claude-style mapping (host/claude-style-event.ts), with Droid's tools.
- * @example droidEvent({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "LS", tool_input: { directory_path: "/r/a" } }).targets // ["/r/a"]
  */
 export function droidEvent(input: DroidHookInput): HostEvent {
   return claudeStyleHostEvent(input, () => {

@@ -32,7 +32,6 @@ export interface DroidInstallOptions {
 
 /**
  * The settings file of a scope.
- * @example droidSettingsPath({ scope: "user", projectDir: "/r", home: "/home/me", env: {} }) // "/home/me/.factory/settings.json"
  */
 export function droidSettingsPath(options: Omit<DroidInstallOptions, "command">): string {
   return options.scope === "project" ? join(join(options.projectDir, ".factory"), "settings.json") : join(factoryDir(options.home), "settings.json");

@@ -21,7 +21,8 @@ const DROID_CONTEXT_LIMIT = 32_000;
 /** Tools after which Droid attaches the nested files of the touched path itself. */
 const DROID_DISCOVERING_TOOLS: ReadonlySet<string> = new Set(["Read", "LS", "Grep"]);
 
-const droidStateSchema = once(() => z.strictObject({ loaded: leaves().strings }));
+/** `loaded`: the files of Droid's start; `attached`: the nested files Droid attached after a Read, LS or Grep (once a session). */
+const droidStateSchema = once(() => z.strictObject({ loaded: leaves().strings, attached: z.optional(leaves().strings) }));
 export type DroidState = z.infer<ReturnType<typeof droidStateSchema>>;
 
 interface DroidAnswer {
@@ -39,8 +40,15 @@ async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pick<Nati
  */
 async function droidNative(path: string, origin: NativeOrigin, context: NativeContext<DroidState>): Promise<NativeAnswer> {
   if (origin === "notice" || origin === "restore") return "no";
-  // Droid attaches the nested files of a path it read, listed or searched (observed for Read, LS and Grep).
-  if (origin === "read" || (origin === "tool" && context.event?.tool !== undefined && DROID_DISCOVERING_TOOLS.has(context.event.tool))) return "loaded";
+  // Droid attaches the nested files of a path it read, listed or searched (observed for Read, LS and
+  // Grep), each once a session: an attached file proposed again was edited, and Droid does not attach
+  // its new text (observed), so agentsmd gives it.
+  if (origin === "read" || (origin === "tool" && context.event?.tool !== undefined && DROID_DISCOVERING_TOOLS.has(context.event.tool))) {
+    const attached = (context.host.attached ??= []);
+    if (attached.includes(path)) return "no";
+    attached.push(path);
+    return "loaded";
+  }
   if (context.host.loaded.includes(path)) return "loaded";
   const real = await context.fs.realpath(path).catch(() => path);
   return context.host.loaded.includes(real) ? "loaded" : "no";
@@ -48,7 +56,6 @@ async function droidNative(path: string, origin: NativeOrigin, context: NativeCo
 
 /**
  * The Factory Droid profile.
- * @example await handleHostEvent(droidProfile(), event)
  */
 export function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAnswer> {
   return {

@@ -12,6 +12,7 @@ import { join } from "../../core/paths.js";
 import { unquote } from "../../core/quote.js";
 import { pathInputProblem } from "../../core/paths.js";
 import { patchTargets, toolTargets, type TargetTable } from "../host/targets.js";
+import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
 import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
 import { shellCommandPaths } from "../host/shell-paths.js";
@@ -47,7 +48,6 @@ function framedPath(raw: string): string | undefined {
 /**
  * `text` split at Droid's instruction frames: each block's body (up to `</coding_guidelines>`) with
  * the path it names; the rest through the shared frames (agentsmd's own, in hook context).
- * @example droidPieces("% cat /r/AGENTS.md\n<coding_guidelines>\nBe nice.\n</coding_guidelines>\n") // [{ text: "Be nice.\n", about: "/r/AGENTS.md" }]
  */
 export function droidPieces(text: string): Array<{ text: string; about?: string }> {
   const pieces: Array<{ text: string; about?: string }> = [];
@@ -77,32 +77,19 @@ function textsOf(content: unknown): string[] {
   });
 }
 
-class DroidLogState {
-  cwd: string | undefined;
-  skipped = 0;
-  bad = 0;
-  unreadCommands = 0;
+class DroidLogState extends JsonLinesLog {
   /** tool_use id -> the file a Read showed whole. */
   private readonly wholeReads = new Map<string, string>();
 
-  constructor(private readonly home: string) {}
+  constructor(private readonly home: string) {
+    super("session records");
+  }
 
   *line(line: string | null): Generator<LogEvent> {
-    if (line === null) {
-      this.skipped++;
-      return;
-    }
-    const record = jsonLine(line);
-    if (record === undefined) {
-      if (line.trim() !== "") this.bad++;
-      return;
-    }
+    const record = this.record(line);
+    if (record === undefined) return;
     if (record.type === "session_start") {
-      const cwd = stringOf(record.cwd);
-      if (cwd !== undefined && cwd.startsWith("/") && cwd !== this.cwd) {
-        this.cwd = cwd;
-        yield { kind: "cwd", cwd };
-      }
+      yield* this.moveTo(stringOf(record.cwd));
       return;
     }
     const message = recordOf(record.message);
@@ -191,20 +178,13 @@ class DroidLogState {
   }
 
   *notes(): Generator<LogEvent> {
-    if (this.unreadCommands > 0)
-      yield {
-        kind: "note",
-        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
-      };
-    if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
-    if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not session records were skipped (a truncated or damaged log)` };
+    yield* this.tallyNotes();
   }
 }
 
 /**
  * Droid's sessions directory: `$FACTORY_HOME_OVERRIDE/.factory/sessions` when set (Droid's home
  * override), else `~/.factory/sessions`.
- * @example droidSessionsDir({}, "/home/me") // "/home/me/.factory/sessions"
  */
 export function droidSessionsDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   const override = env.FACTORY_HOME_OVERRIDE?.trim();

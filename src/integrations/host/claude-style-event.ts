@@ -29,7 +29,6 @@ function claudeStyleFields() {
 
 /**
  * A host's event schema: the shared fields and the host's own; unknown fields are kept and ignored.
- * @example claudeStyleEvent({ agent_id: leaves().optionalString }).parse({ session_id: "s", hook_event_name: "SessionStart", cwd: "/r" })
  */
 export function claudeStyleEvent<const Own extends z.core.$ZodLooseShape>(own: Own) {
   return z.looseObject({ ...claudeStyleFields(), ...own });
@@ -48,7 +47,6 @@ export interface ClaudeStyleInput {
  * What a Claude-style event means for delivery: SessionStart by its `source` (resume and fork
  * replay, compact restores, startup and clear start fresh), UserPromptSubmit a turn, PostToolUse
  * the host's own tool table (`tool`: its targets, and whether it showed a file).
- * @example claudeStyleHostEvent({ session_id: "s", hook_event_name: "UserPromptSubmit", cwd: "/r" }, () => ({ targets: [] })).kind // "prompt"
  */
 export function claudeStyleHostEvent(input: ClaudeStyleInput, tool: () => Pick<HostEvent, "targets" | "read" | "tool">): HostEvent {
   const base = { conversation: { id: input.session_id, agent: input.agent_id }, cwd: absolute(input.cwd, "/"), targets: [] };

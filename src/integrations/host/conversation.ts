@@ -21,7 +21,6 @@ import type { QuietCertifier, QuietPremises } from "./quiet-certificate.js";
 
 /**
  * A new conversation's state: the one literal every host's store holds.
- * @example await store.save(conversationState("opencode", {}, session));
  */
 export function conversationState<H>(host: string, fields: H, session: AgentsSession, prior?: ConversationState<H>): ConversationState<H> {
   return {
@@ -44,7 +43,6 @@ export interface Conversation<H> {
 
 /**
  * Opens the conversation `store` holds (`restore`), else a new one (`create`).
- * @example const open = await openConversation(store, { create: () => createSession(o), restore: (s) => reopenSession(s.session, o), host: "kilo", fields: {} });
  */
 export async function openConversation<H>(
   store: ConversationStore<H>,
@@ -65,7 +63,6 @@ export async function openConversation<H>(
  * The one decision of what the host already has: `seen` (what the model still has in front of
  * it: a transcript after a compaction, a plugin's system prompt and attachments) is "loaded";
  * anything else is the profile's answer (what the host loads itself), else "no".
- * @example proposePieces(session, pieces, { native: nativeOf((p) => skip.has(p.path)), render })
  */
 export function nativeOf(
   seen: ((piece: Piece) => boolean) | undefined,
@@ -79,7 +76,6 @@ export function nativeOf(
  * Pieces for what a tool touched: targets by real path (`loop -> .` spellings of one file deliver
  * it once; docs/security.md), an instruction file the model read whole counts as had at its
  * version now, then the files newly applicable (`{admit:false}`).
- * @example const { targets, blocks } = await touchTargets(session, fs, ["/r/pkg/a.ts"], undefined);
  */
 async function touchTargets(
   session: AgentsSession,
@@ -100,7 +96,6 @@ async function touchTargets(
  * A proposal for an in-process host whose answer holds every file it shows (no budget: a plugin's
  * tool result, an MCP answer): what the host has is skipped (`native`), the rest rendered by
  * `text` and, once the caller handed the text over, admitted by `commit()`.
- * @example const proposal = await proposeAll(session, piecesOf(blocks, "tool"), (shown) => session.renderInline(shown));
  */
 export function proposeAll(
   session: AgentsSession,
@@ -118,7 +113,6 @@ export function proposeAll(
  * What the host gave the model (its system prompt, its own attachments) is had at its version on
  * disk now: admitted at that version (a session's claim at another version is replaced). Returns
  * the versions found.
- * @example const had = await admitCurrent(session, ["/r/AGENTS.md"]);
  */
 export async function admitCurrent(session: AgentsSession, paths: Iterable<string>): Promise<Map<string, number>> {
   const fs = session.cache.fs;
@@ -136,7 +130,6 @@ export async function admitCurrent(session: AgentsSession, paths: Iterable<strin
 /**
  * precompact (the host is about to compact): path-layer files become unadmitted, so the next
  * event that needs them brings them again. The host re-reads its own startup files.
- * @example compactConversation(open.session);
  */
 export function compactConversation(session: AgentsSession): void {
   session.compacted();
@@ -145,7 +138,6 @@ export function compactConversation(session: AgentsSession): void {
 /**
  * Part of the history was pruned (a plugin saw a tool result the host compacted): the path-layer
  * files of `paths` it carried are the model's no longer. Returns those that were dropped.
- * @example const dropped = prunedFromView(session, ["/r/pkg/AGENTS.md"]);
  */
 export function prunedFromView(session: AgentsSession, paths: Iterable<string>): string[] {
   const layerOf = new Map(session.admitted().map((file) => [file.path, file.layer]));
@@ -464,7 +456,6 @@ function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): 
  * save, that is the answer (it saw one whole saved state: atomic writes). Otherwise the lock is
  * taken, and the step runs again under it only when another writer saved in between. A file is
  * admitted only in the state saved after its answer was handed over.
- * @example const output = await runConversationEvent({ profile, input, event, env, home, fs, budget, sessionOptions, store, deliver });
  */
 export async function runConversationEvent<I, H, O>(run: ConversationRun<I, H, O>): Promise<O | null> {
   const { store, event } = run;

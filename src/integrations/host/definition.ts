@@ -211,6 +211,10 @@ interface HostPlugin {
     entry: string;
     /** How the file names it: a `file:` URL (Bun's import) or an absolute path (pi's jiti). */
     specifier: "url" | "path";
+    /** A line the host requires in a plugin file before it loads it, written after setup's header. */
+    preamble?: string;
+    /** Lines setup prints after writing the file (how to start the host with plugins on). */
+    notes?: readonly string[];
     /** The event the check sends, as shown to the user ("tool.execute.after read"). */
     event: string;
     /** Loads the check through `importAt` (see {@link ImportAt}): never in the hook bundle. */

@@ -73,7 +73,6 @@ export type HostInputSide<I> = Pick<HostProfile<I, unknown, unknown>, "host" | "
 
 /**
  * Validates a parsed event against the profile's schema; throws HookInputError naming the first problem.
- * @example parseHostInput(claudeCodeProfile(), { session_id: "s", hook_event_name: "SessionStart", cwd: "/r" })
  */
 export function parseHostInput<I>(profile: HostInputSide<I>, data: unknown): I {
   const result = z.safeParse(profile.input, data);
@@ -89,7 +88,6 @@ export function parseHostInput<I>(profile: HostInputSide<I>, data: unknown): I {
 
 /**
  * Parses a hook's stdin text; throws HookInputError when it is not JSON or not the host's event.
- * @example parseHostText(claudeCodeProfile(), '{"session_id":"s","hook_event_name":"SessionStart","cwd":"/r"}')
  */
 export function parseHostText<I>(profile: HostInputSide<I>, text: string): I {
   return parseHostInput(profile, readHostJson(profile, text));
@@ -97,7 +95,6 @@ export function parseHostText<I>(profile: HostInputSide<I>, text: string): I {
 
 /**
  * A hook's stdin as JSON, not yet validated. Throws HookInputError when it is not JSON.
- * @example readHostJson({ displayName: "Codex" }, '{"session_id":"s"}') // { session_id: "s" }
  */
 function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName">, text: string): unknown {
   try {
@@ -113,8 +110,6 @@ function readHostJson(profile: Pick<HostInputSide<unknown>, "displayName">, text
  * Handles one host event: validates it against the profile, and returns the answer (also handed
  * to `options.deliver`), or null when there is nothing to say. Throws HookInputError for input
  * that is not the host's event.
- * @example
- * const output = await handleHostEvent(claudeCodeProfile(), JSON.parse(stdin), { deliver: (out) => out && print(out) });
  */
 export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, raw: unknown, options: HostHookOptions<O> = {}): Promise<O | null> {
   // Another host that runs this host's hooks (with its own fields): silence rather than half-work.
@@ -125,7 +120,6 @@ export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, ra
 /**
  * `handleHostEvent` for an event already validated (`parseHostInput`) by a runner that needed it
  * first (Codex computes its targets before): the event is not validated twice. null: no answer.
- * @example await handleHostInput(codexProfile(found), parseHostInput(codexProfile(), data), options)
  */
 export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, input: I | null, options: HostHookOptions<O> = {}): Promise<O | null> {
   // Before the first look at the disk: what a quiet certificate's directories must be unchanged since.
@@ -220,7 +214,6 @@ export type HookRunner = (text: string, options: HookRunOptions) => Promise<void
 
 /**
  * A runner for a profile: stdin text -> JSON -> one validation -> the delivery algorithm.
- * @example export const runCodexHook = hookRunner(() => codexProfile());
  */
 export function hookRunner<I, H, O>(profileFor: (flags: Readonly<Record<string, string | undefined>>) => HostProfile<I, H, O>): HookRunner {
   return async (text, options) => {

@@ -309,7 +309,6 @@ class FamilyLogState {
 /**
  * The session-log reader of an agent of the family: its database under `$XDG_DATA_HOME/<app>/`
  * (default `~/.local/share/<app>/`), each top-level session a log named `DATABASE#SESSION`.
- * @example familySessionLog({ app: "opencode", database: "opencode.db", targets })
  */
 export function familySessionLog(spec: FamilyLogSpec): SessionLogReader {
   return {

@@ -24,7 +24,6 @@ export interface FamilyInstallOptions {
 /**
  * The command a scope's hooks run: the caller's, else relative to the project (project scope),
  * else `node` from PATH and this package's lean hook executable.
- * @example await familyHookCommand(QWEN_FAMILY, { scope: "user", projectDir: "/r", home: "/h", env: {} }) // "node /…/dist/hook/hook.cjs hook qwen"
  */
 export async function familyHookCommand(family: GeminiFamilyHost, options: FamilyInstallOptions): Promise<string> {
   if (options.command !== undefined) return options.command;
@@ -35,7 +34,6 @@ export async function familyHookCommand(family: GeminiFamilyHost, options: Famil
 
 /**
  * A workspace's settings file.
- * @example familyProjectSettings(GEMINI_FAMILY, "/r") // "/r/.gemini/settings.json"
  */
 export function familyProjectSettings(family: GeminiFamilyHost, projectDir: string): string {
   return join(join(projectDir, family.settingsFolder), "settings.json");

@@ -154,7 +154,6 @@ class FamilyLogState {
 
 /**
  * The reader of a family host's chat log.
- * @example familySessionLog(GEMINI_LOG).events(lines, { home }) // cwd, touch, shown and note events
  */
 export function familySessionLog(format: FamilyLogFormat): SessionLogReader {
   return {

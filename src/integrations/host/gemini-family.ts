@@ -53,7 +53,6 @@ interface FamilyInput {
 
 /**
  * The tool matcher agentsmd registers: a regular expression on the names of the host's target table.
- * @example familyToolMatcher({ read_file: { fields: ["file_path"] }, glob: { fields: ["path"] } }) // "^(read_file|glob)$"
  */
 export function familyToolMatcher(targets: TargetTable): string {
   return `^(${Object.keys(targets).join("|")})$`;
@@ -62,7 +61,6 @@ export function familyToolMatcher(targets: TargetTable): string {
 /**
  * A tool event: its targets from the host's table; `read_file` shows the whole file unless one of
  * the host's range arguments is given.
- * @example familyToolEvent(GEMINI_FAMILY, { conversation: { id: "s" }, cwd: "/r", targets: [] }, { hook_event_name: "AfterTool", cwd: "/r", tool_name: "read_file", tool_input: { file_path: "a" } }).read // "whole"
  */
 export function familyToolEvent(family: GeminiFamilyHost, base: Omit<HostEvent, "kind">, input: FamilyInput): HostEvent {
   const tool = input.tool_name ?? "";
@@ -85,7 +83,6 @@ async function settingsNames(family: GeminiFamilyHost, file: string): Promise<st
 
 /**
  * The context file names the host's settings configure: the workspace's, else the user's.
- * @example await familyConfiguredNames(QWEN_FAMILY, "/repo", { home: "/home/me", env: {} }) // undefined (no settings)
  */
 export async function familyConfiguredNames(
   family: GeminiFamilyHost,
@@ -107,7 +104,6 @@ export type FamilyProfileParts<I extends FamilyInput, H> = Pick<HostProfile<I, H
 /**
  * A family host's profile: its definition and its own parts on the shared frame, budget, headers,
  * turn-start redelivery and transcript.
- * @example familyProfile(QWEN_FAMILY, { input, normalize, state, native, history, sees })
  */
 export function familyProfile<Event extends string, I extends FamilyInput, H>(
   family: GeminiFamilyHost<Event>,

@@ -6,7 +6,6 @@
 
 /**
  * Every command string of a hooks document, with its event and timeout.
- * @example hookCommands({ hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "agentsmd hook x" }] }] } }) // [{ event: "PostToolUse", command: "agentsmd hook x" }]
  */
 export function hookCommands(document: unknown): Array<{ event: string; command: string; timeout?: number }> {
   const hooks = (document as { hooks?: unknown } | null | undefined)?.hooks;

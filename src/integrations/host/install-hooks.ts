@@ -91,7 +91,6 @@ export async function uninstallSettingsHooks(options: SettingsInstallOptions): P
 
 /**
  * The entries of `specs` as setup lists them.
- * @example hookSpecEntries([{ event: "PostToolUse", matcher: "Read" }]) // ["PostToolUse (Read)"]
  */
 export function hookSpecEntries(specs: readonly HookSpec[]): string[] {
   return specs.map((spec) => (spec.matcher !== undefined ? `${spec.event} (${spec.matcher})` : spec.event));

@@ -14,7 +14,6 @@ interface HooksFileResult {
 
 /**
  * The outcome of adding `hooks` (e.g. "the Qwen Code hooks (SessionStart, PostToolUse)") to a file.
- * @example hooksInstalled({ changed: false, file: "/h/.qwen/settings.json" }, "the Qwen Code hooks", {}).lines // ["agentsmd: /h/.qwen/settings.json already has the agentsmd hooks; nothing changed"]
  */
 export function hooksInstalled(result: HooksFileResult, hooks: string, json: unknown, notes: string[] = []): InstallOutcome {
   return {

@@ -12,7 +12,6 @@ export function importAt<T>(base: string, path: string): Promise<T> {
 
 /**
  * The installer of `host`, or null for a host agentsmd installs nothing into.
- * @example await (await installerOf(hostById("qwen")!))?.install(request)
  */
 export async function installerOf(host: HostDefinition): Promise<HostInstaller | null> {
   return host.install ? host.install.load(importAt) : null;

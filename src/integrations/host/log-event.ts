@@ -80,7 +80,6 @@ interface SessionStore {
 /**
  * The JSON value of one log line, or undefined for a line that is not a JSON object (a truncated
  * last line, garbage): logs are untrusted input, a bad line is skipped, never fatal.
- * @example jsonLine('{"a":1}') // { a: 1 }
  */
 export function jsonLine(line: string): Record<string, unknown> | undefined {
   try {

@@ -33,7 +33,6 @@ function framedPath(raw: string): string | undefined {
 /**
  * `text` split at its frames: the text before the first frame (when not blank), then one piece per
  * framed block, naming its path.
- * @example splitFrames("x\nContents of /r/AGENTS.md:\n\nBe nice.\n") // [{ text: "x\n" }, { text: "Be nice.\n", about: "/r/AGENTS.md" }]
  */
 export function splitFrames(text: string): TextPiece[] {
   const starts: Array<{ at: number; body: number; about: string | undefined }> = [];

@@ -28,7 +28,8 @@
  */
 import { monotonicMs } from "../../io/cache.js";
 import type { Hooks, Plugin, PluginModule, PluginOptions } from "@opencode-ai/plugin";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../core/zod-locale.js";
 import { homedir } from "node:os";
 import { createSession, reopenSession, type AgentsSession } from "../../session/session.js";
 import { nodeFileSystem, type FileSystem } from "../../io/file-system.js";
@@ -42,7 +43,8 @@ import { piecesOf, type Piece } from "./propose.js";
 import { familyListedPaths, familyNames, familySystemPaths, type OpenCodeFamily } from "../../presets/opencode.js";
 import { readFamilyInstructions } from "../../presets/opencode-instructions.js";
 import { ListedPaths } from "./listed-paths.js";
-import { formatIssues, type AgentsConfig, type InlineBlock, type ResolvedFile } from "../../core/schema.js";
+import { formatIssues } from "../../core/config-schema.js";
+import type { AgentsConfig, InlineBlock, ResolvedFile } from "../../core/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { DEFAULT_COMPACTION_TOKENS } from "../../session/compaction.js";
 import { Deadline, deadlineMsOf } from "../../core/deadline.js";
@@ -67,33 +69,31 @@ export interface FamilyPluginHost {
   shellTool?: string;
 }
 
-export const FamilyPluginOptionsSchema = z
-  .object({
-    /** Preset the plugin resolves with; the host's own ("opencode", "kilo") means its names plus AGENTS.override.md, root to any path. @default the host's */
-    preset: z.string().optional(),
-    /** "bodies": the files' text (the host's own framing); "paths": the `agents.resolve.paths` reminder, paths + mtime (docs/loading-rules.md#reminders). @default "bodies" */
-    mode: z.enum(["bodies", "paths"]).optional(),
-    /** Session caps for bodies delivered by the plugin (`lazy.maxFiles` / `lazy.maxBytes`). @default the hosts have none: files unlimited, bytes agentsmd's default (1 MiB, docs/security.md) */
-    maxFiles: z.number().int().positive().optional(),
-    maxBytes: z.number().int().positive().optional(),
-    /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
-    exclude: z.array(z.string().min(1)).optional(),
-    /** Token budget of the compaction context. @default DEFAULT_COMPACTION_TOKENS (1000) */
-    compactionTokens: z.number().int().positive().optional(),
-    /** Where per-session state lives: an absolute path or one under `~/` (a relative one is refused). @default $XDG_STATE_HOME/agentsmd/<host> */
-    stateDir: z.string().min(1).optional(),
-    /** Tools that trigger resolution. @default the host's file tools (and its shell tool) */
-    tools: z.array(z.string().min(1)).optional(),
-    /** Extra agentsmd config merged under the options above. */
-    config: z.record(z.string(), z.unknown()).optional(),
-    /**
-     * Watch the directories a session scanned (one `fs.watch` each, about 0.5 KB) so a seen path
-     * resolves without asking the disk; `false` revalidates by stat instead (network mounts, where
-     * change events may not arrive). @default true: the plugin lives as long as the host's process
-     */
-    watch: z.boolean().optional(),
-  })
-  .strict();
+export const FamilyPluginOptionsSchema = z.strictObject({
+  /** Preset the plugin resolves with; the host's own ("opencode", "kilo") means its names plus AGENTS.override.md, root to any path. @default the host's */
+  preset: z.optional(z.string()),
+  /** "bodies": the files' text (the host's own framing); "paths": the `agents.resolve.paths` reminder, paths + mtime (docs/loading-rules.md#reminders). @default "bodies" */
+  mode: z.optional(z.enum(["bodies", "paths"])),
+  /** Session caps for bodies delivered by the plugin (`lazy.maxFiles` / `lazy.maxBytes`). @default the hosts have none: files unlimited, bytes agentsmd's default (1 MiB, docs/security.md) */
+  maxFiles: z.optional(z.number().check(z.int(), z.positive())),
+  maxBytes: z.optional(z.number().check(z.int(), z.positive())),
+  /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
+  exclude: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /** Token budget of the compaction context. @default DEFAULT_COMPACTION_TOKENS (1000) */
+  compactionTokens: z.optional(z.number().check(z.int(), z.positive())),
+  /** Where per-session state lives: an absolute path or one under `~/` (a relative one is refused). @default $XDG_STATE_HOME/agentsmd/<host> */
+  stateDir: z.optional(z.string().check(z.minLength(1))),
+  /** Tools that trigger resolution. @default the host's file tools (and its shell tool) */
+  tools: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /** Extra agentsmd config merged under the options above. */
+  config: z.optional(z.record(z.string(), z.unknown())),
+  /**
+   * Watch the directories a session scanned (one `fs.watch` each, about 0.5 KB) so a seen path
+   * resolves without asking the disk; `false` revalidates by stat instead (network mounts, where
+   * change events may not arrive). @default true: the plugin lives as long as the host's process
+   */
+  watch: z.optional(z.boolean()),
+});
 
 export type FamilyPluginOptions = z.infer<typeof FamilyPluginOptionsSchema>;
 
@@ -120,7 +120,7 @@ export interface FamilyPluginContext {
 }
 
 /** The plugin keeps no fields of its own in a conversation's state. */
-const NO_FIELDS = z.object({}).strict() as unknown as z.ZodType<Record<string, never>>;
+const NO_FIELDS = z.strictObject({}) as unknown as z.ZodMiniType<Record<string, never>>;
 
 /**
  * The plugin's options, checked: a clear error naming the host's config file.

@@ -7,9 +7,6 @@ import type { FileSystem } from "../../io/file-system.js";
 import type { SessionOptions } from "../../session/options.js";
 import { createSession } from "../../session/session.js";
 
-/**
- * @example await startupFiles({ cwd: "/repo/pkg", preset: "droid", home, env, fs }) // ["/repo/AGENTS.md", "/repo/pkg/AGENTS.md", ...]
- */
 export async function startupFiles(options: SessionOptions & { fs: FileSystem }): Promise<string[]> {
   const session = await createSession(options);
   try {

@@ -51,7 +51,6 @@ export interface FileStoreOptions {
 /**
  * The state file `path` (host/store.ts's `conversationPath`). Its directory must be the user's
  * alone: one others may write is refused (a StateError) before anything in it is read.
- * @example const store = fileStore("/s/abc.json", conversationFormat("codex", () => z.object({})), { fs: nodeFileSystem });
  */
 export function fileStore<H>(path: string, format: ConversationFormat<H>, options: FileStoreOptions): ConversationStore<H> {
   const { fs } = options;
@@ -91,7 +90,6 @@ export function fileStore<H>(path: string, format: ConversationFormat<H>, option
 /**
  * A conversation kept in memory as the same checked text a file would hold (so every read gives
  * a fresh copy, as a file's does). Writers of one store queue up.
- * @example const store = memoryStore(conversationFormat("pi", () => z.object({})));
  */
 export function memoryStore<H>(format: ConversationFormat<H>): ConversationStore<H> {
   let text: string | null = null;
@@ -117,7 +115,6 @@ export function memoryStore<H>(format: ConversationFormat<H>): ConversationStore
 
 /**
  * Keeps nothing: every read finds no conversation, every save is dropped.
- * @example await runConversationEvent({ ...step, store: noStore() });
  */
 export function noStore<H>(): ConversationStore<H> {
   const none: ReadConversation<H> = { text: null, state: null };

@@ -8,7 +8,6 @@
  * Every string inside a parsed JSON value, depth first (bounded by the value's own size). Without
  * recursion: a tool call's arguments nested 10,000 deep overflowed the stack, and the hook failed
  * at every later event of that conversation (docs/security.md).
- * @example stringLeaves({ a: ["x", { b: "y" }], n: 1 }) // ["x", "y"]
  */
 export function stringLeaves(value: unknown, out: string[] = []): string[] {
   const stack: unknown[] = [value];
@@ -26,8 +25,6 @@ export function stringLeaves(value: unknown, out: string[] = []): string[] {
 /**
  * One transcript line as a JSON object, or undefined: a blank or partial line (the text started
  * mid-line, or a write in progress), or a value that is no record.
- * @example jsonRecord('{"type":"user"}') // { type: "user" }
- * @example jsonRecord('{"type":"us') // undefined
  */
 export function jsonRecord(line: string): Record<string, unknown> | undefined {
   try {

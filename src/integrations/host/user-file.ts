@@ -11,7 +11,8 @@
  * Records live in `$XDG_STATE_HOME/agentsmd/install/` (else `~/.local/state/agentsmd/install/`),
  * one JSON file per edited file, named by a hash of its real path.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../core/zod-locale.js";
 import { ConfigError } from "../../core/errors.js";
 import { join, parentOf, xdgDir } from "../../core/paths.js";
 import { nodeFileSystem, readTextFile, removeEmptyDir, type FileSystem } from "../../io/file-system.js";
@@ -19,19 +20,17 @@ import { nodeFileSystem, readTextFile, removeEmptyDir, type FileSystem } from ".
 /** Largest configuration file read (a settings file is a few KB). */
 const MAX_USER_FILE_BYTES = 4 * 1024 * 1024;
 
-const RecordSchema = z
-  .object({
-    kind: z.literal("agentsmd/install-record"),
-    version: z.literal(1),
-    file: z.string(),
-    /** The file's text before agentsmd first edited it; null when there was no file. */
-    original: z.string().nullable(),
-    /** What agentsmd last wrote. */
-    written: z.string(),
-    /** Directories the install created for the file, deepest first: uninstall removes those left empty. */
-    dirs: z.array(z.string()).optional(),
-  })
-  .strict();
+const RecordSchema = z.strictObject({
+  kind: z.literal("agentsmd/install-record"),
+  version: z.literal(1),
+  file: z.string(),
+  /** The file's text before agentsmd first edited it; null when there was no file. */
+  original: z.nullable(z.string()),
+  /** What agentsmd last wrote. */
+  written: z.string(),
+  /** Directories the install created for the file, deepest first: uninstall removes those left empty. */
+  dirs: z.optional(z.array(z.string())),
+});
 type InstallRecord = z.infer<typeof RecordSchema>;
 
 export interface UserFileOptions {

@@ -15,7 +15,7 @@ export const kiloHost: HostDefinition = {
     // Kilo, as OpenCode, loads `{plugin,plugins}/*.{ts,js}` of its global config directory in every project.
     file: {
       path: (home, env) => join(kiloConfigDir({ home, env }), "plugins/agentsmd.js"),
-      entry: "dist/integrations/kilo/index.js",
+      entry: "dist/plugin/kilo.js",
       specifier: "url",
       event: "tool.execute.after read",
       check: (importAt) => importAt<{ check: PluginCheck }>(import.meta.url, "../host/family-plugin-check.js").then((m) => m.check),

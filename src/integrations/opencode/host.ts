@@ -15,7 +15,7 @@ export const opencodeHost: HostDefinition = {
     // OpenCode loads `{plugin,plugins}/*.{ts,js}` of its global config directory in every project.
     file: {
       path: (home, env) => join(opencodeConfigDir({ home, env }), "plugin/agentsmd.js"),
-      entry: "dist/integrations/opencode/index.js",
+      entry: "dist/plugin/opencode.js",
       specifier: "url",
       event: "tool.execute.after read",
       check: (importAt) => importAt<{ check: PluginCheck }>(import.meta.url, "../host/family-plugin-check.js").then((m) => m.check),

@@ -15,7 +15,7 @@ export const piHost: HostDefinition = {
     // The user's extensions directory: pi loads a project's `.pi/extensions/` only once the project is trusted.
     file: {
       path: (home, env) => join(piAgentDir({ home, env }), "extensions/agentsmd.js"),
-      entry: "dist/integrations/pi/index.js",
+      entry: "dist/plugin/pi.js",
       specifier: "path",
       event: "tool_result read",
       check: (importAt) => importAt<{ check: PluginCheck }>(import.meta.url, "./plugin-check.js").then((m) => m.check),

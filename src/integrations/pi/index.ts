@@ -27,7 +27,8 @@
  */
 import { monotonicMs } from "../../io/cache.js";
 import { homedir } from "node:os";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../core/zod-locale.js";
 import { nodeFileSystem } from "../../io/file-system.js";
 import { absolute, homeFromEnv, nameOf, optionDir } from "../../core/paths.js";
 import { handleHostEvent } from "../host/deliver.js";
@@ -37,8 +38,6 @@ import { hostStateDir } from "../host/store.js";
 import { PI_NAMES } from "../../presets/pi.js";
 import { once } from "../../core/config-schema.js";
 import { PI_FILE_TOOLS, PI_SHELL_TOOL, piToolTargets } from "./targets.js";
-import { shellCommandPaths } from "../host/shell-paths.js";
-import { settleShellPaths } from "../host/shell-targets.js";
 
 /** The custom message type and the `details` key agentsmd uses in pi sessions. */
 export const PI_CUSTOM_TYPE = "agentsmd";
@@ -56,7 +55,7 @@ export interface PiExtensionAPI {
 
 /** What the extension reads of pi's extension context. */
 const ContextSchema = z.object({
-  cwd: z.string().min(1),
+  cwd: z.string().check(z.minLength(1)),
   sessionManager: z.object({
     getSessionId: z.custom<() => string>((value) => typeof value === "function"),
     buildContextEntries: z.custom<() => unknown[]>((value) => typeof value === "function"),
@@ -73,29 +72,27 @@ const ToolResultSchema = z.object({
   toolName: z.string(),
   input: z.record(z.string(), z.unknown()),
   content: z.array(z.unknown()),
-  details: z.unknown().optional(),
+  details: z.optional(z.unknown()),
 });
 
 const BeforeStartSchema = z.object({
-  systemPromptOptions: z.object({ contextFiles: z.array(z.object({ path: z.string() }).loose()).optional() }).loose(),
+  systemPromptOptions: z.looseObject({ contextFiles: z.optional(z.array(z.looseObject({ path: z.string() }))) }),
 });
 
 /** Files a message carried, as recorded in its `details`. */
 const CarriedSchema = z.object({ files: z.array(z.object({ path: z.string(), mtimeMs: z.number() })) });
 
-export const PiExtensionOptionsSchema = z
-  .object({
-    /** Session caps for bodies the extension delivers (`lazy.maxFiles` / `lazy.maxBytes`). @default unlimited, as pi */
-    maxFiles: z.number().int().positive().optional(),
-    maxBytes: z.number().int().positive().optional(),
-    /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
-    exclude: z.array(z.string().min(1)).optional(),
-    /** Where per-session state lives: an absolute path or one under `~/` (a relative one is refused). @default $XDG_STATE_HOME/agentsmd/pi */
-    stateDir: z.string().min(1).optional(),
-    /** Extra agentsmd config merged under the options above. */
-    config: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+export const PiExtensionOptionsSchema = z.strictObject({
+  /** Session caps for bodies the extension delivers (`lazy.maxFiles` / `lazy.maxBytes`). @default unlimited, as pi */
+  maxFiles: z.optional(z.number().check(z.int(), z.positive())),
+  maxBytes: z.optional(z.number().check(z.int(), z.positive())),
+  /** Directory names never entered (`lazy.exclude`). @default node_modules, .git, dist, build, vendor, ... */
+  exclude: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /** Where per-session state lives: an absolute path or one under `~/` (a relative one is refused). @default $XDG_STATE_HOME/agentsmd/pi */
+  stateDir: z.optional(z.string().check(z.minLength(1))),
+  /** Extra agentsmd config merged under the options above. */
+  config: z.optional(z.record(z.string(), z.unknown())),
+});
 export type PiExtensionOptions = z.infer<typeof PiExtensionOptionsSchema>;
 
 /**
@@ -134,15 +131,13 @@ export function carriedFiles(entries: readonly unknown[]): Map<string, number> {
 }
 
 /** What one pi event means, as the host layer's profile reads it (built by the handlers below). */
-export const PiHookInputSchema = z
-  .object({
-    kind: z.enum(["prompt", "tool", "compact"]),
-    sessionId: z.string().min(1),
-    cwd: z.string().min(1),
-    targets: z.array(z.string()).max(256).default([]),
-    read: z.enum(["whole", "part"]).optional(),
-  })
-  .strict();
+export const PiHookInputSchema = z.strictObject({
+  kind: z.enum(["prompt", "tool", "compact"]),
+  sessionId: z.string().check(z.minLength(1)),
+  cwd: z.string().check(z.minLength(1)),
+  targets: z._default(z.array(z.string()).check(z.maxLength(256)), []),
+  read: z.optional(z.enum(["whole", "part"])),
+});
 export type PiHookInput = z.infer<typeof PiHookInputSchema>;
 
 /** What one delivery carried: its text, and the files shown (recorded in pi's message `details`). */
@@ -157,7 +152,7 @@ const NOTHING: PiDelivery = { text: "", files: [] };
 const PI_BUDGET = { limit: 4 * 1024 * 1024, default: 1024 * 1024 };
 
 /** pi keeps no per-conversation fields of its own. */
-const noFields = once(() => z.object({}).strict() as unknown as z.ZodType<Record<string, never>>);
+const noFields = once(() => z.strictObject({}) as unknown as z.ZodMiniType<Record<string, never>>);
 
 /**
  * pi as a host profile. `native` answers from two maps this process knows: pi's own context files
@@ -296,6 +291,8 @@ export class PiAgents {
   /** The paths a shell command reads, lists or writes (host/shell-paths.ts; nothing for a command it cannot read with certainty). */
   async #shellTargets(command: unknown, cwd: string): Promise<{ targets: string[]; read: string[] } | null> {
     if (typeof command !== "string") return null;
+    // The shell reader (shell-quote) loads on the first bash call, not with the extension.
+    const [{ shellCommandPaths }, { settleShellPaths }] = await Promise.all([import("../host/shell-paths.js"), import("../host/shell-targets.js")]);
     const parsed = shellCommandPaths(command, { cwd, home: this.home });
     if (!parsed.ok) return null;
     const targets = await settleShellPaths(parsed.paths, nodeFileSystem);

@@ -10,7 +10,8 @@
  */
 import { join } from "../../core/paths.js";
 import { piAgentDir } from "../../presets/pi.js";
-import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
 import { shellCommandPaths } from "../host/shell-paths.js";
 import { PI_SHELL_TOOL, piToolTargets } from "./targets.js";
@@ -33,37 +34,24 @@ function* shownPieces(text: string, channel: ShownChannel, at: { time?: number }
   for (const piece of splitFrames(text)) yield { kind: "shown", text: piece.text, channel, ...(piece.about ? { about: piece.about } : {}), ...at };
 }
 
-class PiLogState {
-  cwd: string | undefined;
+class PiLogState extends JsonLinesLog {
   private sawSystem = false;
-  private skipped = 0;
-  private bad = 0;
-  private unreadCommands = 0;
   private edited = 0;
   /** toolCallId -> the file a `read` without offset or limit showed. */
   private readonly wholeReads = new Map<string, string>();
 
-  constructor(private readonly home: string) {}
+  constructor(private readonly home: string) {
+    super("session entries");
+  }
 
   *line(line: string | null): Generator<LogEvent> {
-    if (line === null) {
-      this.skipped++;
-      return;
-    }
-    const entry = jsonLine(line);
-    if (entry === undefined || typeof entry.type !== "string") {
-      if (line.trim() !== "") this.bad++;
-      return;
-    }
+    const entry = this.record(line, (entry) => typeof entry.type === "string");
+    if (entry === undefined) return;
     const time = timeOf(entry.timestamp);
     const at = time !== undefined ? { time } : {};
     switch (entry.type) {
       case "session": {
-        const cwd = stringOf(entry.cwd);
-        if (cwd !== undefined && cwd.startsWith("/") && cwd !== this.cwd) {
-          this.cwd = cwd;
-          yield { kind: "cwd", cwd, ...at };
-        }
+        yield* this.moveTo(stringOf(entry.cwd), time);
         return;
       }
       case "message":
@@ -154,13 +142,7 @@ class PiLogState {
     if (!this.sawSystem) yield { kind: "note", text: "this session file records no system prompt: the instruction files pi put there cannot be told from it" };
     if (this.edited > 0)
       yield { kind: "note", text: `${this.edited} context edit(s) replaced or removed earlier messages: texts they took away still count as shown` };
-    if (this.unreadCommands > 0)
-      yield {
-        kind: "note",
-        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
-      };
-    if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
-    if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not session entries were skipped (a truncated or damaged log)` };
+    yield* this.tallyNotes();
   }
 }
 

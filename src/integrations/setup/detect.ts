@@ -23,7 +23,6 @@ export interface Detected {
 
 /**
  * The first executable file called `name` in `env.PATH`, or null.
- * @example await findOnPath("claude", process.env) // "/usr/local/bin/claude"
  */
 export async function findOnPath(name: string, env: Env, fs: FileSystem = nodeFileSystem): Promise<string | null> {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -37,7 +36,6 @@ export async function findOnPath(name: string, env: Env, fs: FileSystem = nodeFi
 
 /**
  * Which agents are on this machine: an executable on PATH or a configuration directory in the home.
- * @example await detectAgents({ home: os.homedir(), env: process.env }) // [{ id: "claude-code", found: true, ... }, ...]
  */
 export async function detectAgents(options: { home: string; env: Env; fs?: FileSystem }): Promise<Detected[]> {
   const fs = options.fs ?? nodeFileSystem;

@@ -33,12 +33,12 @@ const HEADER = "// Written by `agentsmd setup`; `agentsmd setup --uninstall` tak
 
 /**
  * The module text setup writes for a host: a re-export of this package's built entry.
- * @example pluginText({ entry: "dist/integrations/pi/index.js", specifier: "path", ... }) // "// Written by ...\nexport { default } from \"/…/dist/integrations/pi/index.js\";\n"
  */
 export function pluginText(file: PluginFile, root: string = packageRoot()): string {
   const path = join(root, file.entry);
   const specifier = file.specifier === "url" ? pathToFileURL(path).href : path;
-  return `${HEADER}\nexport { default } from ${JSON.stringify(specifier)};\n`;
+  const preamble = file.preamble !== undefined ? `${file.preamble}\n` : "";
+  return `${HEADER}\n${preamble}export { default } from ${JSON.stringify(specifier)};\n`;
 }
 
 /** True for a module an agentsmd setup wrote (this copy or another). */
@@ -46,7 +46,6 @@ const isOurs = (text: string): boolean => text.startsWith(`${HEADER}\n`);
 
 /**
  * Writes (or rewrites) the host's module file; refuses a file at that path that setup did not write.
- * @example await installPluginFile(opencodeHost, { home, env }) // { file: "~/.config/opencode/plugin/agentsmd.js", changed: true }
  */
 export async function installPluginFile(host: HostDefinition, where: { home: string; env: Env }): Promise<{ file: string; changed: boolean }> {
   const spec = host.plugin!.file!;

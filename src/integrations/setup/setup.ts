@@ -120,6 +120,7 @@ async function setUpPlugin(report: AgentReport, host: HostDefinition, options: S
       ],
     },
   ];
+  if (!options.uninstall) report.notes.push(...(spec.notes ?? []));
   if (options.dryRun) return;
   try {
     const applied = options.uninstall ? await uninstallPluginFile(host, where) : await installPluginFile(host, where);
@@ -134,7 +135,6 @@ async function setUpPlugin(report: AgentReport, host: HostDefinition, options: S
 /**
  * Detects, plans and (unless a dry run) installs or uninstalls agentsmd for each selected agent,
  * then checks each installed hook. One agent's failure is reported and the others go on.
- * @example const report = await runSetup({ home: os.homedir(), env: process.env, cwd: process.cwd() });
  */
 export async function runSetup(options: SetupOptions): Promise<SetupReport> {
   const detected = await detectAgents({ home: options.home, env: options.env });

@@ -25,7 +25,6 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * agentsmd's command for the checked event in `file`, or null when agentsmd has none there.
- * @example await readInstalledHook("qwen", qwenVerify, "/home/me/.qwen/settings.json")
  */
 export async function readInstalledHook(host: string, verify: HostVerify, file: string): Promise<InstalledHook | null> {
   const document = await readJsonQuietly(nodeFileSystem, file);
@@ -41,7 +40,6 @@ export async function readInstalledHook(host: string, verify: HostVerify, file: 
  * What is wrong with the program a hook command names, without running it: a path that does not
  * exist, a name not on PATH, or the script `node` is given that does not exist. Null when it looks
  * runnable, or when the command is more than plain words (then only a run can tell).
- * @example await commandProblem("node /gone/hook.cjs hook qwen", { cwd: "/repo", env: process.env }) // "/gone/hook.cjs does not exist"
  */
 export async function commandProblem(command: string, context: { cwd: string; env: Env; vars?: Readonly<Record<string, string>> }): Promise<string | null> {
   let words: unknown[];
@@ -140,7 +138,6 @@ function run(
 /**
  * Runs `command` as `host` would after a tool read a file below a nested AGENTS.md, and checks
  * that the answer carries that file's text.
- * @example await verifyHook("qwen", qwenVerify, "node /…/dist/hook/hook.cjs hook qwen", { env: process.env, home: os.homedir() })
  */
 export async function verifyHook(
   host: string,

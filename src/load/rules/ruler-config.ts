@@ -29,7 +29,6 @@ const isTable = (value: unknown): value is Record<string, unknown> => typeof val
 /**
  * Parses a `ruler.toml` text. A file that does not parse selects every agent (Ruler's default) and
  * says why in `problems`.
- * @example parseRulerConfig('default_agents = ["claude"]\n').agents // ["claude"]
  */
 export function parseRulerConfig(text: string): RulerConfig {
   let data: unknown;

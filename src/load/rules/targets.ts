@@ -47,7 +47,6 @@ const EVERYONE = { rulesync: ["*", "agentsmd"], ruler: ["agentsmd"] } as const;
 /**
  * The agent consuming a session: by host, else by preset; undefined for a consumer none of the
  * table's agents is (the MCP server, a preset of one's own), which gets only rules for every agent.
- * @example ruleAgentOf(undefined, "qwen")?.host // "qwen"
  */
 export function ruleAgentOf(host: string | undefined, preset?: string): RuleAgent | undefined {
   if (host !== undefined) return RULE_AGENTS.find((agent) => agent.host === host);
@@ -57,7 +56,6 @@ export function ruleAgentOf(host: string | undefined, preset?: string): RuleAgen
 /**
  * Whether `rule` is for `agent`: a rule without `targets` is for everyone; otherwise one of its
  * targets must be a name of the agent in the rule's source, or a name for every agent.
- * @example ruleIsFor({ format: "rulesync", targets: ["cursor"] }, ruleAgentOf("codex")) // false
  */
 export function ruleIsFor(rule: TargetedRule, agent: RuleAgent | undefined): boolean {
   if (rule.targets === undefined) return true;
@@ -162,7 +160,6 @@ export interface RulerSelection {
  * decides: with `default_agents`, an agent's own `enabled` wins, else it is selected when an
  * entry names it (identifier, or part of its display name, case-insensitive); without, every agent
  * not set `enabled = false`.
- * @example rulerSelected({ defaultAgents: ["claude", "gemini"], enabled: {} }) // ["claude", "gemini-cli"]
  */
 export function rulerSelected(selection: RulerSelection): string[] {
   const ids = new Set(RULER_AGENTS.map(([id]) => id));
@@ -178,7 +175,6 @@ export function rulerSelected(selection: RulerSelection): string[] {
 /**
  * `default_agents` entries and `[agents.<id>]` tables that name no Ruler agent (Ruler refuses to
  * apply such a config).
- * @example rulerUnknown({ defaultAgents: ["claud"], enabled: { cursr: true } }) // ["cursr"]
  */
 export function rulerUnknown(selection: RulerSelection): string[] {
   const ids = new Set(RULER_AGENTS.map(([id]) => id));

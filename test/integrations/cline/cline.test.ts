@@ -27,9 +27,10 @@ async function tree(): Promise<Tree> {
   return t;
 }
 
-const toolResult = (cwd: string, files: unknown, taskId = "t1") => ({
+const toolResult = (cwd: string, files: unknown, taskId = "t1", session?: string) => ({
   hookName: "tool_result",
   taskId,
+  ...(session ? { sessionContext: { rootSessionId: session } } : {}),
   workspaceRoots: [cwd],
   agent_id: "a1",
   parent_agent_id: null,
@@ -43,7 +44,7 @@ describe("cline events", () => {
       kind: "tool",
       targets: ["/tmp/clprobe2/repo/packages/api/src/a.ts"],
       read: "whole",
-      conversation: { id: "conv_1795821643554_sde4yxp" },
+      conversation: { id: "1795821642313_uni7a" },
     });
     expect(clineEvent(ClineHookInputSchema.parse(await event("agent_start"))).kind).toBe("ignore");
     expect(clineEvent(ClineHookInputSchema.parse(await event("tool_call"))).kind).toBe("ignore");
@@ -72,6 +73,22 @@ describe("cline delivery", () => {
     expect(first?.contextModification).toContain("DEEP");
     expect(first?.contextModification).not.toContain("PKG");
     expect(await handleHostEvent(clineProfile(), toolResult(t.path("r/pkg"), [{ path: "src/deep/a.ts" }]), options)).toBeNull();
+  });
+
+  it("a resumed session (a new taskId, the same rootSessionId) repeats nothing and gives an edited file's new text once", async () => {
+    const t = await tree();
+    const options = { env: { HOME: t.home, XDG_STATE_HOME: t.path("state") }, home: t.home };
+    const first = await handleHostEvent(clineProfile(), toolResult(t.path("r"), [{ path: "pkg/src/deep/a.ts" }], "conv_1", "s1"), options);
+    expect(first?.contextModification).toContain("DEEP");
+    await t.write("r/pkg/src/deep/AGENTS.md", "DEEP EDITED\n");
+    const resumed = await handleHostEvent(clineProfile(), toolResult(t.path("r"), [{ path: "pkg/src/deep/a.ts" }], "conv_2", "s1"), options);
+    expect(resumed?.contextModification).toContain("DEEP EDITED");
+    expect(resumed?.contextModification).not.toContain("PKG");
+    expect(await handleHostEvent(clineProfile(), toolResult(t.path("r"), [{ path: "pkg/src/deep/a.ts" }], "conv_2", "s1"), options)).toBeNull();
+    // Another session is another conversation.
+    expect(
+      (await handleHostEvent(clineProfile(), toolResult(t.path("r"), [{ path: "pkg/src/deep/a.ts" }], "conv_3", "s2"), options))?.contextModification,
+    ).toContain("PKG");
   });
 });
 
