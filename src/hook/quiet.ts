@@ -15,7 +15,16 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpat
 import { basename, dirname, isAbsolute } from "node:path";
 import { ownDirectoryProblem } from "../io/own-directory.js";
 import { conversationPath, hostStateDir, stateCheckOf } from "../integrations/host/state-file.js";
-import { certificateHolds, envPrint, identityOf, parseCertificate, quietPath, type QuietHost, type StatFacts } from "../integrations/host/quiet-format.js";
+import {
+  certificateHolds,
+  chainPremises,
+  envPrint,
+  identityOf,
+  parseCertificate,
+  quietPath,
+  type QuietHost,
+  type StatFacts,
+} from "../integrations/host/quiet-format.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -125,17 +134,19 @@ export function quietCall(quiet: QuietHost, argv: readonly string[], text: strin
     const cert = certText === null ? null : parseCertificate(certText, version);
     if (cert === null || cert.host !== quiet.host || typeof cert.dirs !== "object" || cert.dirs === null) return false;
     // Whether every target is in a certified directory first; the checksums only when they are.
-    if (!event.targets.every((target) => Object.hasOwn(cert.dirs, targetDirOf(target) ?? ""))) return false;
+    const chains = event.targets.map((target) => chainPremises(cert.dirs, targetDirOf(target) ?? ""));
+    if (chains.some((chain) => chain === null)) return false;
     if (!certificateHolds(certText!) || cert.state !== stateCheckOf(state!) || cert.env !== envPrint(env)) return false;
     const names = new Set(cert.names);
+    // A read of an instruction file admits it: the full path's.
+    if (event.targets.some((target) => names.has(basename(target)))) return false;
     const premises = new Map(Object.entries(cert.all));
-    for (const target of event.targets) {
-      // A read of an instruction file admits it: the full path's.
-      if (names.has(basename(target))) return false;
-      const targetDir = targetDirOf(target);
-      const own = targetDir === undefined ? undefined : cert.dirs[targetDir];
-      if (own === undefined || !Object.hasOwn(cert.dirs, targetDir!)) return false;
-      for (const [path, identity] of Object.entries(own)) premises.set(path, identity);
+    for (const chain of chains) {
+      for (const [path, identity] of chain!) {
+        // Two premises on one path that disagree cannot both hold.
+        if ((premises.get(path) ?? identity) !== identity) return false;
+        premises.set(path, identity);
+      }
     }
     for (const [path, identity] of premises) {
       // A file premise is what stat says (a linked instruction file's target), the rest what lstat says.

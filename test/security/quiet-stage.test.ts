@@ -7,14 +7,17 @@
  * never loads the host's bundle.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runHookArgv } from "../../src/hook/run.js";
 import { quietCall } from "../../src/hook/quiet.js";
 import { quietHost } from "../../src/integrations/claude-code/quiet.js";
 import { agentsmdVersion, quietPath } from "../../src/integrations/host/quiet-format.js";
-import { conversationPath, hostStateDir } from "../../src/integrations/host/state-file.js";
+import { conversationPath, hostStateDir, stateCheckOf } from "../../src/integrations/host/state-file.js";
+import { quietCertifier } from "../../src/integrations/host/quiet-certificate.js";
+import { nodeFileSystem } from "../../src/io/file-system.js";
+import { injectFs } from "../helpers/faults.js";
 import { RACY_MS } from "../../src/io/unchanged.js";
 import { createTree, type Tree } from "../helpers/tree.js";
 import { ensureBuilt, REPO } from "../helpers/bin.js";
@@ -87,7 +90,7 @@ describe("the quiet stage answers only from a certificate it can trust", () => {
     const cert = quietPath(setup.state);
     const certText = readFileSync(cert, "utf8");
     try {
-      writeFileSync(cert, certText.replace('"format":1', '"format":1 '));
+      writeFileSync(cert, certText.replace('"format":2', '"format":2 '));
       expect(quiet()).toBe(false);
       const json = certText.slice(0, certText.indexOf("\n"));
       // A well-formed certificate of another version (its own checksum holds) is still another version's.
@@ -151,6 +154,77 @@ describe("the quiet stage answers only from a certificate it can trust", () => {
     expect(quiet(inSub)).toBe(false);
     expect(await fullCall(inSub, setup.env)).toContain("sub rules");
   });
+});
+
+describe("the certificate's shape", () => {
+  it("directories shared by certified ones are stored once; a change on one branch leaves the other certified", async () => {
+    const deep = "r/a/b/c/d/e/f";
+    const files: Record<string, string | null> = { "r/.git/": null, "r/AGENTS.md": "root rules\n", [`${deep}/AGENTS.md`]: "deep rules\n" };
+    for (const leaf of ["x", "y", "z"]) files[`${deep}/${leaf}/a.ts`] = "";
+    const tree = await createTree(files);
+    await sleep(RACY_MS + 200);
+    const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject" };
+    const base = { session_id: "s2", cwd: tree.path("r"), transcript_path: tree.path("t.jsonl") };
+    const read = (leaf: string) => ({
+      ...base,
+      hook_event_name: "PostToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: tree.path(`${deep}/${leaf}/a.ts`) },
+    });
+    const version = await agentsmdVersion();
+    const quiet = (event: object) => quietCall(quietHost, ["hook", HOST], JSON.stringify(event), env, version);
+    await fullCall({ ...base, hook_event_name: "SessionStart", source: "startup" }, env);
+    expect(await fullCall(read("x"), env)).toContain("deep rules");
+    expect(await fullCall(read("y"), env)).toBe("");
+    expect(await fullCall(read("z"), env)).toBe("");
+    const certPath = quietPath(conversationPath(hostStateDir(HOST, env, tree.home), { id: "s2" }));
+    const cert = JSON.parse(readFileSync(certPath, "utf8").split("\n")[0]!) as { dirs: Record<string, { up?: string; files?: object; quiet?: true }> };
+    // r, a..f and the three leaves: each once, the leaves naming their shared parent.
+    expect(Object.keys(cert.dirs).sort()).toEqual(
+      ["r", "r/a", "r/a/b", "r/a/b/c", "r/a/b/c/d", "r/a/b/c/d/e", deep, `${deep}/x`, `${deep}/y`, `${deep}/z`].map((dir) => tree.path(dir)).sort(),
+    );
+    for (const leaf of ["x", "y", "z"]) expect(cert.dirs[tree.path(`${deep}/${leaf}`)]).toMatchObject({ up: tree.path(deep), quiet: true });
+    expect(Object.keys(cert.dirs[tree.path(deep)]!.files ?? {})).toEqual([tree.path(`${deep}/AGENTS.md`)]);
+    expect(["x", "y", "z"].map((leaf) => quiet(read(leaf)))).toEqual([true, true, true]);
+    // One branch changes: a new instruction file in y. x and z stay certified; y goes to the full path, which delivers it.
+    writeFileSync(tree.path(`${deep}/y/AGENTS.md`), "y rules\n");
+    expect(["x", "y", "z"].map((leaf) => quiet(read(leaf)))).toEqual([true, false, true]);
+    expect(await fullCall(read("y"), env)).toContain("y rules");
+    expect(await fullCall(read("x"), env)).toBe("");
+  }, 30_000);
+
+  it("is written only when it changes, without fsync, never through a link", async () => {
+    const { tree, env, state, read } = await certified();
+    const path = quietPath(state);
+    const first = statSync(path);
+    // A full call that finds the same premises for the same state leaves the file as it is.
+    expect(await fullCall(read, env)).toBe("");
+    const again = statSync(path);
+    expect([again.ino, again.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+    // The certifier's write: no fsync, and a link in its place is replaced, its target untouched.
+    const syncs: unknown[] = [];
+    const writeFs = injectFs({ writeAtomic: (args, next) => (syncs.push(args[2]), next(...args)) });
+    const victim = tree.path("victim.txt");
+    writeFileSync(victim, "mine\n");
+    rmSync(path);
+    symlinkSync(victim, path);
+    const text = readFileSync(state, "utf8");
+    const certifier = quietCertifier({
+      statePath: state,
+      host: HOST,
+      version: "0.0.0-test",
+      env,
+      fs: nodeFileSystem,
+      writeFs,
+      since: Date.now(),
+      checkOf: stateCheckOf,
+    });
+    await certifier.write({ names: ["AGENTS.md"], all: {}, dirs: { [tree.path("r")]: { id: "d:1", quiet: true } } }, text);
+    expect(syncs).toEqual([{ sync: false }]);
+    expect(readFileSync(victim, "utf8")).toBe("mine\n");
+    expect(lstatSync(path).isSymbolicLink()).toBe(false);
+    expect(readFileSync(path, "utf8")).toContain('"version":"0.0.0-test"');
+  }, 30_000);
 });
 
 describe("through the built launcher", () => {

@@ -15,10 +15,11 @@ import { chain, isInside } from "../../core/paths.js";
 import type { FileSystem } from "../../io/file-system.js";
 import { unchangedSince } from "../../io/unchanged.js";
 import type { AgentsSession } from "../../session/session.js";
-import { certificateText, envPrint, identityOf, quietPath, readCertificate, type Identity, type QuietCertificate } from "./quiet-format.js";
+import { certificateText, envPrint, identityOf, quietPath, readCertificate, type Identity, type QuietCertificate, type QuietDir } from "./quiet-format.js";
 
-/** Most directories one certificate vouches for (the most recent: the quiet stage reads the whole file at each call). */
-const QUIET_DIRS = 16;
+/** Most directories one certificate vouches for (the most recent), and most entries it holds: the quiet stage reads the whole file at each call. */
+const QUIET_DIRS = 32;
+const QUIET_ENTRIES = 160;
 
 /** What a step found quiet; bound to a state text when written. */
 export type QuietPremises = Pick<QuietCertificate, "names" | "all" | "dirs">;
@@ -60,19 +61,20 @@ export interface QuietCertifierOptions {
 export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
   const { fs } = options;
   const settled = (info: Awaited<ReturnType<FileSystem["lstat"]>>) => info !== null && !info.symlink && unchangedSince(info, options.since);
-  /** The certificate beside the state, when it was made for the state saved as `from`. */
-  const earlier = async (from: string | null): Promise<QuietCertificate["dirs"]> => {
+  /** The certificate beside the state as read by `premises` (made for the state saved as `from`). */
+  let before: QuietCertificate | null = null;
+  const earlier = async (from: string | null): Promise<QuietCertificate | null> => {
     const check = from === null ? null : options.checkOf(from);
-    if (check === null) return {};
+    if (check === null) return null;
     try {
       const path = quietPath(options.statePath);
       const info = await fs.lstat(path);
-      if (info === null || info.symlink || info.kind !== "file") return {};
+      if (info === null || info.symlink || info.kind !== "file") return null;
       const read = await fs.read(path, 1024 * 1024);
       const cert = read.truncated ? null : readCertificate(Buffer.from(read.bytes).toString("utf8"), options.version);
-      return cert && cert.state === check && cert.host === options.host && cert.env === envPrint(options.env) ? cert.dirs : {};
+      return cert && cert.state === check && cert.host === options.host && cert.env === envPrint(options.env) ? cert : null;
     } catch {
-      return {};
+      return null;
     }
   };
   return {
@@ -93,18 +95,23 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
             all[level] = identityOf(info);
           }
         }
-        const out: QuietCertificate["dirs"] = {};
+        const tree: QuietCertificate["dirs"] = {};
+        let certified = 0;
         for (const dir of new Set(dirs)) {
-          if (Object.keys(out).length >= QUIET_DIRS) break;
-          const premises = await dirPremises(session, dir);
-          if (premises) out[dir] = premises;
+          if (certified >= QUIET_DIRS) break;
+          const entries = await dirEntries(session, dir);
+          if (entries && graft(tree, entries)) certified++;
         }
         // Kept as they are: a premise that no longer holds fails at the quiet stage, which stats each.
-        for (const [dir, premises] of Object.entries(await earlier(from))) {
-          if (Object.keys(out).length >= QUIET_DIRS) break;
-          if (!Object.hasOwn(out, dir)) out[dir] = premises;
+        before = await earlier(from);
+        for (const [dir, entry] of Object.entries(before?.dirs ?? {})) {
+          if (certified >= QUIET_DIRS) break;
+          // Only a directory certified itself; the others are on its chain.
+          if (entry.quiet !== true || tree[dir]?.quiet === true) continue;
+          const entries = chainEntries(before!.dirs, dir);
+          if (entries && graft(tree, entries)) certified++;
         }
-        return Object.keys(out).length === 0 ? null : { names: [...session.config.files.names], all, dirs: out };
+        return certified === 0 ? null : { names: [...session.config.files.names], all, dirs: tree };
       } catch {
         return null; // a certificate is an optimisation: none when anything is in doubt
       }
@@ -112,25 +119,87 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
     async write(premises, stateText) {
       const state = options.checkOf(stateText);
       if (state === null) return;
+      // Unchanged (same state, same premises): the file on disk already says it.
+      if (before && before.state === state && canonical(pick(before)) === canonical(premises)) return;
       const text = certificateText({ version: options.version, host: options.host, state, env: envPrint(options.env), ...premises });
-      await options.writeFs.writeAtomic(quietPath(options.statePath), text).catch(() => undefined);
+      // No fsync: a torn file fails its checksum, and the quiet stage then leaves the call to the full path.
+      await options.writeFs.writeAtomic(quietPath(options.statePath), text, { sync: false }).catch(() => undefined);
     },
   };
 
-  async function dirPremises(session: AgentsSession, dir: string): Promise<Record<string, Identity> | null> {
+  /** The entries of `dir`'s chain, root first, `dir` certified quiet; null when a premise does not hold now. */
+  async function dirEntries(session: AgentsSession, dir: string): Promise<Array<[string, QuietDir]> | null> {
     if (!isInside(dir, session.root)) return null;
-    const premises: Record<string, Identity> = {};
+    const entries: Array<[string, QuietDir]> = [];
     for (const level of chain(session.root, dir)) {
       const info = await fs.lstat(level);
       if (info?.kind !== "directory" || !settled(info)) return null;
-      premises[level] = identityOf(info);
+      const up = entries.at(-1)?.[0];
+      entries.push([level, up === undefined ? { id: identityOf(info) } : { up, id: identityOf(info) }]);
     }
     for (const file of await session.quietCandidates(dir)) {
       if (session.loadedVersion(file.path)?.mtimeMs !== file.mtimeMs) return null;
       const info = await fs.stat(file.path);
       if (info?.mtimeMs !== file.mtimeMs) return null;
-      premises[file.path] = identityOf(info);
+      // Under the deepest directory of the chain that holds it (an AGENTS.md, a .github/ file).
+      let at: QuietDir | undefined;
+      for (const [level, entry] of entries) if (isInside(file.path, level) && file.path !== level) at = entry;
+      if (at === undefined) return null;
+      (at.files ??= {})[file.path] = identityOf(info);
     }
-    return premises;
+    entries.at(-1)![1].quiet = true;
+    return entries;
   }
+}
+
+/** The entries of a certified directory's chain in `dirs`, root first; null when it is broken. */
+function chainEntries(dirs: QuietCertificate["dirs"], dir: string): Array<[string, QuietDir]> | null {
+  const entries: Array<[string, QuietDir]> = [];
+  const seen = new Set<string>();
+  for (let at: string | undefined = dir; at !== undefined; at = dirs[at]!.up) {
+    if (!Object.hasOwn(dirs, at) || seen.has(at)) return null;
+    seen.add(at);
+    entries.unshift([at, dirs[at]!]);
+  }
+  return entries;
+}
+
+/**
+ * Adds a certified directory's chain to `tree` when it agrees with what is there (each shared
+ * directory: same parent, same identity; each shared file: same identity) and the tree stays
+ * within QUIET_ENTRIES; false (tree untouched) otherwise. A shared directory then carries the
+ * files of both: a premise more only makes the quiet stage stricter.
+ */
+function graft(tree: QuietCertificate["dirs"], entries: ReadonlyArray<readonly [string, QuietDir]>): boolean {
+  let added = 0;
+  for (const [path, entry] of entries) {
+    const there = Object.hasOwn(tree, path) ? tree[path] : undefined;
+    if (there === undefined) {
+      added++;
+      continue;
+    }
+    if (there.up !== entry.up || there.id !== entry.id) return false;
+    for (const [file, identity] of Object.entries(entry.files ?? {})) if ((there.files?.[file] ?? identity) !== identity) return false;
+  }
+  if (Object.keys(tree).length + added > QUIET_ENTRIES) return false;
+  for (const [path, entry] of entries) {
+    const there = (tree[path] ??= entry.up === undefined ? { id: entry.id } : { up: entry.up, id: entry.id });
+    if (entry.files) there.files = { ...there.files, ...entry.files };
+  }
+  tree[entries.at(-1)![0]]!.quiet = true;
+  return true;
+}
+
+const pick = (cert: QuietCertificate): QuietPremises => ({ names: cert.names, all: cert.all, dirs: cert.dirs });
+
+/** JSON with every object's keys sorted: equal premises, equal text, whatever order they were found in. */
+function canonical(value: unknown): string {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .sort()
+    .filter((key) => record[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+    .join(",")}}`;
 }

@@ -5,14 +5,18 @@
  *
  * A certificate sits beside a conversation's state file (`<state>.quiet.json`) and says: for the
  * state whose check is `state`, under this agentsmd version and this environment, a tool event
- * whose target lies in one of `dirs` answers nothing and changes nothing, as long as every premise
- * (a path and what lstat or stat said of it) still holds. Only the engine decides what goes in.
+ * whose target lies in a `quiet` directory of `dirs` answers nothing and changes nothing, as long
+ * as every premise (a path and what lstat or stat said of it) still holds: those of `all`, and
+ * those of each directory on the target directory's chain up to the session's root. Directories
+ * are a tree (each names its parent's entry), stored once however many certified directories
+ * share them: a certificate grows with the distinct directories, not depth x directories. Only
+ * the engine decides what goes in.
  */
 import { checksum } from "../../core/checksum.js";
 import type { ConversationId } from "./state-file.js";
 
 /** Bumped whenever what a certificate means changes: an older one is then ignored. */
-const QUIET_FORMAT = 1;
+const QUIET_FORMAT = 2;
 
 /** A path's premise: `-` absent, else its kind and what identifies its version. */
 export type Identity = string;
@@ -30,8 +34,38 @@ export interface QuietCertificate {
   names: string[];
   /** Premises of every directory (the scoped-rule directories, absent). */
   all: Record<string, Identity>;
-  /** Certified directory (real path) -> the premises of a target in it: its chain and the instruction files there. */
-  dirs: Record<string, Record<string, Identity>>;
+  /** Directory (real path) -> its entry: the certified ones and every directory on their chains. */
+  dirs: Record<string, QuietDir>;
+}
+
+/** A directory of a certificate. */
+export interface QuietDir {
+  /** The parent directory's entry; none at the session's root. */
+  up?: string;
+  /** What lstat said of the directory (unchanged: no instruction file came or went there). */
+  id: Identity;
+  /** Instruction files under it (before the next directory of a chain) a certified target weighs -> what stat said. */
+  files?: Record<string, Identity>;
+  /** A tool target in this directory is certified quiet (else the entry is only on others' chains). */
+  quiet?: true;
+}
+
+/**
+ * Every premise a target in `dir` relies on (the directory's chain up to the root: each
+ * directory's lstat, its files' stat), or null when `dir` is not certified quiet or its chain is
+ * broken (a missing entry, a loop).
+ * @example chainPremises({ "/r": { id: "d:1" }, "/r/a": { up: "/r", id: "d:2", quiet: true } }, "/r/a") // Map { "/r/a" => "d:2", "/r" => "d:1" }
+ */
+export function chainPremises(dirs: QuietCertificate["dirs"], dir: string): Map<string, Identity> | null {
+  if (!Object.hasOwn(dirs, dir) || dirs[dir]?.quiet !== true) return null;
+  const premises = new Map<string, Identity>();
+  for (let at: string | undefined = dir; at !== undefined; at = dirs[at]!.up) {
+    const entry: QuietDir | undefined = Object.hasOwn(dirs, at) ? dirs[at] : undefined;
+    if (entry === undefined || premises.has(at) || typeof entry.id !== "string") return null;
+    premises.set(at, entry.id);
+    for (const [file, identity] of Object.entries(entry.files ?? {})) premises.set(file, identity);
+  }
+  return premises;
 }
 
 /** What lstat or stat gave, as far as a premise needs it. */
