@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runHookArgv } from "../../src/hook/run.js";
 import { quietCall } from "../../src/hook/quiet.js";
 import { quietHost } from "../../src/integrations/claude-code/quiet.js";
-import { agentsmdVersion, quietPath } from "../../src/integrations/host/quiet-format.js";
+import { agentsmdVersion, parseCertificate, quietPath } from "../../src/integrations/host/quiet-format.js";
 import { conversationPath, hostStateDir, stateCheckOf } from "../../src/integrations/host/state-file.js";
 import { quietCertifier } from "../../src/integrations/host/quiet-certificate.js";
 import { nodeFileSystem } from "../../src/io/file-system.js";
@@ -90,7 +90,7 @@ describe("the quiet stage answers only from a certificate it can trust", () => {
     const cert = quietPath(setup.state);
     const certText = readFileSync(cert, "utf8");
     try {
-      writeFileSync(cert, certText.replace('"format":2', '"format":2 '));
+      writeFileSync(cert, certText.replace('"format":3', '"format":3 '));
       expect(quiet()).toBe(false);
       const json = certText.slice(0, certText.indexOf("\n"));
       // A well-formed certificate of another version (its own checksum holds) is still another version's.
@@ -178,7 +178,10 @@ describe("the certificate's shape", () => {
     expect(await fullCall(read("y"), env)).toBe("");
     expect(await fullCall(read("z"), env)).toBe("");
     const certPath = quietPath(conversationPath(hostStateDir(HOST, env, tree.home), { id: "s2" }));
-    const cert = JSON.parse(readFileSync(certPath, "utf8").split("\n")[0]!) as { dirs: Record<string, { up?: string; files?: object; quiet?: true }> };
+    const text = readFileSync(certPath, "utf8");
+    // Below the root each directory is named relative to its parent: no path is written twice.
+    expect(text).not.toContain(tree.path("r/a"));
+    const cert = parseCertificate(text, version)!;
     // r, a..f and the three leaves: each once, the leaves naming their shared parent.
     expect(Object.keys(cert.dirs).sort()).toEqual(
       ["r", "r/a", "r/a/b", "r/a/b/c", "r/a/b/c/d", "r/a/b/c/d/e", deep, `${deep}/x`, `${deep}/y`, `${deep}/z`].map((dir) => tree.path(dir)).sort(),

@@ -120,7 +120,7 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
       const state = options.checkOf(stateText);
       if (state === null) return;
       // Unchanged (same state, same premises): the file on disk already says it.
-      if (before && before.state === state && canonical(pick(before)) === canonical(premises)) return;
+      if (before && before.state === state && samePremises(before, premises)) return;
       const text = certificateText({ version: options.version, host: options.host, state, env: envPrint(options.env), ...premises });
       // No fsync: a torn file fails its checksum, and the quiet stage then leaves the call to the full path.
       await options.writeFs.writeAtomic(quietPath(options.statePath), text, { sync: false }).catch(() => undefined);
@@ -190,16 +190,17 @@ function graft(tree: QuietCertificate["dirs"], entries: ReadonlyArray<readonly [
   return true;
 }
 
-const pick = (cert: QuietCertificate): QuietPremises => ({ names: cert.names, all: cert.all, dirs: cert.dirs });
+const sameRecord = (a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean => {
+  const keys = Object.keys(a ?? {});
+  return keys.length === Object.keys(b ?? {}).length && keys.every((key) => Object.hasOwn(b ?? {}, key) && b![key] === a![key]);
+};
 
-/** JSON with every object's keys sorted: equal premises, equal text, whatever order they were found in. */
-function canonical(value: unknown): string {
-  if (typeof value !== "object" || value === null) return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  return `{${Object.keys(record)
-    .sort()
-    .filter((key) => record[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-    .join(",")}}`;
+/** Whether two certificates' premises are the same, whatever order they were found in. */
+function samePremises(a: QuietPremises, b: QuietPremises): boolean {
+  const dirs = Object.keys(a.dirs);
+  if (a.names.join("\0") !== b.names.join("\0") || !sameRecord(a.all, b.all) || dirs.length !== Object.keys(b.dirs).length) return false;
+  return dirs.every((dir) => {
+    const [x, y] = [a.dirs[dir]!, Object.hasOwn(b.dirs, dir) ? b.dirs[dir] : undefined];
+    return y !== undefined && x.up === y.up && x.id === y.id && x.quiet === y.quiet && sameRecord(x.files, y.files);
+  });
 }

@@ -12,11 +12,12 @@
  * share them: a certificate grows with the distinct directories, not depth x directories. Only
  * the engine decides what goes in.
  */
+import { isAbsolute, sep } from "node:path";
 import { checksum } from "../../core/checksum.js";
 import type { ConversationId } from "./state-file.js";
 
 /** Bumped whenever what a certificate means changes: an older one is then ignored. */
-const QUIET_FORMAT = 2;
+const QUIET_FORMAT = 3;
 
 /** A path's premise: `-` absent, else its kind and what identifies its version. */
 export type Identity = string;
@@ -105,9 +106,76 @@ export function quietPath(statePath: string): string {
   return `${statePath.slice(0, -".json".length)}.quiet.json`;
 }
 
-/** What a certificate is written as: its JSON, then a line with the checksum of that JSON. */
+/**
+ * A directory as written: its parent's index in the list (-1: none), its name below the parent
+ * (absolute when it has no parent or is not below it), its identity, its files (named below it
+ * the same way), 1 when certified quiet. Parents come first; names are relative so that a
+ * directory's path is written once, not in every entry below it.
+ */
+type WrittenDir = [up: number, name: string, id: Identity, files: Array<[string, Identity]>, quiet: 0 | 1];
+
+/** `path` named below `dir` when it lies there (a relative name never is absolute), else as it is. */
+function nameBelow(path: string, dir: string | undefined): string {
+  if (dir === undefined) return path;
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  return path.length > prefix.length && path.startsWith(prefix) ? path.slice(prefix.length) : path;
+}
+
+function pathOf(name: string, dir: string | undefined): string {
+  return dir === undefined || isAbsolute(name) ? name : dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+/** The directories as written, parents first; an entry whose chain is broken (a parent missing, a loop) is left out. */
+function writtenDirs(dirs: QuietCertificate["dirs"]): WrittenDir[] {
+  const index = new Map<string, number>();
+  const paths: string[] = [];
+  const out: WrittenDir[] = [];
+  const visiting = new Set<string>();
+  const place = (path: string): number => {
+    const known = index.get(path);
+    if (known !== undefined) return known;
+    const entry = Object.hasOwn(dirs, path) ? dirs[path] : undefined;
+    if (entry === undefined || visiting.has(path)) return -2;
+    visiting.add(path);
+    const up = entry.up === undefined ? -1 : place(entry.up);
+    visiting.delete(path);
+    if (up === -2) return -2;
+    const files = Object.entries(entry.files ?? {}).map(([file, id]): [string, Identity] => [nameBelow(file, path), id]);
+    index.set(path, out.length);
+    paths.push(path);
+    out.push([up, nameBelow(path, up < 0 ? undefined : paths[up]), entry.id, files, entry.quiet ? 1 : 0]);
+    return out.length - 1;
+  };
+  for (const path of Object.keys(dirs)) place(path);
+  return out;
+}
+
+/** The directories of their written form; null when it is not one. */
+function readDirs(written: unknown): QuietCertificate["dirs"] | null {
+  if (!Array.isArray(written)) return null;
+  const paths: string[] = [];
+  const dirs: QuietCertificate["dirs"] = {};
+  for (const item of written as unknown[]) {
+    if (!Array.isArray(item) || item.length !== 5) return null;
+    const [up, name, id, files, quiet] = item as WrittenDir;
+    if (typeof up !== "number" || up < -1 || up >= paths.length || typeof name !== "string" || typeof id !== "string" || !Array.isArray(files)) return null;
+    const parent = up < 0 ? undefined : paths[up];
+    const path = pathOf(name, parent);
+    const entry: QuietDir = parent === undefined ? { id } : { up: parent, id };
+    for (const file of files) {
+      if (!Array.isArray(file) || typeof file[0] !== "string" || typeof file[1] !== "string") return null;
+      (entry.files ??= {})[pathOf(file[0], path)] = file[1];
+    }
+    if (quiet === 1) entry.quiet = true;
+    paths.push(path);
+    dirs[path] = entry;
+  }
+  return dirs;
+}
+
+/** What a certificate is written as: its JSON (directories in their written form), then a line with the checksum of that JSON. */
 export function certificateText(cert: Omit<QuietCertificate, "format">): string {
-  const json = JSON.stringify({ format: QUIET_FORMAT, ...cert });
+  const json = JSON.stringify({ format: QUIET_FORMAT, ...cert, dirs: writtenDirs(cert.dirs) });
   return `${json}\n${checksum(json)}\n`;
 }
 
@@ -134,7 +202,9 @@ export function parseCertificate(text: string, version: string): QuietCertificat
   } catch {
     return null;
   }
-  return typeof data === "object" && data !== null && data.format === QUIET_FORMAT && data.version === version ? data : null;
+  if (typeof data !== "object" || data === null || data.format !== QUIET_FORMAT || data.version !== version) return null;
+  const dirs = readDirs(data.dirs);
+  return dirs === null ? null : { ...data, dirs };
 }
 
 /** Whether a certificate's text is as written: its checksum line holds. */
