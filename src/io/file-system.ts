@@ -98,7 +98,7 @@ export interface FileSystem {
 }
 
 /** How `writeAtomic` writes. */
-export interface WriteOptions {
+interface WriteOptions {
   /** fsync the data before the rename (default true). */
   sync?: boolean;
 }

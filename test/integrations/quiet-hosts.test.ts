@@ -62,7 +62,7 @@ describe("each quiet host reads an event as its full path does", () => {
       fc.assert(
         fc.property(eventArb, (raw) => {
           const mine = quiet.event(raw, env);
-          let full: ReturnType<typeof profile.normalize> | null = null;
+          let full: ReturnType<typeof profile.normalize> | null;
           try {
             const foreign = profile.foreign?.(raw, env) ?? null;
             full = foreign === null ? profile.normalize(parseHostInput(profile, raw)) : null;
