@@ -92,8 +92,8 @@ describe("hook bundle", () => {
     // 166 with the quiet certificate the engine writes (host/quiet-certificate.ts, host/quiet-format.ts), the state
     // file's name and check apart from its zod schema (host/state-file.ts) and Claude Code's tool table apart from
     // its schema (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub
-    // of each host's quiet stage.
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(166);
+    // of each host's quiet stage; 172 with both (the merge of the quiet stage and Crush's and Amp's).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(172);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 
@@ -140,7 +140,7 @@ describe("per-host bundles", () => {
     // 130-135 against 150 with the registry's definitions (Cline and Droid's too), the engine and the rule sources;
     // 140 with Auggie's and Continue CLI's definitions and presets;
     // 143 with Crush's (+3: crush/host.ts, presets/crush.ts and the stub of its hook's import); 145 with Amp's definition and preset; 150 with the quiet certificate (see above).
-    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(145);
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(150);
   }, 120_000);
 
   it("a quiet bundle is a few KB: the quiet stage and the host's event reading, no zod, no session or engine code", async () => {

@@ -55,8 +55,6 @@ interface QuietBundle {
 /**
  * The quiet bundle of a plain `hook <host>` (no options: they change what the full path does):
  * `agentsmd-quiet-<host>.cjs` (src/hook/quiet.ts); undefined for any other argv.
- * @example quietBundleName(["hook", "claude-code"]) // "agentsmd-quiet-claude-code.cjs"
- * @example quietBundleName(["hook", "claude-code", "--state-dir", "/s"]) // undefined
  */
 export function quietBundleName(argv: readonly string[]): string | undefined {
   return argv.length === 2 && argv[0] === "hook" && /^[a-z][a-z0-9-]{0,39}$/.test(argv[1]!) ? `agentsmd-quiet-${argv[1]}.cjs` : undefined;

@@ -20,7 +20,6 @@ export interface HookProcessIo extends CliIo {
 /**
  * The process io of a hook: synchronous stdin/stdout on descriptors 0 and 1, the stream only when
  * a descriptor would block. `stdin`: what the launcher's quiet stage already read of descriptor 0.
- * @example await runHookProcess(["claude-code"], hookProcessIo())
  */
 export function hookProcessIo(stdin?: StdinRead): HookProcessIo {
   const env = process.env;

@@ -109,7 +109,6 @@ function targetDirOf(target: string): string | undefined {
  * True when the certificate beside the event's state file vouches that the full engine would
  * answer this event with nothing and change nothing: the caller then exits without output. False
  * for anything else, the caller running the full path. Never throws.
- * @example if (quietCall(claudeCodeQuiet, ["hook", "claude-code"], stdin, process.env, "0.1.0")) process.exit(0);
  */
 export function quietCall(quiet: QuietHost, argv: readonly string[], text: string, env: Env, version: string): boolean {
   try {

@@ -16,7 +16,6 @@ const someString = (value: unknown): value is string => typeof value === "string
 /**
  * A Claude-style PostToolUse event's conversation and targets, or null. `own.strings`: the host's
  * own optional string fields.
- * @example claudeStyleQuietEvent({ session_id: "s", hook_event_name: "PostToolUse", cwd: "/r", tool_name: "Read", tool_input: { file_path: "a.ts" } }, table)
  */
 export function claudeStyleQuietEvent(raw: unknown, table: TargetTable, own: { strings?: readonly string[] } = {}): QuietEvent | null {
   if (!isRecord(raw)) return null;

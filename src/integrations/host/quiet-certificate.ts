@@ -56,7 +56,6 @@ export interface QuietCertifierOptions {
 
 /**
  * A certifier for one hook event of the conversation whose state is `statePath`.
- * @example const quiet = quietCertifier({ statePath, host: "claude-code", version: VERSION, env, fs, writeFs: fs, since: Date.now(), checkOf: stateCheckOf });
  */
 export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
   const { fs } = options;

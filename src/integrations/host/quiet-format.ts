@@ -55,7 +55,6 @@ export interface QuietDir {
  * Every premise a target in `dir` relies on (the directory's chain up to the root: each
  * directory's lstat, its files' stat), or null when `dir` is not certified quiet or its chain is
  * broken (a missing entry, a loop).
- * @example chainPremises({ "/r": { id: "d:1" }, "/r/a": { up: "/r", id: "d:2", quiet: true } }, "/r/a") // Map { "/r/a" => "d:2", "/r" => "d:1" }
  */
 export function chainPremises(dirs: QuietCertificate["dirs"], dir: string): Map<string, Identity> | null {
   if (!Object.hasOwn(dirs, dir) || dirs[dir]?.quiet !== true) return null;
@@ -82,7 +81,6 @@ export interface StatFacts {
 /**
  * A premise's identity of what a stat gave (null: nothing there). ctime too: nobody can set it
  * back, so an edit that restores a file's mtime still shows.
- * @example identityOf(null) // "-"
  */
 export function identityOf(info: StatFacts | null): Identity {
   if (info === null) return "-";
