@@ -41,8 +41,8 @@ export async function readClineCompaction(
     const head = await fs.read(at.file, HEAD_BYTES);
     const headId = clineCompactionHead(Buffer.from(head.bytes).toString("utf8"));
     if (headId !== null && headId === applied) return { id: headId, sees: SEES_NOTHING };
-    const whole = head.truncated ? await fs.read(at.file, MAX_COMPACTION_BYTES) : head;
-    const parsed = whole.truncated ? null : parseClineCompaction(Buffer.from(whole.bytes).toString("utf8"));
+    const whole = !head.truncated ? head : head.size > MAX_COMPACTION_BYTES ? null : await fs.read(at.file, MAX_COMPACTION_BYTES);
+    const parsed = whole === null || whole.truncated ? null : parseClineCompaction(Buffer.from(whole.bytes).toString("utf8"));
     if (parsed === null) return headId === null ? null : { id: headId, sees: SEES_NOTHING };
     // What agentsmd gave is in a kept `<hook_context>` exactly as it rendered it.
     return { id: parsed.id, sees: (piece) => parsed.kept.includes(renderPiece(piece)) };

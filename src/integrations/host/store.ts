@@ -92,7 +92,7 @@ const ledgerShape = once(() => ({
  * it from the zod schemas of every host: a schema change without a new id fails there (a file
  * checked under the old id is then validated by the new schema once, and rewritten).
  */
-export const STATE_SCHEMA_ID = "da12cbd0";
+export const STATE_SCHEMA_ID = "8a3034f9";
 
 /** A host's state file: the `kind` it must name, and its schema, built only when a file needs it. */
 export interface ConversationFormat<H> {
