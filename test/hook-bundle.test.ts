@@ -60,7 +60,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 152 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 168 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -88,7 +88,8 @@ describe("hook bundle", () => {
     // 152 with Cline and Factory Droid (each: host.ts, input.ts, profile.ts and its preset).
     // 158 with Auggie and Continue CLI (each host adds its definition and preset: data every bundle holds).
     // 163 with Crush (+5: crush/host.ts, input.ts, profile.ts, hook.ts and presets/crush.ts); 165 with Amp's definition and preset (its plugin stays out: no hook).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(165);
+    // 168 with Cline's compaction record (+3: cline/sessions.ts, compaction.ts and compaction-read.ts: Cline runs no hook when it compacts).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(168);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

@@ -83,6 +83,8 @@ const ledgerShape = once(() => ({
   mark: z.optional(z.strictObject({ offset: z.number().check(z.int(), z.nonnegative()) })),
   /** The host's id of the last resume applied (profile `resumeId`), so it is applied once. */
   resumed: z.optional(z.string().check(z.maxLength(512))),
+  /** The host's id of the last compaction applied (profile `compaction`), so it is applied once. */
+  compacted: z.optional(z.string().check(z.maxLength(512))),
 }));
 
 /**
@@ -90,7 +92,7 @@ const ledgerShape = once(() => ({
  * it from the zod schemas of every host: a schema change without a new id fails there (a file
  * checked under the old id is then validated by the new schema once, and rewritten).
  */
-export const STATE_SCHEMA_ID = "da12cbd0";
+export const STATE_SCHEMA_ID = "8a3034f9";
 
 /** A host's state file: the `kind` it must name, and its schema, built only when a file needs it. */
 export interface ConversationFormat<H> {
@@ -154,6 +156,7 @@ export interface ConversationState<H> {
   named: Record<string, number>;
   mark?: { offset: number } | undefined;
   resumed?: string | undefined;
+  compacted?: string | undefined;
   host: H;
   session: SessionState;
 }
