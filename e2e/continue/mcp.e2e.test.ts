@@ -64,10 +64,10 @@ async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
   return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
 }
 
-async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
+async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string; args?: string[] } = {}) {
   server.setScript(script);
   const config = path.join(fx.home, ".continue", "config.yaml");
-  const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, "Work on the task."], {
+  const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, ...(options.args ?? []), "Work on the task."], {
     cwd: options.cwd ?? fx.repo,
     env: homeEnv(fx.home),
     timeoutMs: RUN_TIMEOUT_MS,
@@ -140,5 +140,28 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
     expect(messageText(body(server).messages[0]!)).not.toContain('<context name="userRules">');
     const shown = await runAgentsmd(["show", "--preset", "continue"], { env: homeEnv(fx.home), cwd: packages });
     expect(shown.stdout.toString("utf8")).toBe("");
+  });
+
+  it("`cn -p --resume` (offline, the last session of ~/.continue/sessions): the first run's history comes back whole; an AGENTS.md edited in between comes once more; the new MCP process starts empty, so an unedited file asked for again is repeated", async () => {
+    const { fx, server } = await setup();
+    const target = fx.path("packages/api/src/db/schema.ts");
+    await turn(fx, server, [context(target), { text: "done" }]);
+    await writeFile(fx.path("packages/api/AGENTS.md"), "# API\nToken AG-API-EDITED-7: handlers return typed errors.\n");
+    await turn(fx, server, [context(target), { text: "again" }], { args: ["--resume"] });
+    const resumed = server
+      .mainRequests()
+      .filter((request) => request.turn === 0)
+      .at(-1)!.body as ChatRequestBody;
+    // The resumed run's first request holds the first run (its question, tool answer and reply), then the new question.
+    expect(resumed.messages.filter((message) => message.role === "user").map(messageText)).toEqual(["Work on the task.", "Work on the task."]);
+    expect(counts(lastRequest(server), ALL)).toEqual({
+      "AG-ROOT-1": 1,
+      "AG-API-2": 1,
+      "AG-API-EDITED-7": 1,
+      // Given again though the resumed history holds it (Limits: the server cannot see cn's session).
+      "AG-DB-3": 2,
+      "AG-WEB-5": 0,
+      "AG-UNUSED-6": 0,
+    });
   });
 });

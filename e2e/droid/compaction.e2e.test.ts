@@ -63,7 +63,10 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
     cleanups.push(() => server.close());
     const settingsFile = path.join(home, ".factory", "settings.json");
     const model = { model: DROID_MODEL, displayName: "e2e", baseUrl: server.baseURL, apiKey: "e2e-key", provider: "generic-chat-completion-api" };
-    await writeFile(settingsFile, JSON.stringify({ customModels: [{ ...model, maxOutputTokens: 4096, maxContextLimit: CONTEXT_LIMIT }], compactionTokenLimit: 5_000 }));
+    await writeFile(
+      settingsFile,
+      JSON.stringify({ customModels: [{ ...model, maxOutputTokens: 4096, maxContextLimit: CONTEXT_LIMIT }], compactionTokenLimit: 5_000 }),
+    );
     const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
     expect(installed.code, installed.stderr).toBe(0);
     // A second hook on every event Droid has, appending what it receives.
@@ -83,11 +86,16 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
 
     // Compacted: one summary request (no tools), and the session log records it.
     const summaries = server.requests.filter((request) => request.kind !== "main");
-    expect(summaries.map((request) => messageText(request.body!.messages.at(-1)!)).filter((text) => text.includes("Please summarize the following conversation"))).toHaveLength(1);
+    expect(
+      summaries.map((request) => messageText(request.body!.messages.at(-1)!)).filter((text) => text.includes("Please summarize the following conversation")),
+    ).toHaveLength(1);
     const sessions = path.join(home, ".factory", "sessions");
     const [folder] = await readdir(sessions);
     const logName = (await readdir(path.join(sessions, folder!))).find((name) => name.endsWith(".jsonl"))!;
-    const records = (await readFile(path.join(sessions, folder!, logName), "utf8")).split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string });
+    const records = (await readFile(path.join(sessions, folder!, logName), "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string });
     expect(records.filter((record) => record.type === "compaction_state")).toHaveLength(1);
 
     // The hooks Droid ran: none for the compaction.
