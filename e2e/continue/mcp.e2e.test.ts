@@ -13,7 +13,15 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
+import {
+  classifyChatRequest,
+  messageText,
+  startOpenAIChatServer,
+  type ChatRequestBody,
+  type RequestKind,
+  type OpenAIChatServer,
+  type ScriptStep,
+} from "../lib/openai-chat-server.js";
 import { createTree, dir, type BuiltTree } from "../lib/tree.js";
 import { CN_VERSION as VERSION, cnBin, continueConfigText } from "./harness.js";
 
@@ -49,16 +57,19 @@ interface Fixture {
   path(rel: string): string;
 }
 
-async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
-  const tree = await createTree({ ...FILES, "home/.continue": dir(), "home/.local/state": dir() }, { prefix: "agentsmd-continue-" });
-  const server = await startOpenAIChatServer({ script: [] });
+async function setup(
+  options: { files?: Record<string, string>; classify?: (body: ChatRequestBody) => RequestKind; config?: (text: string) => string } = {},
+): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
+  const tree = await createTree({ ...FILES, ...options.files, "home/.continue": dir(), "home/.local/state": dir() }, { prefix: "agentsmd-continue-" });
+  const server = await startOpenAIChatServer({ script: [], ...(options.classify ? { classify: options.classify } : {}) });
   cleanups.push(
     () => tree.cleanup(),
     () => server.close(),
   );
   const repo = await realpath(tree.path("repo"));
   const home = await realpath(tree.path("home"));
-  await writeFile(path.join(home, ".continue", "config.yaml"), continueConfigText(server.baseURL));
+  const config = continueConfigText(server.baseURL);
+  await writeFile(path.join(home, ".continue", "config.yaml"), options.config ? options.config(config) : config);
   const installed = await runAgentsmd(["install", "continue"], { env: homeEnv(home), cwd: repo });
   expect(installed.code, `agentsmd install continue failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
   return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
@@ -163,5 +174,26 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
       "AG-WEB-5": 0,
       "AG-UNUSED-6": 0,
     });
+  });
+
+  it("auto-compaction inside one `cn -p` run (a small contextLength, a large Read): cn replaces the history with its summary and tells the MCP server nothing, so a file agents_context gave before is gone and not given again", async () => {
+    const summary = "Please provide a concise summary of our conversation so far";
+    const isSummary = (body: ChatRequestBody) => messageText(body.messages.at(-1) ?? { role: "user" }).startsWith(summary);
+    const { fx, server } = await setup({
+      files: { "repo/big.txt": "lorem ipsum dolor sit amet\n".repeat(1000) },
+      classify: (body) => (isSummary(body) ? "compaction" : classifyChatRequest(body)),
+      config: (text) =>
+        text.replace("    roles: [chat]\n", "    roles: [chat]\n    defaultCompletionOptions:\n      contextLength: 8000\n      maxTokens: 500\n"),
+    });
+    const target = fx.path("packages/api/src/db/schema.ts");
+    await turn(fx, server, [context(target), { toolCalls: [{ tool: "Read", args: { filepath: fx.path("big.txt") } }] }, context(target), { text: "done" }]);
+    expect(server.requests.filter((request) => request.kind === "compaction")).toHaveLength(1);
+    const texts = server.mainRequests().map((request) => ((request.body as ChatRequestBody).messages ?? []).map(messageText).join("\n"));
+    // Before: agents_context gave the nested files; the Read's large result made cn compact: the history is its system message and the summary.
+    expect(counts(texts[1]!, ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 1, "AG-DB-3": 1 });
+    expect(texts[2]).not.toContain("lorem ipsum");
+    expect(counts(texts[2]!, ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-DB-3": 0 });
+    expect(counts(lastRequest(server), ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-DB-3": 0 });
+    expect(lastRequest(server)).toContain("beyond those already given in this session");
   });
 });
