@@ -68,7 +68,7 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
       JSON.stringify({ customModels: [{ ...model, maxOutputTokens: 4096, maxContextLimit: CONTEXT_LIMIT }], compactionTokenLimit: 5_000 }),
     );
     const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
-    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.code, installed.stderr.toString("utf8")).toBe(0);
     // A second hook on every event Droid has, appending what it receives.
     const log = path.join(home, "hooks.jsonl");
     const logger = path.join(home, "log-hook.sh");
