@@ -7,7 +7,11 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // Each test starts a full agent CLI; on small CI machines run the files one at a time.
-    fileParallelism: false,
+    // Each test starts a full agent CLI, which keeps about one core busy (an OpenCode run: 25 s of
+    // CPU in 30 s of wall): two files at a time on CI's two cores. Each fixture has its own HOME,
+    // temp tree and port; nothing rebuilds dist while they run (the packed test packs with
+    // --ignore-scripts).
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });

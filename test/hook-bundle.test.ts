@@ -61,7 +61,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 152 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 168 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -93,7 +93,8 @@ describe("hook bundle", () => {
     // file's name and check apart from its zod schema (host/state-file.ts) and Claude Code's tool table apart from
     // its schema (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub
     // of each host's quiet stage; 172 with both (the merge of the quiet stage and Crush's and Amp's).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(172);
+    // 175 with Cline's compaction record (+3: cline/sessions.ts, compaction.ts and compaction-read.ts: Cline runs no hook when it compacts).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(175);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

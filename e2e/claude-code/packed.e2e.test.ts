@@ -1,5 +1,6 @@
 /**
- * The route a user takes, from the packed tarball: `npm pack` (the build runs at prepack), a
+ * The route a user takes, from the packed tarball: `npm pack` of the dist `npm run test:e2e` built
+ * (`--ignore-scripts`: prepack's build would empty dist under the suites running beside this one), a
  * global install into a throw-away prefix (no install-time scripts, no warnings), `agentsmd
  * --version` and `show` from that prefix's bin, then `agentsmd setup claude-code` (user scope,
  * a throw-away HOME) and one real turn of the pinned Claude Code against the scripted model: the
@@ -45,11 +46,9 @@ describe(`the packed package, installed globally, with Claude Code ${pinnedClaud
     await ensureClaudeCodeInstalled();
     base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agentsmd-e2e-packed-")));
     prefix = path.join(base, "prefix");
-    const pack = await run("npm", ["pack", "--json", "--pack-destination", base], { cwd: REPO_ROOT, env: npmEnv(), timeoutMs: 300_000 });
+    const pack = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", base], { cwd: REPO_ROOT, env: npmEnv(), timeoutMs: 300_000 });
     expect(pack.code, text(pack.stderr)).toBe(0);
-    // npm pack --json prints the build's output first (prepack), then the JSON array
-    const json = text(pack.stdout);
-    const tarball = path.join(base, (JSON.parse(json.slice(json.lastIndexOf("\n[") + 1)) as Array<{ filename: string }>)[0]!.filename);
+    const tarball = path.join(base, (JSON.parse(text(pack.stdout)) as Array<{ filename: string }>)[0]!.filename);
     const install = await run("npm", ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", tarball], {
       cwd: base,
       env: npmEnv(),

@@ -94,9 +94,12 @@ export interface ClineRun {
   timedOut: boolean;
 }
 
-/** Points the fixture's Cline at `server` (`cline auth`). */
-export async function authCline(fixture: ClineFixture, server: OpenAIChatServer): Promise<void> {
-  const auth = await runText(await clineBin(), ["auth", "-p", "openai", "-k", "e2e-key", "-m", CLINE_MODEL, "-b", server.baseURL], {
+/**
+ * Points the fixture's Cline at `server` (`cline auth`). `model`: a model id Cline does not know
+ * gets a 128,000-token window (what the compaction case needs). @default gpt-4.1
+ */
+export async function authCline(fixture: ClineFixture, server: OpenAIChatServer, model = CLINE_MODEL): Promise<void> {
+  const auth = await runText(await clineBin(), ["auth", "-p", "openai", "-k", "e2e-key", "-m", model, "-b", server.baseURL], {
     cwd: fixture.repo,
     env: fixture.env(),
     timeoutMs: 120_000,

@@ -13,7 +13,15 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
+import {
+  classifyChatRequest,
+  messageText,
+  startOpenAIChatServer,
+  type ChatRequestBody,
+  type RequestKind,
+  type OpenAIChatServer,
+  type ScriptStep,
+} from "../lib/openai-chat-server.js";
 import { createTree, dir, type BuiltTree } from "../lib/tree.js";
 import { CN_VERSION as VERSION, cnBin, continueConfigText } from "./harness.js";
 
@@ -49,25 +57,28 @@ interface Fixture {
   path(rel: string): string;
 }
 
-async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
-  const tree = await createTree({ ...FILES, "home/.continue": dir(), "home/.local/state": dir() }, { prefix: "agentsmd-continue-" });
-  const server = await startOpenAIChatServer({ script: [] });
+async function setup(
+  options: { files?: Record<string, string>; classify?: (body: ChatRequestBody) => RequestKind; config?: (text: string) => string } = {},
+): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
+  const tree = await createTree({ ...FILES, ...options.files, "home/.continue": dir(), "home/.local/state": dir() }, { prefix: "agentsmd-continue-" });
+  const server = await startOpenAIChatServer({ script: [], ...(options.classify ? { classify: options.classify } : {}) });
   cleanups.push(
     () => tree.cleanup(),
     () => server.close(),
   );
   const repo = await realpath(tree.path("repo"));
   const home = await realpath(tree.path("home"));
-  await writeFile(path.join(home, ".continue", "config.yaml"), continueConfigText(server.baseURL));
+  const config = continueConfigText(server.baseURL);
+  await writeFile(path.join(home, ".continue", "config.yaml"), options.config ? options.config(config) : config);
   const installed = await runAgentsmd(["install", "continue"], { env: homeEnv(home), cwd: repo });
   expect(installed.code, `agentsmd install continue failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
   return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
 }
 
-async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
+async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string; args?: string[] } = {}) {
   server.setScript(script);
   const config = path.join(fx.home, ".continue", "config.yaml");
-  const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, "Work on the task."], {
+  const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, ...(options.args ?? []), "Work on the task."], {
     cwd: options.cwd ?? fx.repo,
     env: homeEnv(fx.home),
     timeoutMs: RUN_TIMEOUT_MS,
@@ -140,5 +151,49 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
     expect(messageText(body(server).messages[0]!)).not.toContain('<context name="userRules">');
     const shown = await runAgentsmd(["show", "--preset", "continue"], { env: homeEnv(fx.home), cwd: packages });
     expect(shown.stdout.toString("utf8")).toBe("");
+  });
+
+  it("`cn -p --resume` (offline, the last session of ~/.continue/sessions): the first run's history comes back whole; an AGENTS.md edited in between comes once more; the new MCP process starts empty, so an unedited file asked for again is repeated", async () => {
+    const { fx, server } = await setup();
+    const target = fx.path("packages/api/src/db/schema.ts");
+    await turn(fx, server, [context(target), { text: "done" }]);
+    await writeFile(fx.path("packages/api/AGENTS.md"), "# API\nToken AG-API-EDITED-7: handlers return typed errors.\n");
+    await turn(fx, server, [context(target), { text: "again" }], { args: ["--resume"] });
+    const resumed = server
+      .mainRequests()
+      .filter((request) => request.turn === 0)
+      .at(-1)!.body as ChatRequestBody;
+    // The resumed run's first request holds the first run (its question, tool answer and reply), then the new question.
+    expect(resumed.messages.filter((message) => message.role === "user").map(messageText)).toEqual(["Work on the task.", "Work on the task."]);
+    expect(counts(lastRequest(server), ALL)).toEqual({
+      "AG-ROOT-1": 1,
+      "AG-API-2": 1,
+      "AG-API-EDITED-7": 1,
+      // Given again though the resumed history holds it (Limits: the server cannot see cn's session).
+      "AG-DB-3": 2,
+      "AG-WEB-5": 0,
+      "AG-UNUSED-6": 0,
+    });
+  });
+
+  it("auto-compaction inside one `cn -p` run (a small contextLength, a large Read): cn replaces the history with its summary and tells the MCP server nothing, so a file agents_context gave before is gone and not given again", async () => {
+    const summary = "Please provide a concise summary of our conversation so far";
+    const isSummary = (body: ChatRequestBody) => messageText(body.messages.at(-1) ?? { role: "user" }).startsWith(summary);
+    const { fx, server } = await setup({
+      files: { "repo/big.txt": "lorem ipsum dolor sit amet\n".repeat(1000) },
+      classify: (body) => (isSummary(body) ? "compaction" : classifyChatRequest(body)),
+      config: (text) =>
+        text.replace("    roles: [chat]\n", "    roles: [chat]\n    defaultCompletionOptions:\n      contextLength: 8000\n      maxTokens: 500\n"),
+    });
+    const target = fx.path("packages/api/src/db/schema.ts");
+    await turn(fx, server, [context(target), { toolCalls: [{ tool: "Read", args: { filepath: fx.path("big.txt") } }] }, context(target), { text: "done" }]);
+    expect(server.requests.filter((request) => request.kind === "compaction")).toHaveLength(1);
+    const texts = server.mainRequests().map((request) => ((request.body as ChatRequestBody).messages ?? []).map(messageText).join("\n"));
+    // Before: agents_context gave the nested files; the Read's large result made cn compact: the history is its system message and the summary.
+    expect(counts(texts[1]!, ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 1, "AG-DB-3": 1 });
+    expect(texts[2]).not.toContain("lorem ipsum");
+    expect(counts(texts[2]!, ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-DB-3": 0 });
+    expect(counts(lastRequest(server), ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-DB-3": 0 });
+    expect(lastRequest(server)).toContain("beyond those already given in this session");
   });
 });

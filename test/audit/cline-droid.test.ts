@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { auditAgent } from "../../src/audit/agents.js";
 import { formatAudit } from "../../src/audit/report.js";
 import type { LogEvent } from "../../src/integrations/host/log-event.js";
-import { clineSessionsDir, unnumbered } from "../../src/integrations/cline/session-log.js";
+import { unnumbered } from "../../src/integrations/cline/session-log.js";
+import { clineSessionsDir } from "../../src/integrations/cline/sessions.js";
 import { droidPieces, droidSessionsDir } from "../../src/integrations/droid/session-log.js";
 import { audit, logFile, verdicts } from "./fixtures.js";
 

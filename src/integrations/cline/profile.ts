@@ -2,7 +2,9 @@
  * The Cline CLI host profile on the shared host layer. Cline 3.0.65 loads `<cwd>/AGENTS.md` and
  * `~/.agents/AGENTS.md` itself (preset `cline`) and nothing when a tool touches a path; agentsmd
  * adds the rest of the chain from the project root and the nested files, on PostToolUse (the one
- * hook whose answer reaches the model: the chain comes with the first tool event of a task).
+ * hook whose answer reaches the model: the chain comes with the first tool event of a task). Cline
+ * runs no hook when it compacts: the first event after a compaction finds Cline's record of it
+ * (compaction-read.ts) and gives back what the model no longer has.
  */
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
@@ -12,6 +14,7 @@ import { startupFiles } from "../host/startup-files.js";
 import { transcriptHeaders, type HostEvent, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
 import { toolTargets } from "../host/targets.js";
 import { CLINE_TOOL_TARGETS, ClineHookInputSchema, readWhole, type ClineHookInput, type ClineHookOutput } from "./input.js";
+import { readClineCompaction } from "./compaction-read.js";
 
 const CLINE_HOST = "cline";
 
@@ -41,6 +44,11 @@ async function clineNative(path: string, _origin: NativeOrigin, context: NativeC
   return context.host.loaded.includes(real) ? "loaded" : "no";
 }
 
+/** The session, not the run: a resumed session replays the answers its earlier runs got (and keeps its compaction record). */
+function clineSessionId(input: ClineHookInput): string {
+  return input.sessionContext?.rootSessionId || input.taskId;
+}
+
 /**
  * Cline's hook documents as deliveries: `tool_result` is a tool, `prompt_submit` a turn start;
  * the rest carries nothing the model would see.
@@ -48,8 +56,7 @@ async function clineNative(path: string, _origin: NativeOrigin, context: NativeC
 export function clineEvent(input: ClineHookInput): HostEvent {
   const cwd = clineCwd(input);
   const agent = input.parent_agent_id ? input.agent_id || undefined : undefined;
-  // The session, not the run: a resumed session replays the answers its earlier runs got.
-  const id = input.sessionContext?.rootSessionId || input.taskId;
+  const id = clineSessionId(input);
   const base = { conversation: { id, agent }, cwd, targets: [] as string[] };
   if (input.hookName === "prompt_submit") return { ...base, kind: "prompt" };
   if (input.hookName !== "tool_result" || !input.tool_result) return { ...base, kind: "ignore" };
@@ -75,6 +82,8 @@ export function clineProfile(): HostProfile<ClineHookInput, ClineState, ClineHoo
     state: { schema: clineStateSchema, init: (input, context) => clineState(input, context) },
     native: clineNative,
     onPrompt: "redeliver",
+    // No hook runs at a compaction: its record, read at the next event, says one happened.
+    compaction: (input, context, applied) => readClineCompaction(clineSessionId(input), context, applied),
   };
 }
 

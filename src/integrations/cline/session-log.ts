@@ -8,12 +8,12 @@
  * names (`Working Directory:`). Pure over the lines it is given: they are joined (at most
  * MAX_DOCUMENT_CHARS) and parsed once; a document that does not parse is said, never guessed at.
  */
-import { join } from "../../core/paths.js";
 import { patchTargets, toolTargets, usablePath } from "../host/targets.js";
 import { jsonLine, recordOf, stringOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
 import { splitFrames } from "../host/log-frames.js";
 import { shellCommandPaths } from "../host/shell-paths.js";
 import { CLINE_TOOL_TARGETS, readWhole } from "./input.js";
+import { clineSessionsDir } from "./sessions.js";
 
 /** Most characters of a session document parsed (a larger one is said, not read). */
 const MAX_DOCUMENT_CHARS = 64 * 1024 * 1024;
@@ -161,21 +161,6 @@ class ClineLogState {
       }
     }
   }
-}
-
-/**
- * Cline's sessions directory: `$CLINE_SESSION_DATA_DIR`, else `$CLINE_DATA_DIR/sessions`, else
- * `$CLINE_DIR/data/sessions` (default `~/.cline/data/sessions`), as Cline 3.0.65 resolves it.
- */
-export function clineSessionsDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  const absoluteOf = (name: string) => {
-    const value = env[name]?.trim();
-    return value?.startsWith("/") ? value : undefined;
-  };
-  const sessions = absoluteOf("CLINE_SESSION_DATA_DIR");
-  if (sessions !== undefined) return sessions;
-  const data = absoluteOf("CLINE_DATA_DIR") ?? join(absoluteOf("CLINE_DIR") ?? join(home, ".cline"), "data");
-  return join(data, "sessions");
 }
 
 /** Cline's session documents: `<id>/<id>.messages.json` under its sessions directory. */

@@ -30,6 +30,7 @@ export function conversationState<H>(host: string, fields: H, session: AgentsSes
     named: prior?.named ?? {},
     ...(prior?.mark ? { mark: prior.mark } : {}),
     ...(prior?.resumed !== undefined ? { resumed: prior.resumed } : {}),
+    ...(prior?.compacted !== undefined ? { compacted: prior.compacted } : {}),
     host: fields,
     session: session.snapshot(),
   };
@@ -348,6 +349,30 @@ async function afterMark<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H
   return { text: [restored.text, next.text].filter((part) => part !== "").join("\n\n"), state: next.state ?? restored.state };
 }
 
+/**
+ * A host that runs no hook when it compacts (profile `compaction`): when its record names a
+ * compaction not applied yet, what the model lost comes back first (as after a compaction: the
+ * files still in the kept messages are not repeated), then the event; the compaction's id is saved
+ * so it is applied once. A conversation first seen now only records the id (its answer is whole).
+ */
+async function afterCompaction<I, H, O>(
+  run: Run<I, H, O>,
+  stored: ConversationState<H> | null,
+  then: (state: ConversationState<H> | null) => Promise<Step<H>>,
+): Promise<Step<H>> {
+  const found = await run.profile.compaction!(run.input, { fs: run.fs, home: run.home, env: run.env }, stored?.compacted);
+  if (found === null || found.id === stored?.compacted) return then(stored);
+  const withId = (state: ConversationState<H>): ConversationState<H> => ({ ...state, compacted: found.id });
+  if (stored === null) {
+    const first = await then(null);
+    return first.state ? { text: first.text, state: withId(first.state) } : first;
+  }
+  const restored = await onCompact(run, stored, (piece) => found.sees(piece));
+  const base = withId(restored.state ?? stored);
+  const next = await then(base);
+  return { text: [restored.text, next.text].filter((part) => part !== "").join("\n\n"), state: withId(next.state ?? base) };
+}
+
 /** tool: the files newly applicable to the targets; a read of an instruction file admits it. */
 async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
   // No start seen for this conversation (a subagent, or hooks installed mid-session): the chain comes too.
@@ -433,7 +458,13 @@ async function onCompactEvent<I, H, O>(run: Run<I, H, O>, stored: ConversationSt
 function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
   const kind = run.event.kind;
   if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt")) return afterMark(run, stored, (state) => step(run, state));
-  switch (kind) {
+  if (run.profile.compaction && (kind === "tool" || kind === "prompt")) return afterCompaction(run, stored, (state) => stepOf(run, state));
+  return stepOf(run, stored);
+}
+
+/** The event's own step. */
+function stepOf<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+  switch (run.event.kind) {
     case "tool":
       return onTool(run, stored);
     case "resume":

@@ -74,6 +74,16 @@ interface HostTranscript<I> {
   sees(file: { path: string; content: string }, history: string): boolean;
 }
 
+/**
+ * The host's own record of its latest compaction of a conversation (profile `compaction`): `id`
+ * names it (another id than the one applied: a compaction since), `sees` says whether a file's
+ * text (as agentsmd framed it) is still in what the model kept.
+ */
+export interface HostCompaction {
+  id: string;
+  sees(file: { path: string; content: string }): boolean;
+}
+
 export interface HostHeaders {
   /** Above the initial chain. */
   startup: string;
@@ -154,6 +164,14 @@ export interface HostProfile<I, H, O> {
    * the resume event then finds nothing left to do. @default none: events come in order
    */
   resumeId?(input: I, context: NativeContext<H>): Promise<string | null>;
+  /**
+   * The host's record of its latest compaction of this conversation (null: none found), for hosts
+   * that run no hook when they compact (Cline): a tool or prompt event that finds a compaction not
+   * yet applied first gives back what it took away (as `compact` does), then answers the event.
+   * `applied`: the id of the compaction already applied (a record naming it need not be read further).
+   * @default none: the host's events say when it compacts
+   */
+  compaction?(input: I, context: Pick<NativeContext<H>, "fs" | "home" | "env">, applied: string | undefined): Promise<HostCompaction | null>;
   /** At a turn start: name changed files (`notice`), or give their new text (`redeliver`). @default "notice" */
   onPrompt?: "notice" | "redeliver";
   /** The host's transcript, when what survives a compaction must be read from it. @default none */

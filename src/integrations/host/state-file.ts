@@ -57,7 +57,7 @@ export function conversationPath(dir: string, conversation: ConversationId): str
  * it from the zod schemas of every host: a schema change without a new id fails there (a file
  * checked under the old id is then validated by the new schema once, and rewritten).
  */
-export const STATE_SCHEMA_ID = "da12cbd0";
+export const STATE_SCHEMA_ID = "8a3034f9";
 
 const CHECK_KEY = ',"check":"';
 

@@ -40,6 +40,8 @@ const ledgerShape = once(() => ({
   mark: z.optional(z.strictObject({ offset: z.number().check(z.int(), z.nonnegative()) })),
   /** The host's id of the last resume applied (profile `resumeId`), so it is applied once. */
   resumed: z.optional(z.string().check(z.maxLength(512))),
+  /** The host's id of the last compaction applied (profile `compaction`), so it is applied once. */
+  compacted: z.optional(z.string().check(z.maxLength(512))),
 }));
 
 /** A host's state file: the `kind` it must name, and its schema, built only when a file needs it. */
@@ -85,6 +87,7 @@ export interface ConversationState<H> {
   named: Record<string, number>;
   mark?: { offset: number } | undefined;
   resumed?: string | undefined;
+  compacted?: string | undefined;
   host: H;
   session: SessionState;
 }

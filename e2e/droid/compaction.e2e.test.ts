@@ -1,0 +1,124 @@
+/**
+ * Factory Droid 0.215.0 compacting inside `droid exec` (no interactive `/compact`): a custom model
+ * with a small `maxContextLimit`, a `compactionTokenLimit` in settings, and a scripted turn that
+ * reports a prompt near that limit after a large read make Droid summarise the history before the
+ * next request (a summary request, a `compaction_state` record in its session log). Which hooks
+ * run is logged by a second hook beside agentsmd's.
+ *
+ * Needs `npm run build` and `npm ci --prefix e2e/droid`. One agent run, bounded (RUN_TIMEOUT_MS).
+ */
+import { chmod, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
+import { messageText, startOpenAIChatServer, type ChatRequestBody } from "../lib/openai-chat-server.js";
+import { createTree, dir } from "../lib/tree.js";
+import { DROID_EXEC_ARGS, DROID_MODEL, droidBin } from "./harness.js";
+
+const RUN_TIMEOUT_MS = 60_000;
+/** The custom model's context window, and a reported prompt close to it. */
+const CONTEXT_LIMIT = 20_000;
+const NEAR_LIMIT = { prompt_tokens: 19_000, completion_tokens: 10 };
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
+});
+
+beforeAll(async () => {
+  await assertAgentsmdBuilt();
+  await droidBin();
+}, 600_000);
+
+function counts(text: string, tokens: readonly string[]): Record<string, number> {
+  return Object.fromEntries(tokens.map((token) => [token, text.split(token).length - 1]));
+}
+
+describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
+  it("runs no PreCompact and no SessionStart hook; the nested file agentsmd gave is summarised away, and the next Read there brings it back once (Droid attaches it again)", async () => {
+    const tree = await createTree(
+      {
+        "home/.local/state": dir(),
+        "home/.factory/AGENTS.md": "# Global\nToken AG-GLOBAL-0.\n",
+        "repo/.git": dir(),
+        "repo/AGENTS.md": "# Root\nToken AG-ROOT-1.\n",
+        "repo/big.txt": "lorem ipsum dolor sit amet\n".repeat(6000),
+        "repo/a/AGENTS.md": "# A\nToken AG-NESTED-2.\n",
+        "repo/a/x.ts": "export const x = 1;\n",
+      },
+      { prefix: "agentsmd-droid-compact-" },
+    );
+    cleanups.push(() => tree.cleanup());
+    const repo = await realpath(tree.path("repo"));
+    const home = await realpath(tree.path("home"));
+    const server = await startOpenAIChatServer({
+      script: [
+        { toolCalls: [{ tool: "Create", args: { file_path: path.join(repo, "a/b/new.ts"), content: "export {};\n" } }] },
+        { toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, "big.txt") } }], usage: NEAR_LIMIT },
+        { toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, "a/x.ts") } }] },
+        { text: "done" },
+      ],
+    });
+    cleanups.push(() => server.close());
+    const settingsFile = path.join(home, ".factory", "settings.json");
+    const model = { model: DROID_MODEL, displayName: "e2e", baseUrl: server.baseURL, apiKey: "e2e-key", provider: "generic-chat-completion-api" };
+    await writeFile(
+      settingsFile,
+      JSON.stringify({ customModels: [{ ...model, maxOutputTokens: 4096, maxContextLimit: CONTEXT_LIMIT }], compactionTokenLimit: 5_000 }),
+    );
+    const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
+    expect(installed.code, installed.stderr.toString("utf8")).toBe(0);
+    // A second hook on every event Droid has, appending what it receives.
+    const log = path.join(home, "hooks.jsonl");
+    const logger = path.join(home, "log-hook.sh");
+    await writeFile(logger, `#!/bin/sh\ncat >> '${log}'\necho >> '${log}'\n`);
+    await chmod(logger, 0o755);
+    const settings = JSON.parse(await readFile(settingsFile, "utf8")) as { hooks: Record<string, unknown[]> };
+    for (const event of ["SessionStart", "PreCompact", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
+      settings.hooks[event] = [...(settings.hooks[event] ?? []), { hooks: [{ type: "command", command: logger }] }];
+    await writeFile(settingsFile, JSON.stringify(settings));
+
+    const run = await runText(await droidBin(), DROID_EXEC_ARGS, { cwd: repo, env: homeEnv(home), timeoutMs: RUN_TIMEOUT_MS, stderrTail: 20_000 });
+    const why = describeTextRun(run, server.requests);
+    expect(run.code, why).toBe(0);
+    expect(server.turnsUsed, why).toBe(4);
+
+    // Compacted: one summary request (no tools), and the session log records it.
+    const summaries = server.requests.filter((request) => request.kind !== "main");
+    expect(
+      summaries.map((request) => messageText(request.body!.messages.at(-1)!)).filter((text) => text.includes("Please summarize the following conversation")),
+    ).toHaveLength(1);
+    const sessions = path.join(home, ".factory", "sessions");
+    const [folder] = await readdir(sessions);
+    const logName = (await readdir(path.join(sessions, folder!))).find((name) => name.endsWith(".jsonl"))!;
+    const records = (await readFile(path.join(sessions, folder!, logName), "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(records.filter((record) => record.type === "compaction_state")).toHaveLength(1);
+
+    // The hooks Droid ran: none for the compaction.
+    const events = (await readFile(log, "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { hook_event_name: string; source?: string });
+    expect(events.map((event) => (event.source ? `${event.hook_event_name}:${event.source}` : event.hook_event_name))).toEqual([
+      "SessionStart:startup",
+      "PostToolUse",
+      "PostToolUse",
+      "PostToolUse",
+      "Stop",
+      "SessionEnd",
+    ]);
+
+    const texts = server.mainRequests().map((request) => ((request.body as ChatRequestBody).messages ?? []).map(messageText).join("\n"));
+    const tokens = ["AG-GLOBAL-0", "AG-ROOT-1", "AG-NESTED-2"];
+    // Before the compaction: agentsmd's answer to the Create holds the nested file.
+    expect(counts(texts[1]!, tokens)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 1 });
+    // Right after it: the summary replaced that answer (Droid's own files are in its system context again); no event told agentsmd.
+    expect(counts(texts[2]!, tokens)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 0 });
+    // A Read there: Droid attaches the file again (its once-a-session record starts over at a compaction), once.
+    expect(counts(texts[3]!, tokens)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 1 });
+  });
+});
