@@ -38,10 +38,19 @@ async function fullCall(event: object, env: Record<string, string>): Promise<str
 }
 
 /** A project whose directories are older than RACY_MS, a conversation whose last read left a certificate. */
-async function certified(): Promise<{ tree: Tree; env: Record<string, string>; state: string; read: object; version: string }> {
-  const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "root rules\n", "r/pkg/AGENTS.md": "pkg rules\n", "r/pkg/a.ts": "", "r/pkg/b.ts": "" });
+async function certified(
+  extraEnv: Record<string, string> = {},
+): Promise<{ tree: Tree; env: Record<string, string>; state: string; read: object; version: string }> {
+  const tree = await createTree({
+    "r/.git/": null,
+    "r/AGENTS.md": "root rules\n",
+    "r/top.ts": "",
+    "r/pkg/AGENTS.md": "pkg rules\n",
+    "r/pkg/a.ts": "",
+    "r/pkg/b.ts": "",
+  });
   await sleep(RACY_MS + 200);
-  const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject" };
+  const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject", ...extraEnv };
   const base = { session_id: "s1", cwd: tree.path("r"), transcript_path: tree.path("t.jsonl") };
   expect(await fullCall({ ...base, hook_event_name: "SessionStart", source: "startup" }, env)).toContain("root rules");
   expect(await fullCall({ ...base, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: tree.path("r/pkg/a.ts") } }, env)).toContain(
@@ -160,7 +169,8 @@ describe("the certificate's shape", () => {
   it("directories shared by certified ones are stored once; a change on one branch leaves the other certified", async () => {
     const deep = "r/a/b/c/d/e/f";
     const files: Record<string, string | null> = { "r/.git/": null, "r/AGENTS.md": "root rules\n", [`${deep}/AGENTS.md`]: "deep rules\n" };
-    for (const leaf of ["x", "y", "z"]) files[`${deep}/${leaf}/a.ts`] = "";
+    // Each leaf holds rules of its own: its first read delivers them, a save, and only a save certifies.
+    for (const leaf of ["x", "y", "z"]) Object.assign(files, { [`${deep}/${leaf}/a.ts`]: "", [`${deep}/${leaf}/AGENTS.md`]: `${leaf} rules\n` });
     const tree = await createTree(files);
     await sleep(RACY_MS + 200);
     const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject" };
@@ -175,8 +185,8 @@ describe("the certificate's shape", () => {
     const quiet = (event: object) => quietCall(quietHost, ["hook", HOST], JSON.stringify(event), env, version);
     await fullCall({ ...base, hook_event_name: "SessionStart", source: "startup" }, env);
     expect(await fullCall(read("x"), env)).toContain("deep rules");
-    expect(await fullCall(read("y"), env)).toBe("");
-    expect(await fullCall(read("z"), env)).toBe("");
+    expect(await fullCall(read("y"), env)).toContain("y rules");
+    expect(await fullCall(read("z"), env)).toContain("z rules");
     const certPath = quietPath(conversationPath(hostStateDir(HOST, env, tree.home), { id: "s2" }));
     const text = readFileSync(certPath, "utf8");
     // Below the root each directory is named relative to its parent: no path is written twice.
@@ -189,21 +199,27 @@ describe("the certificate's shape", () => {
     for (const leaf of ["x", "y", "z"]) expect(cert.dirs[tree.path(`${deep}/${leaf}`)]).toMatchObject({ up: tree.path(deep), quiet: true });
     expect(Object.keys(cert.dirs[tree.path(deep)]!.files ?? {})).toEqual([tree.path(`${deep}/AGENTS.md`)]);
     expect(["x", "y", "z"].map((leaf) => quiet(read(leaf)))).toEqual([true, true, true]);
-    // One branch changes: a new instruction file in y. x and z stay certified; y goes to the full path, which delivers it.
-    writeFileSync(tree.path(`${deep}/y/AGENTS.md`), "y rules\n");
+    // One branch changes: y's instruction file is edited. x and z stay certified; y goes to the full path, which delivers it.
+    writeFileSync(tree.path(`${deep}/y/AGENTS.md`), "y rules, edited\n");
     expect(["x", "y", "z"].map((leaf) => quiet(read(leaf)))).toEqual([true, false, true]);
-    expect(await fullCall(read("y"), env)).toContain("y rules");
+    expect(await fullCall(read("y"), env)).toContain("y rules, edited");
     expect(await fullCall(read("x"), env)).toBe("");
   }, 30_000);
 
-  it("is written only when it changes, without fsync, never through a link", async () => {
-    const { tree, env, state, read } = await certified();
+  it("is written only with a state save, without fsync, never through a link", async () => {
+    const { tree, env, state, read, version } = await certified();
     const path = quietPath(state);
     const first = statSync(path);
-    // A full call that finds the same premises for the same state leaves the file as it is.
+    const [stateBefore, certBefore] = [readFileSync(state, "utf8"), readFileSync(path, "utf8")];
+    // Calls that save no state write no certificate: one in a certified directory, and one in a
+    // directory not yet certified (r: the read admits nothing new) that would otherwise certify it.
     expect(await fullCall(read, env)).toBe("");
+    expect(await fullCall({ ...read, tool_name: "Read", tool_input: { file_path: tree.path("r/top.ts") } }, env)).toBe("");
+    expect(readFileSync(state, "utf8")).toBe(stateBefore);
     const again = statSync(path);
     expect([again.ino, again.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+    expect(readFileSync(path, "utf8")).toBe(certBefore);
+    expect(parseCertificate(certBefore, version)!.dirs[tree.path("r")]?.quiet).toBeUndefined();
     // The certifier's write: no fsync, and a link in its place is replaced, its target untouched.
     const syncs: unknown[] = [];
     const writeFs = injectFs({ writeAtomic: (args, next) => (syncs.push(args[2]), next(...args)) });
@@ -236,7 +252,8 @@ describe("through the built launcher", () => {
   }, 180_000);
 
   it("a certified quiet call loads the quiet bundle and not the host's; any other call loads the host's and answers", async () => {
-    const { tree, env, read } = await certified();
+    // Certified under the launcher's environment (PATH, the cache switch): its reads save nothing, so they certify nothing.
+    const { tree, env, read } = await certified({ PATH: process.env.PATH ?? "", AGENTSMD_COMPILE_CACHE: "0" });
     const report = join(tree.root, "loaded.json");
     const preload = join(tree.root, "report.cjs");
     writeFileSync(preload, `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`);
@@ -250,8 +267,6 @@ describe("through the built launcher", () => {
       expect(result.status).toBe(0);
       return { stdout: result.stdout, loaded: (JSON.parse(readFileSync(report, "utf8")) as string[]).filter((file) => file !== preload).sort() };
     };
-    // The in-process calls above certified with this environment plus PATH and the cache switch: once more through the launcher.
-    expect(run(read).stdout).toBe("");
     const quiet = run(read);
     expect(quiet.stdout).toBe("");
     expect(quiet.loaded).toEqual([join(REPO, "dist/hook/agentsmd-quiet-claude-code.cjs"), join(REPO, "dist/hook/hook.cjs")]);

@@ -392,7 +392,12 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
       const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
       return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
     },
-    quiet && ((state) => quiet.premises(open.session, dirs, stored ? checkedText(stored) : null, state.mark !== undefined)),
+    quiet &&
+      ((state) => {
+        // Certified only with a save: a call that changes nothing writes nothing, and computes nothing for it.
+        const from = stored ? checkedText(stored) : null;
+        return checkedText(state) === from ? Promise.resolve(null) : quiet.premises(open.session, dirs, from, state.mark !== undefined);
+      }),
   );
 }
 
@@ -496,7 +501,6 @@ export async function runConversationEvent<I, H, O>(run: ConversationRun<I, H, O
     early = await step(run, first.state);
     if (early.text === "" && (early.state === null || checkedText(early.state) === first.text)) {
       await run.deliver(null);
-      if (early.quiet && first.text !== null) await run.quiet?.write(early.quiet, first.text);
       return null;
     }
   }
@@ -506,9 +510,10 @@ export async function runConversationEvent<I, H, O>(run: ConversationRun<I, H, O
     const output = result.text === "" ? null : run.profile.frame(fit(result.text, run.budget, run.profile.displayName), run.input);
     await run.deliver(output);
     const saved = result.state ? checkedText(result.state) : null;
-    if (result.state && saved !== current.text) await store.save(result.state, saved!);
-    const kept = saved ?? current.text;
-    if (result.quiet && kept !== null) await run.quiet?.write(result.quiet, kept);
+    if (result.state && saved !== current.text) {
+      await store.save(result.state, saved!);
+      if (result.quiet) await run.quiet?.write(result.quiet, saved!);
+    }
     if (event.fresh || (current.state === null && event.kind === "prompt")) await store.collect();
     return output;
   });

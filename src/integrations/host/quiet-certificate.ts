@@ -34,7 +34,7 @@ export interface QuietCertifier {
    * neither walked nor stat'ed again.
    */
   premises(session: AgentsSession, dirs: readonly string[], from: string | null, marked: boolean): Promise<QuietPremises | null>;
-  /** Writes the certificate for the state saved as `stateText` (never fails the event). */
+  /** Writes the certificate for the state just saved as `stateText` (never fails the event; the engine certifies only with a save). */
   write(premises: QuietPremises, stateText: string): Promise<void>;
 }
 
@@ -60,8 +60,6 @@ export interface QuietCertifierOptions {
 export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
   const { fs } = options;
   const settled = (info: Awaited<ReturnType<FileSystem["lstat"]>>) => info !== null && !info.symlink && unchangedSince(info, options.since);
-  /** The certificate beside the state as read by `premises` (made for the state saved as `from`). */
-  let before: QuietCertificate | null = null;
   const earlier = async (from: string | null): Promise<QuietCertificate | null> => {
     const check = from === null ? null : options.checkOf(from);
     if (check === null) return null;
@@ -102,7 +100,7 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
           if (entries && graft(tree, entries)) certified++;
         }
         // Kept as they are: a premise that no longer holds fails at the quiet stage, which stats each.
-        before = await earlier(from);
+        const before = await earlier(from);
         for (const [dir, entry] of Object.entries(before?.dirs ?? {})) {
           if (certified >= QUIET_DIRS) break;
           // Only a directory certified itself; the others are on its chain.
@@ -118,8 +116,6 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
     async write(premises, stateText) {
       const state = options.checkOf(stateText);
       if (state === null) return;
-      // Unchanged (same state, same premises): the file on disk already says it.
-      if (before && before.state === state && samePremises(before, premises)) return;
       const text = certificateText({ version: options.version, host: options.host, state, env: envPrint(options.env), ...premises });
       // No fsync: a torn file fails its checksum, and the quiet stage then leaves the call to the full path.
       await options.writeFs.writeAtomic(quietPath(options.statePath), text, { sync: false }).catch(() => undefined);
@@ -187,19 +183,4 @@ function graft(tree: QuietCertificate["dirs"], entries: ReadonlyArray<readonly [
   }
   tree[entries.at(-1)![0]]!.quiet = true;
   return true;
-}
-
-const sameRecord = (a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean => {
-  const keys = Object.keys(a ?? {});
-  return keys.length === Object.keys(b ?? {}).length && keys.every((key) => Object.hasOwn(b ?? {}, key) && b![key] === a![key]);
-};
-
-/** Whether two certificates' premises are the same, whatever order they were found in. */
-function samePremises(a: QuietPremises, b: QuietPremises): boolean {
-  const dirs = Object.keys(a.dirs);
-  if (a.names.join("\0") !== b.names.join("\0") || !sameRecord(a.all, b.all) || dirs.length !== Object.keys(b.dirs).length) return false;
-  return dirs.every((dir) => {
-    const [x, y] = [a.dirs[dir]!, Object.hasOwn(b.dirs, dir) ? b.dirs[dir] : undefined];
-    return y !== undefined && x.up === y.up && x.id === y.id && x.quiet === y.quiet && sameRecord(x.files, y.files);
-  });
 }
