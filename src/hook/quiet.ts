@@ -128,14 +128,14 @@ export function quietCall(quiet: QuietHost, argv: readonly string[], text: strin
     const uid = process.getuid?.();
     if (!privateDirs(dir, uid)) return false;
     const statePath = conversationPath(dir, event.conversation);
-    const state = ownFileText(statePath, MAX_QUIET_STATE, uid);
-    const certText = state === null ? null : ownFileText(quietPath(statePath), MAX_QUIET_STATE, uid);
+    const certText = ownFileText(quietPath(statePath), MAX_QUIET_STATE, uid);
     const cert = certText === null ? null : parseCertificate(certText, version);
     if (cert === null || cert.host !== quiet.host || typeof cert.dirs !== "object" || cert.dirs === null) return false;
-    // Whether every target is in a certified directory first; the checksums only when they are.
+    // Whether every target is in a certified directory first; the state read and the checksums only when they are (a miss stops here).
     const chains = event.targets.map((target) => chainPremises(cert.dirs, targetDirOf(target) ?? ""));
     if (chains.some((chain) => chain === null)) return false;
-    if (!certificateHolds(certText!) || cert.state !== stateCheckOf(state!) || cert.env !== envPrint(env)) return false;
+    const state = ownFileText(statePath, MAX_QUIET_STATE, uid);
+    if (state === null || !certificateHolds(certText!) || cert.state !== stateCheckOf(state) || cert.env !== envPrint(env)) return false;
     const names = new Set(cert.names);
     // A read of an instruction file admits it: the full path's.
     if (event.targets.some((target) => names.has(basename(target)))) return false;
