@@ -1,16 +1,15 @@
 /**
  * Reads Droid's newest compaction record (compaction.ts) from the session log a hook event names
  * (`transcript_path`, attacker-controlled). Only `<sessions>/<folder>/<session_id>.jsonl` under
- * Droid's sessions directory is read: the folder and the file are lstat'ed first and must be a
+ * Droid's sessions directory is read (sessions.ts): the folder and the file are lstat'ed first and must be a
  * directory and a regular file, never a link (a link, FIFO or device is no log and is never
  * opened), and only the log's last TAIL_BYTES are read (a log of any size costs the same).
  */
-import { nameOf, parentOf, pathInputProblem } from "../../core/paths.js";
 import { readTextRange } from "../../io/file-system.js";
 import { renderPiece } from "../host/pack.js";
 import type { HostCompaction, NativeContext } from "../host/profile.js";
 import { parseDroidCompaction } from "./compaction.js";
-import { droidSessionsDir } from "./session-log.js";
+import { droidLogPath, droidSessionsDir } from "./sessions.js";
 
 /**
  * Bytes read from the end of the log. The first hook event after a compaction comes one model
@@ -18,20 +17,6 @@ import { droidSessionsDir } from "./session-log.js";
  * record is near the end; a compaction followed by more than this before the next hook is missed.
  */
 export const TAIL_BYTES = 1024 * 1024;
-
-const SESSION_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
-
-/**
- * The log of session `sessionId` when `transcript` names it inside `sessions` (exactly
- * `<sessions>/<folder>/<sessionId>.jsonl`, no `.` or `..` segment), else null.
- */
-export function droidLogPath(sessions: string, transcript: string | undefined, sessionId: string): { folder: string; file: string } | null {
-  if (transcript === undefined || !transcript.startsWith("/") || pathInputProblem(transcript) !== null) return null;
-  if (transcript.split("/").some((segment, index) => index > 0 && (segment === "" || segment === "." || segment === ".."))) return null;
-  if (!SESSION_ID.test(sessionId) || nameOf(transcript) !== `${sessionId}.jsonl`) return null;
-  const folder = parentOf(transcript);
-  return parentOf(folder) === sessions ? { folder, file: transcript } : null;
-}
 
 /** Nothing is seen: every file the compaction may have taken comes again. */
 const SEES_NOTHING = (): boolean => false;

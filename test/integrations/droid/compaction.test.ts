@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { nodeFileSystem } from "../../../src/io/file-system.js";
 import { handleHostEvent } from "../../../src/integrations/host/deliver.js";
 import { parseDroidCompaction } from "../../../src/integrations/droid/compaction.js";
-import { TAIL_BYTES, droidLogPath, readDroidCompaction } from "../../../src/integrations/droid/compaction-read.js";
+import { TAIL_BYTES, readDroidCompaction } from "../../../src/integrations/droid/compaction-read.js";
+import { droidLogPath } from "../../../src/integrations/droid/sessions.js";
 import { droidProfile } from "../../../src/integrations/droid/profile.js";
 import { createTree, makeFifo, makeSymlink, type Tree } from "../../helpers/tree.js";
 
