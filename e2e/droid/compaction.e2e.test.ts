@@ -3,7 +3,8 @@
  * with a small `maxContextLimit`, a `compactionTokenLimit` in settings, and a scripted turn that
  * reports a prompt near that limit after a large read make Droid summarise the history before the
  * next request (a summary request, a `compaction_state` record in its session log). Which hooks
- * run is logged by a second hook beside agentsmd's.
+ * run is logged by a second hook beside agentsmd's; what agentsmd gives back at the next tool event
+ * (it reads that record: src/integrations/droid/compaction-read.ts) is counted in the requests.
  *
  * Needs `npm run build` and `npm ci --prefix e2e/droid`. One agent run, bounded (RUN_TIMEOUT_MS).
  */
