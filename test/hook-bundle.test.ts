@@ -89,7 +89,8 @@ describe("hook bundle", () => {
     // 158 with Auggie and Continue CLI (each host adds its definition and preset: data every bundle holds).
     // 163 with Crush (+5: crush/host.ts, input.ts, profile.ts, hook.ts and presets/crush.ts); 165 with Amp's definition and preset (its plugin stays out: no hook).
     // 168 with Cline's compaction record (+3: cline/sessions.ts, compaction.ts and compaction-read.ts: Cline runs no hook when it compacts).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(168);
+    // 172 with Droid's (+4: droid/sessions.ts, compaction.ts, compaction-read.ts and host/log-event.ts's record helpers: `droid exec` runs no hook when it compacts).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(172);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 
@@ -136,7 +137,8 @@ describe("per-host bundles", () => {
     // 130-135 against 150 with the registry's definitions (Cline and Droid's too), the engine and the rule sources;
     // 140 with Auggie's and Continue CLI's definitions and presets;
     // 143 with Crush's (+3: crush/host.ts, presets/crush.ts and the stub of its hook's import); 145 with Amp's definition and preset.
-    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(145);
+    // 147 for Droid with its compaction record (droid/sessions.ts, compaction.ts, compaction-read.ts, host/log-event.ts).
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(147);
   }, 120_000);
 
   it("the launcher picks the host's bundle by the word after `hook`, never a path", () => {
