@@ -10,7 +10,8 @@
  */
 import { chmod, readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody } from "../lib/openai-chat-server.js";
@@ -22,10 +23,7 @@ const RUN_TIMEOUT_MS = 60_000;
 const CONTEXT_LIMIT = 20_000;
 const NEAR_LIMIT = { prompt_tokens: 19_000, completion_tokens: 10 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();
