@@ -89,12 +89,12 @@ describe("hook bundle", () => {
     // 152 with Cline and Factory Droid (each: host.ts, input.ts, profile.ts and its preset).
     // 158 with Auggie and Continue CLI (each host adds its definition and preset: data every bundle holds).
     // 163 with Crush (+5: crush/host.ts, input.ts, profile.ts, hook.ts and presets/crush.ts); 165 with Amp's definition and preset (its plugin stays out: no hook).
-    // 166 with the quiet certificate the engine writes (host/quiet-certificate.ts, host/quiet-format.ts), the state
-    // file's name and check apart from its zod schema (host/state-file.ts) and Claude Code's tool table apart from
-    // its schema (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub
-    // of each host's quiet stage; 172 with both (the merge of the quiet stage and Crush's and Amp's).
-    // 175 with Cline's compaction record (+3: cline/sessions.ts, compaction.ts and compaction-read.ts: Cline runs no hook when it compacts).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(175);
+    // 168 with Cline's compaction record (+3: cline/sessions.ts, compaction.ts and compaction-read.ts: Cline runs no hook when it compacts).
+    // 172 with Droid's (+4: droid/sessions.ts, compaction.ts, compaction-read.ts and host/log-event.ts's record helpers: `droid exec` runs no hook when it compacts).
+    // 179 with the quiet certificate the engine writes (host/quiet-certificate.ts, host/quiet-format.ts), the state
+    // file's name and check apart from its zod schema (host/state-file.ts), the tool tables apart from their schemas
+    // (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub of each host's quiet stage.
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(179);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 
@@ -140,8 +140,10 @@ describe("per-host bundles", () => {
     // 110-115 modules per host against 125 in the shared bundle when per-host bundles came in;
     // 130-135 against 150 with the registry's definitions (Cline and Droid's too), the engine and the rule sources;
     // 140 with Auggie's and Continue CLI's definitions and presets;
-    // 143 with Crush's (+3: crush/host.ts, presets/crush.ts and the stub of its hook's import); 145 with Amp's definition and preset; 150 with the quiet certificate (see above).
-    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(150);
+    // 143 with Crush's (+3: crush/host.ts, presets/crush.ts and the stub of its hook's import); 145 with Amp's definition and preset.
+    // 147 for Droid with its compaction record (droid/sessions.ts, compaction.ts, compaction-read.ts, host/log-event.ts).
+    // 152 with the quiet certificate (see above).
+    for (const host of hosts) expect(counts[host], host).toBeLessThanOrEqual(152);
   }, 120_000);
 
   it("a quiet bundle is a few KB: the quiet stage and the host's event reading, no zod, no session or engine code", async () => {

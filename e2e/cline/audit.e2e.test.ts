@@ -11,7 +11,8 @@
 import fs from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { REPO_ROOT } from "../lib/install.js";
 import { startOpenAIChatServer, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
@@ -23,10 +24,7 @@ const FILES = {
   "app/lib/old.ts": "export const old = 3;\n",
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();

@@ -8,7 +8,8 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/cline`. One agent run, bounded (CLINE_RUN_TIMEOUT_MS).
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody } from "../lib/openai-chat-server.js";
 import { authCline, clineBin, createClineFixture, describeClineRun, runCline } from "./harness.js";
@@ -31,10 +32,7 @@ const SMALL = { prompt_tokens: 1_000, completion_tokens: 10 };
 /** A model id Cline 3.0.65 does not know: a 128,000-token window (gpt-4.1's is too large to reach). */
 const UNKNOWN_MODEL = "e2e-unknown-model";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();

@@ -6,7 +6,8 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/cline`. Each agent run is bounded (CLINE_RUN_TIMEOUT_MS).
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
 import { authCline, clineBin, createClineFixture, describeClineRun, resumeCline, runCline, savedSessionId, type ClineFixture } from "./harness.js";
@@ -25,10 +26,7 @@ const FILES = {
 };
 const ALL = ["AG-GLOBAL-0", "AG-ROOT-1", "AG-API-2", "AG-DB-3", "AG-WEB-5", "AG-UNUSED-6"];
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();

@@ -11,7 +11,8 @@
 import fs from "node:fs";
 import { realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import { REPO_ROOT } from "../lib/install.js";
@@ -21,10 +22,7 @@ import { DROID_EXEC_ARGS, DROID_VERSION as VERSION, droidBin, droidSettingsText 
 
 const RUN_TIMEOUT_MS = 150_000;
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();

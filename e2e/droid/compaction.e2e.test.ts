@@ -3,13 +3,15 @@
  * with a small `maxContextLimit`, a `compactionTokenLimit` in settings, and a scripted turn that
  * reports a prompt near that limit after a large read make Droid summarise the history before the
  * next request (a summary request, a `compaction_state` record in its session log). Which hooks
- * run is logged by a second hook beside agentsmd's.
+ * run is logged by a second hook beside agentsmd's; what agentsmd gives back at the next tool event
+ * (it reads that record: src/integrations/droid/compaction-read.ts) is counted in the requests.
  *
  * Needs `npm run build` and `npm ci --prefix e2e/droid`. One agent run, bounded (RUN_TIMEOUT_MS).
  */
 import { chmod, readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody } from "../lib/openai-chat-server.js";
@@ -21,10 +23,7 @@ const RUN_TIMEOUT_MS = 60_000;
 const CONTEXT_LIMIT = 20_000;
 const NEAR_LIMIT = { prompt_tokens: 19_000, completion_tokens: 10 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();
@@ -36,7 +35,7 @@ function counts(text: string, tokens: readonly string[]): Record<string, number>
 }
 
 describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
-  it("runs no PreCompact and no SessionStart hook; the nested file agentsmd gave is summarised away, and the next Read there brings it back once (Droid attaches it again)", async () => {
+  it("runs no PreCompact and no SessionStart hook; agentsmd finds the compaction in the session log at the next event and gives back the nested file it gave, once; the one Droid attached comes again at the next tool there, once", async () => {
     const tree = await createTree(
       {
         "home/.local/state": dir(),
@@ -46,6 +45,9 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
         "repo/big.txt": "lorem ipsum dolor sit amet\n".repeat(6000),
         "repo/a/AGENTS.md": "# A\nToken AG-NESTED-2.\n",
         "repo/a/x.ts": "export const x = 1;\n",
+        "repo/c/AGENTS.md": "# C\nToken AG-NESTED-3.\n",
+        "repo/c/y.ts": "export const y = 1;\n",
+        "repo/z.ts": "export const z = 1;\n",
       },
       { prefix: "agentsmd-droid-compact-" },
     );
@@ -55,8 +57,10 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
     const server = await startOpenAIChatServer({
       script: [
         { toolCalls: [{ tool: "Create", args: { file_path: path.join(repo, "a/b/new.ts"), content: "export {};\n" } }] },
+        { toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, "c/y.ts") } }] },
         { toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, "big.txt") } }], usage: NEAR_LIMIT },
-        { toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, "a/x.ts") } }] },
+        { toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, "z.ts") } }] },
+        { toolCalls: [{ tool: "Create", args: { file_path: path.join(repo, "c/w.ts"), content: "export {};\n" } }] },
         { text: "done" },
       ],
     });
@@ -82,7 +86,7 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
     const run = await runText(await droidBin(), DROID_EXEC_ARGS, { cwd: repo, env: homeEnv(home), timeoutMs: RUN_TIMEOUT_MS, stderrTail: 20_000 });
     const why = describeTextRun(run, server.requests);
     expect(run.code, why).toBe(0);
-    expect(server.turnsUsed, why).toBe(4);
+    expect(server.turnsUsed, why).toBe(6);
 
     // Compacted: one summary request (no tools), and the session log records it.
     const summaries = server.requests.filter((request) => request.kind !== "main");
@@ -92,6 +96,7 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
     const sessions = path.join(home, ".factory", "sessions");
     const [folder] = await readdir(sessions);
     const logName = (await readdir(path.join(sessions, folder!))).find((name) => name.endsWith(".jsonl"))!;
+    // The record agentsmd reads (compaction-read.ts), one.
     const records = (await readFile(path.join(sessions, folder!, logName), "utf8"))
       .split("\n")
       .filter(Boolean)
@@ -108,17 +113,22 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
       "PostToolUse",
       "PostToolUse",
       "PostToolUse",
+      "PostToolUse",
+      "PostToolUse",
       "Stop",
       "SessionEnd",
     ]);
 
     const texts = server.mainRequests().map((request) => ((request.body as ChatRequestBody).messages ?? []).map(messageText).join("\n"));
-    const tokens = ["AG-GLOBAL-0", "AG-ROOT-1", "AG-NESTED-2"];
-    // Before the compaction: agentsmd's answer to the Create holds the nested file.
-    expect(counts(texts[1]!, tokens)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 1 });
-    // Right after it: the summary replaced that answer (Droid's own files are in its system context again); no event told agentsmd.
-    expect(counts(texts[2]!, tokens)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 0 });
-    // A Read there: Droid attaches the file again (its once-a-session record starts over at a compaction), once.
-    expect(counts(texts[3]!, tokens)).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 1 });
+    const tokens = ["AG-GLOBAL-0", "AG-ROOT-1", "AG-NESTED-2", "AG-NESTED-3"];
+    const seen = texts.map((text) => counts(text, tokens));
+    // Before the compaction: agentsmd's answer to the Create holds a/AGENTS.md; Droid attached c/AGENTS.md after the Read there.
+    expect(seen[2]).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 1, "AG-NESTED-3": 1 });
+    // Right after it: the summary replaced both (Droid's own startup files are in its system context again); no hook ran.
+    expect(seen[3]).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 0, "AG-NESTED-3": 0 });
+    // The next event (a Read at the root) finds the compaction_state record: agentsmd gives a/AGENTS.md back, once; not c/AGENTS.md (Droid's own).
+    expect(seen[4]).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 1, "AG-NESTED-3": 0 });
+    // A Create in c/: agentsmd gives c/AGENTS.md (Droid's record of attached files started over, and it attaches nothing after a Create).
+    expect(seen[5]).toEqual({ "AG-GLOBAL-0": 1, "AG-ROOT-1": 1, "AG-NESTED-2": 1, "AG-NESTED-3": 1 });
   });
 });

@@ -8,7 +8,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
 import { startGeminiServer, type GeminiServer, type GeminiStep } from "../lib/gemini-server.js";
 import { REPO_ROOT } from "../lib/install.js";
@@ -23,10 +24,7 @@ const FILES = {
 };
 const EDITED = "# lib\nToken AUDIT-LIB-EDITED-4: lib rules, changed.\n";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();

@@ -7,7 +7,8 @@
  * Needs `npm run build` and `npm ci --prefix e2e/gemini-cli`. Each agent run is bounded
  * (GEMINI_RUN_TIMEOUT_MS).
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import { geminiRequestText, startGeminiServer, type GeminiServer, type GeminiStep } from "../lib/gemini-server.js";
 import { createGeminiFixture, describeGeminiRun, editFile, geminiEntry, occurrences, runGemini, type GeminiFixture, type GeminiRun } from "./harness.js";
@@ -25,10 +26,7 @@ const FILES = {
   "packages/unused/AGENTS.md": "# Unused\nToken AG-UNUSED-6: never touched, never delivered.\n",
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();

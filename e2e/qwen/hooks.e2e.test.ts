@@ -6,7 +6,8 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/qwen`. Each agent run is bounded (QWEN_RUN_TIMEOUT_MS).
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt } from "../lib/agentsmd.js";
 import {
   classifyChatRequest,
@@ -32,10 +33,7 @@ const FILES = {
 };
 const ALL = ["QW-ROOT-1", "AG-ROOT-1", "AG-API-2", "AG-DB-3", "AG-WEB-5", "AG-UNUSED-6"];
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 beforeAll(async () => {
   await assertAgentsmdBuilt();

@@ -9,7 +9,8 @@ import { formatAudit } from "../../src/audit/report.js";
 import type { LogEvent } from "../../src/integrations/host/log-event.js";
 import { unnumbered } from "../../src/integrations/cline/session-log.js";
 import { clineSessionsDir } from "../../src/integrations/cline/sessions.js";
-import { droidPieces, droidSessionsDir } from "../../src/integrations/droid/session-log.js";
+import { droidPieces } from "../../src/integrations/droid/session-log.js";
+import { droidSessionsDir } from "../../src/integrations/droid/sessions.js";
 import { audit, logFile, verdicts } from "./fixtures.js";
 
 async function events(agent: string, name: string, edit: (text: string) => string = (text) => text): Promise<LogEvent[]> {

@@ -3,15 +3,17 @@
  * (preset `droid`: AGENTS.md and CLAUDE.md from cwd up to the project root, `~/.factory/AGENTS.md`)
  * and attaches the nested files of a path its Read tool read; agentsmd adds the nested files of
  * paths other tools touched (ApplyPatch, LS, Grep, Glob), edited files at a turn start, and what
- * a compaction took away (SessionStart `compact`).
+ * a compaction took away (SessionStart `compact`, or the `compaction_state` record `droid exec`
+ * writes to its session log when it compacts by itself: compaction-read.ts).
  */
 import * as z from "zod/mini";
 import { leaves, once } from "../../core/config-schema.js";
-import { absolute } from "../../core/paths.js";
+import { absolute, isInside, parentOf } from "../../core/paths.js";
 import { hookRunner } from "../host/deliver.js";
 import { startupFiles } from "../host/startup-files.js";
 import { transcriptHeaders, type HostProfile, type NativeAnswer, type NativeContext, type NativeOrigin } from "../host/profile.js";
 import { DroidHookInputSchema, droidEvent, type DroidHookInput } from "./input.js";
+import { readDroidCompaction } from "./compaction-read.js";
 
 const DROID_HOST = "droid";
 
@@ -39,7 +41,8 @@ async function droidState(input: Pick<DroidHookInput, "cwd">, context: Pick<Nati
  * nested files of a path its Read, LS or Grep tool touched (attached after the tool result).
  */
 async function droidNative(path: string, origin: NativeOrigin, context: NativeContext<DroidState>): Promise<NativeAnswer> {
-  if (origin === "notice" || origin === "restore") return "no";
+  if (origin === "notice") return "no";
+  if (origin === "restore") return droidRestore(path, context);
   // Droid attaches the nested files of a path it read, listed or searched (observed for Read, LS and
   // Grep), each once a session: an attached file proposed again was edited, and Droid does not attach
   // its new text (observed), so agentsmd gives it.
@@ -52,6 +55,22 @@ async function droidNative(path: string, origin: NativeOrigin, context: NativeCo
   if (context.host.loaded.includes(path)) return "loaded";
   const real = await context.fs.realpath(path).catch(() => path);
   return context.host.loaded.includes(real) ? "loaded" : "no";
+}
+
+/**
+ * A nested file the model lost at a compaction (its `attached` record starts over with it, as
+ * Droid's own does): one this event's Read, LS or Grep reaches Droid attaches now; one Droid had
+ * attached before comes again from the next event there (Droid's at a Read, LS or Grep, agentsmd's
+ * at any other tool), not now; the rest (what agentsmd gave) agentsmd gives back now.
+ */
+function droidRestore(path: string, context: NativeContext<DroidState>): NativeAnswer {
+  const event = context.event;
+  const dir = parentOf(path);
+  if (event?.tool !== undefined && DROID_DISCOVERING_TOOLS.has(event.tool) && event.targets.some((target) => isInside(target, dir))) {
+    (context.host.attached ??= []).push(path);
+    return "loaded";
+  }
+  return context.before?.attached?.includes(path) ? "later" : "no";
 }
 
 /**
@@ -70,6 +89,8 @@ export function droidProfile(): HostProfile<DroidHookInput, DroidState, DroidAns
     state: { schema: droidStateSchema, init: (input, context) => droidState(input, context) },
     native: droidNative,
     onPrompt: "redeliver",
+    // No hook runs at `droid exec`'s own compaction: its record in the session log, read at the next event, says one happened.
+    compaction: (input, context, applied) => readDroidCompaction(input, context, applied),
   };
 }
 

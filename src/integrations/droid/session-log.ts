@@ -8,7 +8,6 @@
  * (`% cat PATH` and `## PATH` before `<coding_guidelines>`) name the file a block belongs to. Droid's
  * own system prompt is not in the log. Pure over the lines it is given; a bad line is skipped.
  */
-import { join } from "../../core/paths.js";
 import { unquote } from "../../core/quote.js";
 import { pathInputProblem } from "../../core/paths.js";
 import { patchTargets, toolTargets, type TargetTable } from "../host/targets.js";
@@ -16,6 +15,7 @@ import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
 import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
 import { shellCommandPaths } from "../host/shell-paths.js";
+import { droidSessionsDir } from "./sessions.js";
 
 /** Droid's file tools -> the arguments naming paths (the hook's table, and Execute apart). */
 const DROID_LOG_TARGETS: TargetTable = {
@@ -180,15 +180,6 @@ class DroidLogState extends JsonLinesLog {
   *notes(): Generator<LogEvent> {
     yield* this.tallyNotes();
   }
-}
-
-/**
- * Droid's sessions directory: `$FACTORY_HOME_OVERRIDE/.factory/sessions` when set (Droid's home
- * override), else `~/.factory/sessions`.
- */
-export function droidSessionsDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  const override = env.FACTORY_HOME_OVERRIDE?.trim();
-  return join(join(override?.startsWith("/") ? override : home, ".factory"), "sessions");
 }
 
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;

@@ -192,8 +192,8 @@ function initialPieces(session: AgentsSession): Piece[] {
   }));
 }
 
-function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>): NativeContext<H> {
-  return { fs: run.fs, home: run.home, env: run.env, host: state.host, event: run.event };
+function nativeContext<I, H, O>(run: Run<I, H, O>, state: ConversationState<H>, before?: H): NativeContext<H> {
+  return { fs: run.fs, home: run.home, env: run.env, host: state.host, event: run.event, ...(before !== undefined ? { before } : {}) };
 }
 
 /**
@@ -209,9 +209,10 @@ async function deliverPieces<I, H, O>(
   header: string,
   all: readonly Piece[],
   seen?: (piece: Piece) => boolean,
+  before?: H,
 ): Promise<string> {
   const { state } = open;
-  const context = nativeContext(run, state);
+  const context = nativeContext(run, state, before);
   const hostNative = run.profile.native;
   // Still in front of the model (the host kept it through a compaction): admitted, not given again.
   const native = nativeOf(seen, hostNative ? (piece: Piece) => hostNative(piece.path, piece.origin, context) : undefined);
@@ -300,7 +301,7 @@ async function onCompact<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H
   return withSession(open, async () => {
     const earlier = stored.session.loaded.filter((entry) => entry.layer === "path").map((entry) => entry.path);
     const blocks = await open.session.touch(earlier, { admit: false });
-    return deliverPieces(run, open, run.profile.headers.compact, [...initialPieces(open.session), ...piecesOf(blocks, "restore")], still);
+    return deliverPieces(run, open, run.profile.headers.compact, [...initialPieces(open.session), ...piecesOf(blocks, "restore")], still, stored.host);
   });
 }
 

@@ -57,6 +57,8 @@ export interface NativeContext<H> {
   host: H;
   /** The event being answered (absent while a conversation's host fields are decided). */
   event?: HostEvent | undefined;
+  /** At a restore after a compaction: the host's fields from before it (`host` is decided anew). */
+  before?: H | undefined;
 }
 
 /**
