@@ -236,18 +236,22 @@ interface Step<H> {
   state: ConversationState<H> | null;
   /** What a tool step certified quiet for the state it leaves (host/quiet-certificate.ts). */
   quiet?: QuietPremises | null;
+  /** `checkedText(state)`, when the step computed it (a certifying tool step): not computed twice. */
+  checked?: string;
 }
 
 /** Runs a step on an open session, then (`certify`: on the state it leaves) certifies, then closes it. */
 async function withSession<H>(
   open: Open<H>,
   fn: () => Promise<string>,
-  certify?: (state: ConversationState<H>) => Promise<QuietPremises | null>,
+  certify?: (state: ConversationState<H>, checked: string) => Promise<QuietPremises | null>,
 ): Promise<Step<H>> {
   try {
     const text = await fn();
     const state = { ...open.state, session: open.session.snapshot() };
-    return certify ? { text, state, quiet: await certify(state) } : { text, state };
+    if (!certify) return { text, state };
+    const checked = checkedText(state);
+    return { text, state, checked, quiet: await certify(state, checked) };
   } finally {
     await open.session.close();
   }
@@ -375,7 +379,7 @@ async function afterCompaction<I, H, O>(
 }
 
 /** tool: the files newly applicable to the targets; a read of an instruction file admits it. */
-async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null): Promise<Step<H>> {
   // No start seen for this conversation (a subagent, or hooks installed mid-session): the chain comes too.
   const open = stored ? { session: await reopen(run, stored), state: stored } : await fresh(run);
   const initial = stored ? [] : initialPieces(open.session);
@@ -394,11 +398,9 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
       return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
     },
     quiet &&
-      ((state) => {
-        // Certified only with a save: a call that changes nothing writes nothing, and computes nothing for it.
-        const from = stored ? checkedText(stored) : null;
-        return checkedText(state) === from ? Promise.resolve(null) : quiet.premises(open.session, dirs, from, state.mark !== undefined);
-      }),
+      ((state, checked) =>
+        // Certified only with a save (the text on disk differs): a call that changes nothing writes nothing, and computes nothing for it.
+        checked === storedText ? Promise.resolve(null) : quiet.premises(open.session, dirs, storedText, state.mark !== undefined)),
   );
 }
 
@@ -461,18 +463,18 @@ async function onCompactEvent<I, H, O>(run: Run<I, H, O>, stored: ConversationSt
 }
 
 /** The event's step on the stored state (null: none). */
-function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null): Promise<Step<H>> {
   const kind = run.event.kind;
-  if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt")) return afterMark(run, stored, (state) => step(run, state));
-  if (run.profile.compaction && (kind === "tool" || kind === "prompt")) return afterCompaction(run, stored, (state) => stepOf(run, state));
-  return stepOf(run, stored);
+  if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt")) return afterMark(run, stored, (state) => step(run, state, storedText));
+  if (run.profile.compaction && (kind === "tool" || kind === "prompt")) return afterCompaction(run, stored, (state) => stepOf(run, state, storedText));
+  return stepOf(run, stored, storedText);
 }
 
-/** The event's own step. */
-function stepOf<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+/** The event's own step; `storedText`: the state file's text as read (what a save would replace). */
+function stepOf<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null): Promise<Step<H>> {
   switch (run.event.kind) {
     case "tool":
-      return onTool(run, stored);
+      return onTool(run, stored, storedText);
     case "resume":
       return stored ? onResumeOnce(run, stored) : onStart(run);
     case "compact":
@@ -499,18 +501,18 @@ export async function runConversationEvent<I, H, O>(run: ConversationRun<I, H, O
   const first: ReadConversation<H> | null = event.fresh ? null : await store.read();
   let early: Step<H> | null = null;
   if (first?.state) {
-    early = await step(run, first.state);
-    if (early.text === "" && (early.state === null || checkedText(early.state) === first.text)) {
+    early = await step(run, first.state, first.text);
+    if (early.text === "" && (early.state === null || (early.checked ?? checkedText(early.state)) === first.text)) {
       await run.deliver(null);
       return null;
     }
   }
   return store.locked(async () => {
     const current = first ? await store.reread(first) : await store.read();
-    const result = current === first && early ? early : await step(run, current.state);
+    const result = current === first && early ? early : await step(run, current.state, current.text);
     const output = result.text === "" ? null : run.profile.frame(fit(result.text, run.budget, run.profile.displayName), run.input);
     await run.deliver(output);
-    const saved = result.state ? checkedText(result.state) : null;
+    const saved = result.state ? (result.checked ?? checkedText(result.state)) : null;
     if (result.state && saved !== current.text) {
       await store.save(result.state, saved!);
       if (result.quiet) await run.quiet?.write(result.quiet, saved!);
