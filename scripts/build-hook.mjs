@@ -122,7 +122,15 @@ const SELF_CALLING = {
  * it in memory (tests); the metafile lists every input.
  * @example const { metafile } = await bundleHook({ outfile: "/tmp/hook.cjs" })
  */
-export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY, wrap = true, host = undefined, stdin = undefined } = {}) {
+export async function bundleHook({
+  outfile = HOOK_BUNDLE,
+  write = true,
+  entry = HOOK_ENTRY,
+  wrap = true,
+  host = undefined,
+  stdin = undefined,
+  define = {},
+} = {}) {
   return build({
     ...(stdin ? { stdin: { contents: stdin, resolveDir: ROOT, sourcefile: "quiet-entry.ts", loader: "ts" } } : { entryPoints: [entry] }),
     outfile,
@@ -140,13 +148,25 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     plugins: stdin ? [] : host === undefined ? [noWatcher, noQuietStage] : [noWatcher, noQuietStage, onlyHost(host)],
     legalComments: "none",
     logLevel: "warning",
-    define: { "import.meta.url": "__agentsmdBundle.url", AGENTSMD_BUILD_VERSION: JSON.stringify(VERSION) },
+    define: { "import.meta.url": "__agentsmdBundle.url", AGENTSMD_BUILD_VERSION: JSON.stringify(VERSION), ...define },
     ...(wrap ? { banner: { js: SELF_CALLING.banner }, footer: { js: SELF_CALLING.footer } } : { banner: { js: `"use strict";${BUNDLE_URL}` } }),
   });
 }
 
+/**
+ * The launcher, dist/hook/hook.cjs, with the quiet hosts' gates (their definitions' `hook.quiet.gate`,
+ * from the registry as tsc compiled it) as a constant: it checks a call against its host's gate
+ * before it loads any bundle (src/hook/quiet-gate.ts).
+ * @example await bundleLauncher({ write: false })
+ */
+export async function bundleLauncher({ outfile = HOOK_BIN, write = true } = {}) {
+  const { hostDefinitions } = await import(join(ROOT, "dist/integrations/registry.js"));
+  const gates = Object.fromEntries(hostDefinitions().flatMap((definition) => (definition.hook?.quiet ? [[definition.id, definition.hook.quiet.gate]] : [])));
+  return bundleHook({ entry: HOOK_BIN_ENTRY, outfile, write, wrap: false, define: { AGENTSMD_QUIET_GATES: JSON.stringify(gates) } });
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await bundleHook({ entry: HOOK_BIN_ENTRY, outfile: HOOK_BIN, wrap: false });
+  await bundleLauncher();
   const report = (result, file) => {
     const output = result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => k.endsWith(".cjs"))];
     console.log(`hook bundle: ${Object.keys(output.inputs).length} modules -> ${(output.bytes / 1024).toFixed(0)} KB at ${file}`);

@@ -10,7 +10,6 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runHookArgv } from "../../src/hook/run.js";
 import { quietCall } from "../../src/hook/quiet.js";
 import { quietHost } from "../../src/integrations/claude-code/quiet.js";
 import { agentsmdVersion, parseCertificate, quietPath } from "../../src/integrations/host/quiet-format.js";
@@ -18,48 +17,13 @@ import { conversationPath, hostStateDir, stateCheckOf } from "../../src/integrat
 import { quietCertifier } from "../../src/integrations/host/quiet-certificate.js";
 import { nodeFileSystem } from "../../src/io/file-system.js";
 import { injectFs } from "../helpers/faults.js";
+import { checksum } from "../../src/core/checksum.js";
 import { RACY_MS } from "../../src/io/unchanged.js";
-import { createTree, type Tree } from "../helpers/tree.js";
+import { createTree } from "../helpers/tree.js";
 import { ensureBuilt, REPO } from "../helpers/bin.js";
+import { certified, fullCall, sleep } from "../helpers/quiet-setup.js";
 
 const HOST = "claude-code";
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function fullCall(event: object, env: Record<string, string>): Promise<string> {
-  let stdout = "";
-  await runHookArgv(["hook", HOST], {
-    stdout: (text) => (stdout += text),
-    stderr: () => undefined,
-    readStdin: async () => JSON.stringify(event),
-    env,
-    cwd: "/",
-  });
-  return stdout;
-}
-
-/** A project whose directories are older than RACY_MS, a conversation whose last read left a certificate. */
-async function certified(
-  extraEnv: Record<string, string> = {},
-): Promise<{ tree: Tree; env: Record<string, string>; state: string; read: object; version: string }> {
-  const tree = await createTree({
-    "r/.git/": null,
-    "r/AGENTS.md": "root rules\n",
-    "r/top.ts": "",
-    "r/pkg/AGENTS.md": "pkg rules\n",
-    "r/pkg/a.ts": "",
-    "r/pkg/b.ts": "",
-  });
-  await sleep(RACY_MS + 200);
-  const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject", ...extraEnv };
-  const base = { session_id: "s1", cwd: tree.path("r"), transcript_path: tree.path("t.jsonl") };
-  expect(await fullCall({ ...base, hook_event_name: "SessionStart", source: "startup" }, env)).toContain("root rules");
-  expect(await fullCall({ ...base, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: tree.path("r/pkg/a.ts") } }, env)).toContain(
-    "pkg rules",
-  );
-  const read = { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: { file_path: tree.path("r/pkg/b.ts") } };
-  const state = conversationPath(hostStateDir(HOST, env, tree.home), { id: "s1" });
-  return { tree, env, state, read, version: await agentsmdVersion() };
-}
 
 describe("the quiet stage answers only from a certificate it can trust", () => {
   let setup: Awaited<ReturnType<typeof certified>>;
@@ -99,13 +63,15 @@ describe("the quiet stage answers only from a certificate it can trust", () => {
     const cert = quietPath(setup.state);
     const certText = readFileSync(cert, "utf8");
     try {
-      writeFileSync(cert, certText.replace('"format":3', '"format":3 '));
+      const edited = certText.replace(/"format":\d+/, "$& ");
+      expect(edited).not.toBe(certText);
+      writeFileSync(cert, edited);
       expect(quiet()).toBe(false);
-      const json = certText.slice(0, certText.indexOf("\n"));
+      const [head, json] = certText.split("\n") as [string, string];
       // A well-formed certificate of another version (its own checksum holds) is still another version's.
-      const other = json.replace(`"version":"${setup.version}"`, '"version":"0.0.0-another"');
-      expect(other).not.toBe(json);
-      writeFileSync(cert, `${other}\n${certText.split("\n")[1]}\n`);
+      const other = `${head}\n${json.replace(`"version":"${setup.version}"`, '"version":"0.0.0-another"')}`;
+      expect(other).not.toBe(`${head}\n${json}`);
+      writeFileSync(cert, `${other}\n${checksum(other)}\n`);
       expect(quiet()).toBe(false);
     } finally {
       writeFileSync(cert, certText);
@@ -189,8 +155,11 @@ describe("the certificate's shape", () => {
     expect(await fullCall(read("z"), env)).toContain("z rules");
     const certPath = quietPath(conversationPath(hostStateDir(HOST, env, tree.home), { id: "s2" }));
     const text = readFileSync(certPath, "utf8");
-    // Below the root each directory is named relative to its parent: no path is written twice.
-    expect(text).not.toContain(tree.path("r/a"));
+    // The head names the certified directories (the launcher's gate reads it); below the root each
+    // directory is named relative to its parent: no path is written twice.
+    const [head, body] = text.split("\n") as [string, string];
+    expect((JSON.parse(head) as string[]).sort()).toEqual(["x", "y", "z"].map((leaf) => tree.path(`${deep}/${leaf}`)));
+    expect(body).not.toContain(tree.path("r/a"));
     const cert = parseCertificate(text, version)!;
     // r, a..f and the three leaves: each once, the leaves naming their shared parent.
     expect(Object.keys(cert.dirs).sort()).toEqual(
@@ -251,7 +220,7 @@ describe("through the built launcher", () => {
     await ensureBuilt();
   }, 180_000);
 
-  it("a certified quiet call loads the quiet bundle and not the host's; any other call loads the host's and answers", async () => {
+  it("a certified quiet call loads the quiet bundle and not the host's; a call the gate turns away loads only the host's; any other call loads the host's and answers", async () => {
     // Certified under the launcher's environment (PATH, the cache switch): its reads save nothing, so they certify nothing.
     const { tree, env, read } = await certified({ PATH: process.env.PATH ?? "", AGENTSMD_COMPILE_CACHE: "0" });
     const report = join(tree.root, "loaded.json");
@@ -270,6 +239,14 @@ describe("through the built launcher", () => {
     const quiet = run(read);
     expect(quiet.stdout).toBe("");
     expect(quiet.loaded).toEqual([join(REPO, "dist/hook/agentsmd-quiet-claude-code.cjs"), join(REPO, "dist/hook/hook.cjs")]);
+    // The gate turns away, before any bundle loads, what the stage cannot answer: another event, a target outside the certified directories.
+    const hostOnly = [join(REPO, "dist/hook/agentsmd-hook-claude-code.cjs"), join(REPO, "dist/hook/hook.cjs")];
+    const start = run({ ...read, session_id: "s-other", hook_event_name: "SessionStart", source: "startup" });
+    expect(start.stdout).toContain("root rules");
+    expect(start.loaded).toEqual(hostOnly);
+    const elsewhere = run({ ...read, tool_input: { file_path: tree.path("r/top.ts") } });
+    expect(elsewhere.stdout).toBe("");
+    expect(elsewhere.loaded).toEqual(hostOnly);
     const off = run(read, { AGENTSMD_QUIET: "0" });
     expect(off.stdout).toBe("");
     expect(off.loaded).toContain(join(REPO, "dist/hook/agentsmd-hook-claude-code.cjs"));

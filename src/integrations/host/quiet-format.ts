@@ -17,7 +17,7 @@ import { checksum } from "../../core/checksum.js";
 import type { ConversationId } from "./state-file.js";
 
 /** Bumped whenever what a certificate means changes: an older one is then ignored. */
-const QUIET_FORMAT = 3;
+const QUIET_FORMAT = 4;
 
 /** A path's premise: `-` absent, else its kind and what identifies its version. */
 export type Identity = string;
@@ -171,10 +171,29 @@ function readDirs(written: unknown): QuietCertificate["dirs"] | null {
   return dirs;
 }
 
-/** What a certificate is written as: its JSON (directories in their written form), then a line with the checksum of that JSON. */
+/**
+ * What a certificate is written as: its head (a JSON list of the directories certified quiet, which
+ * the launcher reads before it loads any bundle: hook/quiet-gate.ts), its JSON (directories in their
+ * written form), then a line with the checksum of both.
+ */
 export function certificateText(cert: Omit<QuietCertificate, "format">): string {
-  const json = JSON.stringify({ format: QUIET_FORMAT, ...cert, dirs: writtenDirs(cert.dirs) });
-  return `${json}\n${checksum(json)}\n`;
+  const head = JSON.stringify(Object.keys(cert.dirs).filter((dir) => cert.dirs[dir]!.quiet === true));
+  const body = `${head}\n${JSON.stringify({ format: QUIET_FORMAT, ...cert, dirs: writtenDirs(cert.dirs) })}`;
+  return `${body}\n${checksum(body)}\n`;
+}
+
+/**
+ * The directories a certificate's head line names, or null when it is not a list of absolute
+ * paths. Only a filter: the launcher loads the quiet stage when a target may lie directly in one.
+ */
+export function certificateHead(line: string): string[] | null {
+  let head: unknown;
+  try {
+    head = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  return Array.isArray(head) && head.every((dir) => typeof dir === "string" && isAbsolute(dir)) ? (head as string[]) : null;
 }
 
 /**
@@ -193,10 +212,11 @@ export function readCertificate(text: string, version: string): QuietCertificate
  */
 export function parseCertificate(text: string, version: string): QuietCertificate | null {
   const cut = text.lastIndexOf("\n", text.length - 2);
-  if (cut < 0 || !text.endsWith("\n")) return null;
+  const start = text.indexOf("\n");
+  if (start < 0 || start >= cut || !text.endsWith("\n")) return null;
   let data: QuietCertificate;
   try {
-    data = JSON.parse(text.slice(0, cut)) as QuietCertificate;
+    data = JSON.parse(text.slice(start + 1, cut)) as QuietCertificate;
   } catch {
     return null;
   }
@@ -217,6 +237,23 @@ export interface QuietEvent {
   /** Absolute paths the tool touched (none: the event goes to the full path). */
   targets: string[];
 }
+
+/**
+ * What the launcher (hook/quiet-gate.ts) looks for in a host's raw event text before it loads the
+ * host's quiet stage: necessary conditions only, so a wrong guess costs time, never an answer.
+ */
+export interface QuietGate {
+  /** The name of the only event the quiet stage answers, as a JSON string (`"PostToolUse"`). */
+  toolEvent: string;
+  /** The keys of the conversation's id and of its subagent's id. */
+  conversation: string;
+  agent?: string;
+  /** The state directory when this variable names an absolute one: `<value>/<folder>` (the host's `stateDir`), else XDG's. */
+  stateEnv?: { name: string; folder: string };
+}
+
+/** The gate of a Claude-style host (host/claude-style-quiet.ts's fields) whose state is in XDG's directory. */
+export const CLAUDE_STYLE_GATE: QuietGate = { toolEvent: '"PostToolUse"', conversation: "session_id", agent: "agent_id" };
 
 /**
  * A host's part of the quiet stage (its definition's `hook.quiet`): the conversation and targets
