@@ -19,18 +19,20 @@ import { readFile, rm, symlink, writeFile, mkdir } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runHookArgv } from "../../src/hook/run.js";
 import { quietCall } from "../../src/hook/quiet.js";
+import { quietGateOpen } from "../../src/hook/quiet-gate.js";
 import { quietHost } from "../../src/integrations/claude-code/quiet.js";
 import { agentsmdVersion } from "../../src/integrations/host/quiet-format.js";
+import { hostDefinitions } from "../../src/integrations/registry.js";
 import { conversationPath, hostStateDir } from "../../src/integrations/host/state-file.js";
 import { RACY_MS } from "../../src/io/unchanged.js";
 import { createTree, type Tree } from "../helpers/tree.js";
 
-// Certificates come only with saves (a delivery, a prompt): twice the runs, so some quiet answer is all but certain.
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 12));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 const DIRS = ["", "a", "a/b", "a/b/c", "d", "d/e"] as const;
 const HOST = "claude-code";
+const GATE = hostDefinitions().find((definition) => definition.id === HOST)!.hook!.quiet!.gate;
 
 type Op =
   | { kind: "tool"; tool: "Read" | "Edit" | "Write" | "Grep"; dir: number; file: number }
@@ -135,50 +137,88 @@ function eventOf(op: Op, session: string, cwd: string, tree: Tree): object | nul
   return { ...base, hook_event_name: "PostToolUse", tool_name: op.tool, tool_input: input };
 }
 
+/**
+ * Plays a sequence on a fresh tree: a start, then each op (an event through the quiet stage, then
+ * through the full path; or a change to the disk). Whenever the stage answers, the full engine
+ * must answer nothing and leave the state as it was. Returns, per event, whether the stage (and
+ * the launcher's gate before it: hook/quiet-gate.ts) answered.
+ */
+async function play(agents: readonly number[], ops: readonly Op[], version: string): Promise<Array<{ quiet: boolean; gate: boolean }>> {
+  const { tree, env, state, session } = await situation(agents);
+  const cwd = tree.path("r");
+  const counter = { n: 0 };
+  const seen: Array<{ quiet: boolean; gate: boolean }> = [];
+  try {
+    const start = await fullCall(
+      { session_id: session, cwd, transcript_path: tree.path("t.jsonl"), hook_event_name: "SessionStart", source: "startup" },
+      env,
+      cwd,
+    );
+    expect(start.stderr).toBe("");
+    for (const op of ops) {
+      const event = eventOf(op, session, cwd, tree);
+      if (event === null) {
+        // A change lands in a later clock tick than what the last call saw.
+        await sleep(15);
+        await change(tree, op, counter);
+        continue;
+      }
+      const text = JSON.stringify(event);
+      const quiet = quietCall(quietHost, ["hook", HOST], text, env, version);
+      const gate = quietGateOpen(HOST, GATE, text, env);
+      // The gate turns away only what the stage would not answer.
+      if (quiet) expect(gate, `the gate turned away what the quiet stage answers: ${text}`).toBe(true);
+      seen.push({ quiet, gate });
+      const before = await readFile(state, "utf8").catch(() => null);
+      const full = await fullCall(event, env, cwd);
+      if (quiet) {
+        expect(full.stdout, `the quiet stage answered nothing to ${text}`).toBe("");
+        expect(full.stderr).toBe("");
+        expect(await readFile(state, "utf8").catch(() => null), `the state changed after a quiet answer to ${text}`).toBe(before);
+      }
+    }
+  } finally {
+    await tree.cleanup();
+  }
+  return seen;
+}
+
+/** The engine trusts only changes older than RACY_MS: the clock runs that much ahead, so a tree made a moment ago can be certified. */
+function clockAhead(): void {
+  const realNow = Date.now.bind(Date);
+  vi.spyOn(Date, "now").mockImplementation(() => realNow() + RACY_MS + 1000);
+}
+
 describe("the hook's quiet stage", () => {
   it("answers only what the full engine would, and the state stays as the full engine leaves it", async () => {
     const version = await agentsmdVersion();
-    const realNow = Date.now.bind(Date);
-    vi.spyOn(Date, "now").mockImplementation(() => realNow() + RACY_MS + 1000);
-    let answered = 0;
+    clockAhead();
     await fc.assert(
       fc.asyncProperty(layoutArb, async ({ agents, ops }) => {
-        const { tree, env, state, session } = await situation(agents);
-        const cwd = tree.path("r");
-        const counter = { n: 0 };
-        try {
-          const start = await fullCall(
-            { session_id: session, cwd, transcript_path: tree.path("t.jsonl"), hook_event_name: "SessionStart", source: "startup" },
-            env,
-            cwd,
-          );
-          expect(start.stderr).toBe("");
-          for (const op of ops) {
-            const event = eventOf(op, session, cwd, tree);
-            if (event === null) {
-              // A change lands in a later clock tick than what the last call saw.
-              await sleep(15);
-              await change(tree, op, counter);
-              continue;
-            }
-            const text = JSON.stringify(event);
-            const quiet = quietCall(quietHost, ["hook", HOST], text, env, version);
-            const before = await readFile(state, "utf8").catch(() => null);
-            const full = await fullCall(event, env, cwd);
-            if (quiet) {
-              answered++;
-              expect(full.stdout, `the quiet stage answered nothing to ${text}`).toBe("");
-              expect(full.stderr).toBe("");
-              expect(await readFile(state, "utf8").catch(() => null), `the state changed after a quiet answer to ${text}`).toBe(before);
-            }
-          }
-        } finally {
-          await tree.cleanup();
-        }
+        await play(agents, ops, version);
       }),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
     );
-    // The property is about something: the quiet stage did answer.
-    expect(answered).toBeGreaterThan(0);
   }, 240_000);
+
+  it("answers a certified call: a read that delivered certifies its directory, the next calls there are the stage's until a premise changes", async () => {
+    clockAhead();
+    const [root, ab] = [DIRS.indexOf(""), DIRS.indexOf("a/b")];
+    const read = (dir: number, file: number): Op => ({ kind: "tool", tool: "Read", dir, file });
+    const seen = await play(
+      [root, ab],
+      [
+        read(ab, 0), // delivers a/b's rules (a save): a/b is certified
+        read(ab, 1), // the stage's
+        { kind: "tool", tool: "Grep", dir: ab, file: 0 }, // the stage's (the directory itself)
+        read(DIRS.indexOf("d"), 0), // outside the certified directories: the full path
+        { kind: "edit", dir: ab },
+        read(ab, 0), // a premise changed: the full path, which delivers the edit (a save, certified again)
+        read(ab, 2), // the stage's
+      ],
+      await agentsmdVersion(),
+    );
+    expect(seen.map(({ quiet }) => quiet)).toEqual([false, true, true, false, false, true]);
+    expect(seen.map(({ gate }) => gate)).toEqual([false, true, true, false, true, true]);
+  }, 60_000);
 });
