@@ -4,7 +4,7 @@
  * file, then answer) against the host's scripted model server. How a configuration is put in place
  * (install, setup, no-op) is bench/turn.ts's; a host says only where and with which arguments.
  */
-import { realpath, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startAugmentBackend } from "../e2e/auggie/augment-backend.js";
 import { auggieBin, auggieEnv } from "../e2e/auggie/harness.js";
@@ -23,7 +23,7 @@ import { REPO_ROOT } from "../e2e/lib/install.js";
 import { startGeminiServer } from "../e2e/lib/gemini-server.js";
 import { startOpenAIChatServer } from "../e2e/lib/openai-chat-server.js";
 import { createFamilyFixture, type FamilyHost } from "../e2e/lib/opencode-family.js";
-import { createTree, dir } from "../e2e/lib/tree.js";
+import { createRepoHomeTree, dir, type RepoHomeTree } from "../e2e/lib/tree.js";
 import { OPENCODE_HOST } from "../e2e/opencode/harness.js";
 import { createPiFixture, requirePi } from "../e2e/pi/harness.js";
 import { createQwenFixture, qwenEntry, runQwen } from "../e2e/qwen/harness.js";
@@ -261,13 +261,12 @@ const cline: TurnHost = {
 };
 
 /** A tree with the turn's files under `repo/` and an empty HOME with a state directory. */
-async function plainFixture(prefix: string, extra: Record<string, ReturnType<typeof dir> | string> = {}) {
-  const tree = await createTree({ ...inRepo(TURN_FILES), "repo/.git": dir(), "home/.local/state": dir(), ...extra }, { prefix });
-  return { tree, repo: await realpath(tree.path("repo")), home: await realpath(tree.path("home")) };
+function plainFixture(prefix: string, extra: Record<string, ReturnType<typeof dir> | string> = {}): Promise<RepoHomeTree> {
+  return createRepoHomeTree({ ...inRepo(TURN_FILES), "repo/.git": dir(), "home/.local/state": dir(), ...extra }, { prefix });
 }
 
 /** A plain fixture whose scripted server (or backend) lives as long as the fixture. */
-function keptServerFixture(plain: Awaited<ReturnType<typeof plainFixture>>, server: { close(): Promise<void> }, turn: () => Promise<TurnOutcome>): HostFixture {
+function keptServerFixture(plain: RepoHomeTree, server: { close(): Promise<void> }, turn: () => Promise<TurnOutcome>): HostFixture {
   return {
     base: plain.tree.path(""),
     repo: plain.repo,
