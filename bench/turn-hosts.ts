@@ -4,7 +4,7 @@
  * file, then answer) against the host's scripted model server. How a configuration is put in place
  * (install, setup, no-op) is bench/turn.ts's; a host says only where and with which arguments.
  */
-import { realpath, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startAugmentBackend } from "../e2e/auggie/augment-backend.js";
 import { auggieBin, auggieEnv } from "../e2e/auggie/harness.js";
@@ -23,7 +23,7 @@ import { REPO_ROOT } from "../e2e/lib/install.js";
 import { startGeminiServer } from "../e2e/lib/gemini-server.js";
 import { startOpenAIChatServer } from "../e2e/lib/openai-chat-server.js";
 import { createFamilyFixture, type FamilyHost } from "../e2e/lib/opencode-family.js";
-import { createTree, dir } from "../e2e/lib/tree.js";
+import { createRepoHomeTree, dir, type RepoHomeTree } from "../e2e/lib/tree.js";
 import { OPENCODE_HOST } from "../e2e/opencode/harness.js";
 import { createPiFixture, requirePi } from "../e2e/pi/harness.js";
 import { createQwenFixture, qwenEntry, runQwen } from "../e2e/qwen/harness.js";
@@ -80,9 +80,34 @@ export interface TurnHost {
   fixture(): Promise<HostFixture>;
 }
 
+/** What an agent run left, in the shapes the harnesses return. */
+interface RunTail {
+  code?: number | null;
+  exitCode?: number | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+}
 const outcome = (ok: boolean, detail: () => string): TurnOutcome => ({ ok, detail: ok ? "" : detail() });
-const tails = (run: { code?: number | null; exitCode?: number | null; timedOut: boolean; stdout: string; stderr: string }, used: unknown): string =>
+const tails = (run: RunTail, used: unknown): string =>
   `exit ${run.code ?? run.exitCode}${run.timedOut ? " (timed out)" : ""}, script turns used ${String(used)}\nstdout: ${run.stdout.slice(-1500)}\nstderr: ${run.stderr.slice(-2500)}`;
+/** The scripted turn passed: the agent exited 0 after asking the model exactly twice (the tool call, then "done"). */
+const twoRequests = (run: RunTail, used: number): TurnOutcome => outcome((run.code ?? run.exitCode) === 0 && used === 2, () => tails(run, used));
+/** The plugin hosts' harness passes when the agent exited 0 having used the whole script without a server error. */
+const scriptUsedUp = (run: RunTail & { turnsLeft: number; turnsUsed: number; serverErrors: readonly unknown[] }): TurnOutcome =>
+  outcome(run.exitCode === 0 && run.turnsLeft === 0 && run.serverErrors.length === 0, () => tails(run, run.turnsUsed));
+/** Runs an agent binary in the project, bounded by the turn's timeout. */
+const runAgent = (command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) =>
+  runText(command, args, { cwd, env, timeoutMs: TURN_TIMEOUT_MS, stderrTail: 20_000 });
+
+/** A server started for one turn: `body` runs against it and it is closed after, whatever happens. */
+async function withServer<S extends { close(): Promise<void> }>(server: S, body: (server: S) => Promise<TurnOutcome>): Promise<TurnOutcome> {
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}
 const inRepo = (files: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(files).map(([rel, text]) => [`repo/${rel}`, text]));
 const DIST = path.join(REPO_ROOT, "dist");
 
@@ -99,13 +124,10 @@ const claudeCode: TurnHost = {
       home: fx.home,
       installEnv: homeEnv(fx.home),
       async turn() {
-        const server = await startAnthropicServer({ script: [{ toolUses: [{ name: "Read", input: { file_path: fx.path(TURN_READ) } }] }, { text: "done" }] });
-        try {
-          const run = await runClaude({ fixture: fx, server, prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS });
-          return outcome(run.exitCode === 0 && server.turnsUsed() === 2, () => tails(run, server.turnsUsed()));
-        } finally {
-          await server.close();
-        }
+        return withServer(
+          await startAnthropicServer({ script: [{ toolUses: [{ name: "Read", input: { file_path: fx.path(TURN_READ) } }] }, { text: "done" }] }),
+          async (server) => twoRequests(await runClaude({ fixture: fx, server, prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS }), server.turnsUsed()),
+        );
       },
       cleanup: fx.cleanup,
     };
@@ -150,13 +172,10 @@ const gemini: TurnHost = {
       home: fx.home,
       installEnv: fx.env(),
       async turn() {
-        const server = await startGeminiServer({ script: [{ calls: [{ name: "read_file", args: { file_path: TURN_READ } }] }, { text: "done" }] });
-        try {
-          const run = await runGemini(fx, server, { prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS });
-          return outcome(run.code === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
-        } finally {
-          await server.close();
-        }
+        return withServer(
+          await startGeminiServer({ script: [{ calls: [{ name: "read_file", args: { file_path: TURN_READ } }] }, { text: "done" }] }),
+          async (server) => twoRequests(await runGemini(fx, server, { prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS }), server.turnsUsed),
+        );
       },
       cleanup: () => fx.tree.cleanup(),
     };
@@ -179,13 +198,9 @@ const copilot: TurnHost = {
       home: fx.home,
       installEnv: homeEnv(fx.home),
       async turn() {
-        const server = await startCopilotServer([{ toolCalls: [{ tool: "view", args: { path: fx.path(TURN_READ) } }] }, { text: "done" }]);
-        try {
-          const run = await runCopilot({ fixture: fx, server, prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS });
-          return outcome(run.exitCode === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
-        } finally {
-          await server.close();
-        }
+        return withServer(await startCopilotServer([{ toolCalls: [{ tool: "view", args: { path: fx.path(TURN_READ) } }] }, { text: "done" }]), async (server) =>
+          twoRequests(await runCopilot({ fixture: fx, server, prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS }), server.turnsUsed),
+        );
       },
       cleanup: fx.cleanup,
     };
@@ -205,15 +220,12 @@ const qwen: TurnHost = {
       home: fx.home,
       installEnv: fx.env(),
       async turn() {
-        const server = await startOpenAIChatServer({
-          script: [{ toolCalls: [{ tool: "read_file", args: { file_path: fx.path(TURN_READ) } }] }, { text: "done" }],
-        });
-        try {
-          const run = await runQwen(fx, server, { prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS });
-          return outcome(run.code === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
-        } finally {
-          await server.close();
-        }
+        return withServer(
+          await startOpenAIChatServer({
+            script: [{ toolCalls: [{ tool: "read_file", args: { file_path: fx.path(TURN_READ) } }] }, { text: "done" }],
+          }),
+          async (server) => twoRequests(await runQwen(fx, server, { prompt: PROMPT, timeoutMs: TURN_TIMEOUT_MS }), server.turnsUsed),
+        );
       },
       cleanup: () => fx.tree.cleanup(),
     };
@@ -238,7 +250,7 @@ const cline: TurnHost = {
       async turn() {
         server.setScript([{ toolCalls: [{ tool: "read_files", args: { files: [{ path: fx.path(TURN_READ) }] } }] }, { text: "done" }]);
         const run = await runCline(fx, { prompt: PROMPT });
-        return outcome(run.code === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
+        return twoRequests(run, server.turnsUsed);
       },
       async cleanup() {
         await server.close();
@@ -249,9 +261,23 @@ const cline: TurnHost = {
 };
 
 /** A tree with the turn's files under `repo/` and an empty HOME with a state directory. */
-async function plainFixture(prefix: string, extra: Record<string, ReturnType<typeof dir> | string> = {}) {
-  const tree = await createTree({ ...inRepo(TURN_FILES), "repo/.git": dir(), "home/.local/state": dir(), ...extra }, { prefix });
-  return { tree, repo: await realpath(tree.path("repo")), home: await realpath(tree.path("home")) };
+function plainFixture(prefix: string, extra: Record<string, ReturnType<typeof dir> | string> = {}): Promise<RepoHomeTree> {
+  return createRepoHomeTree({ ...inRepo(TURN_FILES), "repo/.git": dir(), "home/.local/state": dir(), ...extra }, { prefix });
+}
+
+/** A plain fixture whose scripted server (or backend) lives as long as the fixture. */
+function keptServerFixture(plain: RepoHomeTree, server: { close(): Promise<void> }, turn: () => Promise<TurnOutcome>): HostFixture {
+  return {
+    base: plain.tree.path(""),
+    repo: plain.repo,
+    home: plain.home,
+    installEnv: homeEnv(plain.home),
+    turn,
+    async cleanup() {
+      await server.close();
+      await plain.tree.cleanup();
+    },
+  };
 }
 
 const droid: TurnHost = {
@@ -260,24 +286,15 @@ const droid: TurnHost = {
   installation: { kind: "hook" },
   ready: droidBin,
   async fixture() {
-    const { tree, repo, home } = await plainFixture("agentsmd-turn-droid-", { "home/.factory": dir() });
+    const plain = await plainFixture("agentsmd-turn-droid-", { "home/.factory": dir() });
+    const { repo, home } = plain;
     const server = await startOpenAIChatServer({ script: [] });
     await writeFile(path.join(home, ".factory", "settings.json"), droidSettingsText(server.baseURL));
-    return {
-      base: tree.path(""),
-      repo,
-      home,
-      installEnv: homeEnv(home),
-      async turn() {
-        server.setScript([{ toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, TURN_READ) } }] }, { text: "done" }]);
-        const run = await runText(await droidBin(), DROID_EXEC_ARGS, { cwd: repo, env: homeEnv(home), timeoutMs: TURN_TIMEOUT_MS, stderrTail: 20_000 });
-        return outcome(run.code === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
-      },
-      async cleanup() {
-        await server.close();
-        await tree.cleanup();
-      },
-    };
+    return keptServerFixture(plain, server, async () => {
+      server.setScript([{ toolCalls: [{ tool: "Read", args: { file_path: path.join(repo, TURN_READ) } }] }, { text: "done" }]);
+      const run = await runAgent(await droidBin(), DROID_EXEC_ARGS, repo, homeEnv(home));
+      return twoRequests(run, server.turnsUsed);
+    });
   },
 };
 
@@ -287,28 +304,14 @@ const auggie: TurnHost = {
   installation: { kind: "hook" },
   ready: auggieBin,
   async fixture() {
-    const { tree, repo, home } = await plainFixture("agentsmd-turn-auggie-");
+    const plain = await plainFixture("agentsmd-turn-auggie-");
+    const { repo, home } = plain;
     const backend = await startAugmentBackend({ script: [] });
-    return {
-      base: tree.path(""),
-      repo,
-      home,
-      installEnv: homeEnv(home),
-      async turn() {
-        backend.setScript([{ toolCalls: [{ tool: "view", args: { path: TURN_READ } }] }, { text: "done" }]);
-        const run = await runText(process.execPath, [await auggieBin(), "--print", PROMPT], {
-          cwd: repo,
-          env: auggieEnv(home, backend),
-          timeoutMs: TURN_TIMEOUT_MS,
-          stderrTail: 20_000,
-        });
-        return outcome(run.code === 0 && backend.turnsUsed === 2, () => tails(run, backend.turnsUsed));
-      },
-      async cleanup() {
-        await backend.close();
-        await tree.cleanup();
-      },
-    };
+    return keptServerFixture(plain, backend, async () => {
+      backend.setScript([{ toolCalls: [{ tool: "view", args: { path: TURN_READ } }] }, { text: "done" }]);
+      const run = await runAgent(process.execPath, [await auggieBin(), "--print", PROMPT], repo, auggieEnv(home, backend));
+      return twoRequests(run, backend.turnsUsed);
+    });
   },
 };
 
@@ -318,30 +321,16 @@ const continueCli: TurnHost = {
   installation: { kind: "mcp" },
   ready: cnBin,
   async fixture() {
-    const { tree, repo, home } = await plainFixture("agentsmd-turn-continue-", { "home/.continue": dir() });
+    const plain = await plainFixture("agentsmd-turn-continue-", { "home/.continue": dir() });
+    const { repo, home } = plain;
     const server = await startOpenAIChatServer({ script: [] });
     const config = path.join(home, ".continue", "config.yaml");
     await writeFile(config, continueConfigText(server.baseURL));
-    return {
-      base: tree.path(""),
-      repo,
-      home,
-      installEnv: homeEnv(home),
-      async turn() {
-        server.setScript([{ toolCalls: [{ tool: "Read", args: { filepath: path.join(repo, TURN_READ) } }] }, { text: "done" }]);
-        const run = await runText(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, PROMPT], {
-          cwd: repo,
-          env: homeEnv(home),
-          timeoutMs: TURN_TIMEOUT_MS,
-          stderrTail: 20_000,
-        });
-        return outcome(run.code === 0 && server.turnsUsed === 2, () => tails(run, server.turnsUsed));
-      },
-      async cleanup() {
-        await server.close();
-        await tree.cleanup();
-      },
-    };
+    return keptServerFixture(plain, server, async () => {
+      server.setScript([{ toolCalls: [{ tool: "Read", args: { filepath: path.join(repo, TURN_READ) } }] }, { text: "done" }]);
+      const run = await runAgent(process.execPath, [await cnBin(), "-p", "--auto", "--config", config, PROMPT], repo, homeEnv(home));
+      return twoRequests(run, server.turnsUsed);
+    });
   },
 };
 
@@ -365,7 +354,7 @@ function familyHost(id: string, name: string, host: FamilyHost): TurnHost {
             timeoutMs: TURN_TIMEOUT_MS,
             script: [{ toolCalls: [{ tool: "read", args: { filePath: fx.path(TURN_READ) } }] }, { text: "done" }],
           });
-          return outcome(run.exitCode === 0 && run.turnsLeft === 0 && run.serverErrors.length === 0, () => tails(run, run.turnsUsed));
+          return scriptUsedUp(run);
         },
         cleanup: fx.cleanup,
       };
@@ -391,7 +380,7 @@ const pi: TurnHost = {
           timeoutMs: TURN_TIMEOUT_MS,
           script: [{ toolCalls: [{ tool: "read", args: { path: TURN_READ } }] }, { text: "done" }],
         });
-        return outcome(run.exitCode === 0 && run.turnsLeft === 0 && run.serverErrors.length === 0, () => tails(run, run.turnsUsed));
+        return scriptUsedUp(run);
       },
       cleanup: fx.cleanup,
     };

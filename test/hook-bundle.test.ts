@@ -299,8 +299,8 @@ describe("installed hook commands", () => {
       const dist = (path: string) => import(join(REPO, "dist", path));
       const commands: Record<string, string> = {
         codex: (await dist("integrations/codex/install.js")).defaultCodexHookCommand(),
-        gemini: (await dist("integrations/gemini/install.js")).defaultGeminiCommand(),
-        qwen: (await dist("integrations/qwen/install.js")).defaultQwenCommand(),
+        gemini: (await dist("integrations/host/install-hooks.js")).cliHookCommand("gemini"),
+        qwen: (await dist("integrations/host/install-hooks.js")).cliHookCommand("qwen"),
         copilot: `${(await dist("integrations/copilot/install.js")).defaultCopilotCommand()} hook copilot`,
         "claude-code": await (await dist("integrations/claude-code/install.js")).defaultHookCommand("user", dir),
       };

@@ -8,13 +8,12 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/auggie`. Each agent run is bounded (RUN_TIMEOUT_MS).
  */
-import { readFile, realpath } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanupAfterEach } from "../lib/cleanups.js";
-import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { assertAgentsmdBuilt, runAgentsmd, runInstall } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
-import { createTree, dir, type BuiltTree } from "../lib/tree.js";
+import { dir, createRepoHomeTree, type RepoHomeTree } from "../lib/tree.js";
 import { chatText, startAugmentBackend, type AugmentBackend, type AugmentStep } from "./augment-backend.js";
 import { AUGGIE_VERSION as VERSION, auggieBin, auggieEnv } from "./harness.js";
 
@@ -41,28 +40,18 @@ beforeAll(async () => {
   await auggieBin();
 }, 600_000);
 
-interface Fixture {
-  tree: BuiltTree;
-  repo: string;
-  home: string;
-  path(rel: string): string;
-}
-
-async function setup(): Promise<{ fx: Fixture; backend: AugmentBackend }> {
-  const tree = await createTree({ ...FILES, "home/.local/state": dir() }, { prefix: "agentsmd-auggie-" });
+async function setup(): Promise<{ fx: RepoHomeTree; backend: AugmentBackend }> {
+  const fx = await createRepoHomeTree({ ...FILES, "home/.local/state": dir() }, { prefix: "agentsmd-auggie-" });
   const backend = await startAugmentBackend({ script: [] });
   cleanups.push(
-    () => tree.cleanup(),
+    () => fx.tree.cleanup(),
     () => backend.close(),
   );
-  const repo = await realpath(tree.path("repo"));
-  const home = await realpath(tree.path("home"));
-  const installed = await runAgentsmd(["install", "auggie"], { env: homeEnv(home), cwd: repo });
-  expect(installed.code, `agentsmd install auggie failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
-  return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, backend };
+  await runInstall(["install", "auggie"], { env: homeEnv(fx.home), cwd: fx.repo });
+  return { fx, backend };
 }
 
-async function turn(fx: Fixture, backend: AugmentBackend, script: AugmentStep[], options: { cwd?: string } = {}) {
+async function turn(fx: RepoHomeTree, backend: AugmentBackend, script: AugmentStep[], options: { cwd?: string } = {}) {
   backend.setScript(script);
   const env = auggieEnv(fx.home, backend);
   const run = await runText(process.execPath, [await auggieBin(), "--print", "Work on the task."], {

@@ -13,7 +13,7 @@ import { realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanupAfterEach } from "../lib/cleanups.js";
-import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { assertAgentsmdBuilt, runAgentsmd, runInstall } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import { REPO_ROOT } from "../lib/install.js";
 import { startOpenAIChatServer, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
@@ -71,8 +71,7 @@ async function session(install: boolean) {
   const fx: Fixture = { repo: await realpath(tree.path("repo")), home: await realpath(tree.path("home")), server };
   await writeFile(path.join(fx.home, ".factory", "settings.json"), droidSettingsText(server.baseURL));
   if (install) {
-    const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(fx.home), cwd: fx.repo });
-    expect(installed.code, `agentsmd install droid failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
+    await runInstall(["install", "droid"], { env: homeEnv(fx.home), cwd: fx.repo });
   }
   const lib = path.join(fx.repo, "lib");
   const create = (rel: string) => ({ toolCalls: [{ tool: "Create", args: { file_path: path.join(fx.repo, rel), content: "export {};\n" } }] });

@@ -12,7 +12,7 @@ import { chmod, readdir, readFile, realpath, writeFile } from "node:fs/promises"
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanupAfterEach } from "../lib/cleanups.js";
-import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { assertAgentsmdBuilt, runInstall } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody } from "../lib/openai-chat-server.js";
 import { createTree, dir } from "../lib/tree.js";
@@ -71,8 +71,7 @@ describe("Factory Droid 0.215.0 auto-compaction in `droid exec`", () => {
       settingsFile,
       JSON.stringify({ customModels: [{ ...model, maxOutputTokens: 4096, maxContextLimit: CONTEXT_LIMIT }], compactionTokenLimit: 5_000 }),
     );
-    const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
-    expect(installed.code, installed.stderr.toString("utf8")).toBe(0);
+    await runInstall(["install", "droid"], { env: homeEnv(home), cwd: repo });
     // A second hook on every event Droid has, appending what it receives.
     const log = path.join(home, "hooks.jsonl");
     const logger = path.join(home, "log-hook.sh");

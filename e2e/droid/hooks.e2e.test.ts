@@ -8,14 +8,14 @@
  * Needs `npm run build` and `npm ci --prefix e2e/droid`. Each agent run is bounded (RUN_TIMEOUT_MS).
  */
 import { spawn } from "node:child_process";
-import { realpath, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanupAfterEach } from "../lib/cleanups.js";
-import { assertAgentsmdBuilt, runAgentsmd } from "../lib/agentsmd.js";
+import { assertAgentsmdBuilt, runInstall } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import { messageText, startOpenAIChatServer, type ChatRequestBody, type OpenAIChatServer, type ScriptStep } from "../lib/openai-chat-server.js";
-import { createTree, dir, type BuiltTree } from "../lib/tree.js";
+import { dir, createRepoHomeTree, type RepoHomeTree } from "../lib/tree.js";
 import { DROID_EXEC_ARGS, DROID_MODEL, droidBin, droidSettingsText } from "./harness.js";
 
 const RUN_TIMEOUT_MS = 60_000;
@@ -41,29 +41,19 @@ beforeAll(async () => {
   await droidBin();
 }, 600_000);
 
-interface Fixture {
-  tree: BuiltTree;
-  repo: string;
-  home: string;
-  path(rel: string): string;
-}
-
-async function setup(): Promise<{ fx: Fixture; server: OpenAIChatServer }> {
-  const tree = await createTree({ ...FILES, "home/.local/state": dir() }, { prefix: "agentsmd-droid-" });
+async function setup(): Promise<{ fx: RepoHomeTree; server: OpenAIChatServer }> {
+  const fx = await createRepoHomeTree({ ...FILES, "home/.local/state": dir() }, { prefix: "agentsmd-droid-" });
   const server = await startOpenAIChatServer({ script: [] });
   cleanups.push(
-    () => tree.cleanup(),
+    () => fx.tree.cleanup(),
     () => server.close(),
   );
-  const repo = await realpath(tree.path("repo"));
-  const home = await realpath(tree.path("home"));
-  await writeFile(path.join(home, ".factory", "settings.json"), droidSettingsText(server.baseURL));
-  const installed = await runAgentsmd(["install", "droid"], { env: homeEnv(home), cwd: repo });
-  expect(installed.code, `agentsmd install droid failed:\n${installed.stdout}\n${installed.stderr}`).toBe(0);
-  return { fx: { tree, repo, home, path: (rel) => path.join(repo, ...rel.split("/")) }, server };
+  await writeFile(path.join(fx.home, ".factory", "settings.json"), droidSettingsText(server.baseURL));
+  await runInstall(["install", "droid"], { env: homeEnv(fx.home), cwd: fx.repo });
+  return { fx, server };
 }
 
-async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
+async function turn(fx: RepoHomeTree, server: OpenAIChatServer, script: ScriptStep[], options: { cwd?: string } = {}) {
   server.setScript(script);
   const run = await runText(await droidBin(), DROID_EXEC_ARGS, {
     cwd: options.cwd ?? fx.repo,
@@ -82,7 +72,7 @@ async function turn(fx: Fixture, server: OpenAIChatServer, script: ScriptStep[],
  * session from Factory's cloud, which fails offline.) `between` runs after the first turn's script
  * is used up. The process is killed when the second turn's script is used up (or at RUN_TIMEOUT_MS).
  */
-async function twoTurns(fx: Fixture, server: OpenAIChatServer, first: ScriptStep[], second: ScriptStep[], between: () => Promise<void>) {
+async function twoTurns(fx: RepoHomeTree, server: OpenAIChatServer, first: ScriptStep[], second: ScriptStep[], between: () => Promise<void>) {
   server.setScript([...first, ...second]);
   const child = spawn(await droidBin(), ["exec", "-m", `custom:${DROID_MODEL}`, "--auto", "high", "--input-format", "stream-json", "-o", "stream-json"], {
     cwd: fx.repo,

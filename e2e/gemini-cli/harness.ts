@@ -17,8 +17,7 @@
  */
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { expect } from "vitest";
-import { runAgentsmd } from "../lib/agentsmd.js";
+import { runInstall } from "../lib/agentsmd.js";
 import { describeTextRun, homeEnv, runText } from "../lib/exec.js";
 import type { GeminiServer } from "../lib/gemini-server.js";
 import { ensureInstalled } from "../lib/install.js";
@@ -80,8 +79,7 @@ export async function createGeminiFixture(files: TreeSpec, options: { settings?:
     home,
     path: (rel) => (rel === "" ? repo : path.join(repo, ...rel.split("/"))),
     async installAgentsmd(extra = []) {
-      const result = await runAgentsmd(["install", "gemini", ...extra], { env: env(), cwd: repo });
-      expect(result.code, `agentsmd install gemini failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
+      await runInstall(["install", "gemini", ...extra], { env: env(), cwd: repo });
     },
     env,
   };

@@ -52,3 +52,14 @@ export async function assertBuilt(file: string): Promise<void> {
 export function runAgentsmd(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return run(process.execPath, [AGENTSMD_BIN, ...args], { timeoutMs: 30_000, ...options, cwd: options.cwd ?? tmpdir() });
 }
+
+/**
+ * Runs `agentsmd install ...args` as the README says, and throws with its output when it fails.
+ * @example await runInstall(["install", "droid"], { cwd: fx.repo, env: homeEnv(fx.home) });
+ */
+export async function runInstall(args: readonly string[], options: RunOptions & { cwd: string }): Promise<RunResult> {
+  const result = await runAgentsmd(args, options);
+  if (result.code !== 0)
+    throw new Error(`agentsmd ${args.join(" ")} failed (exit ${String(result.code)}):\n${result.stdout.toString()}\n${result.stderr.toString()}`);
+  return result;
+}

@@ -136,3 +136,21 @@ export async function createTree(spec: TreeSpec, options: { prefix?: string } = 
   }
   return tree;
 }
+
+/** A project and a HOME side by side: the `repo/` and `home/` entries of a tree. */
+export interface RepoHomeTree {
+  tree: BuiltTree;
+  /** Absolute path of `repo/`. */
+  repo: string;
+  /** Absolute path of `home/`, the HOME the agent runs with. */
+  home: string;
+  /** Absolute path of a path relative to the project. */
+  path(rel: string): string;
+}
+
+/** Builds `spec` (its paths under `repo/` and `home/`, both made if absent) and names the two. */
+export async function createRepoHomeTree(spec: TreeSpec, options: { prefix?: string } = {}): Promise<RepoHomeTree> {
+  const tree = await createTree({ repo: dir(), home: dir(), ...spec }, options);
+  const repo = tree.path("repo");
+  return { tree, repo, home: tree.path("home"), path: (rel) => (rel === "" ? repo : path.join(repo, ...rel.split("/"))) };
+}

@@ -8,7 +8,7 @@
  * const { code, stdout } = await runCli(["--home", tree.home, "--cwd", tree.path("pkg"), "show"]);
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -161,4 +161,12 @@ export async function runCli(
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };
+}
+
+/**
+ * A reader of the recorded hook events kept as `<name>.json` in `dir` (a test's `events/` folder).
+ * @example const event = recordedEvents(new URL("./events/", import.meta.url)); await event("post-tool-view")
+ */
+export function recordedEvents(dir: URL): (name: string) => Promise<Record<string, unknown>> {
+  return async (name) => JSON.parse(await readFile(new URL(`${name}.json`, dir), "utf8")) as Record<string, unknown>;
 }

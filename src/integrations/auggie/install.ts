@@ -11,7 +11,7 @@ import { cliHookCommand, installSettingsHooks, uninstallSettingsHooks, type Hook
 import { projectHookPrefix } from "../host/hook-command.js";
 import { AUGGIE_POST_TOOL_MATCHER } from "./input.js";
 
-export type AuggieInstallScope = "user" | "project";
+type AuggieInstallScope = "user" | "project";
 
 /** Milliseconds Auggie waits for one hook run (its unit; 30 would be 30 ms). */
 const AUGGIE_HOOK_TIMEOUT_MS = 30_000;

@@ -17,7 +17,7 @@ import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { addCrushHooks, parseCrushConfig, removeCrushHooks, type CrushHookEntry } from "./config.js";
 import { CRUSH_TOOL_MATCHER } from "./input.js";
 
-export type CrushInstallScope = "user" | "project";
+type CrushInstallScope = "user" | "project";
 
 /** Seconds Crush waits for one hook run (its unit; its default is 30). */
 const CRUSH_HOOK_TIMEOUT_SECONDS = 30;

@@ -9,7 +9,7 @@ import { cliHookCommand, installSettingsHooks, uninstallSettingsHooks, type Hook
 import { projectHookPrefix } from "../host/hook-command.js";
 import { DROID_POST_TOOL_MATCHER } from "./input.js";
 
-export type DroidInstallScope = "user" | "project";
+type DroidInstallScope = "user" | "project";
 
 /** Seconds Droid waits for one hook run. */
 const DROID_HOOK_TIMEOUT_SECONDS = 30;

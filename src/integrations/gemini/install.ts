@@ -16,18 +16,15 @@ import { VERSION } from "../../core/version.js";
 import { readTextFile, removeEmptyDir, removeFile } from "../../io/file-system.js";
 import { installEdit, uninstallEdit } from "../host/user-file.js";
 import { geminiDir } from "../../presets/gemini.js";
-import { cliHookCommand, hooksOnlyText, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
+import { hooksOnlyText, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
 import {
   familyHookCommand,
   familyInstallSettings,
   familyProjectSettings,
   familyUninstallSettings,
   type FamilyInstallOptions,
-  type FamilyInstallScope,
 } from "../host/gemini-family-install.js";
 import { GEMINI_AFTER_TOOL_MATCHER, GEMINI_FAMILY } from "./input.js";
-
-export type GeminiInstallScope = FamilyInstallScope;
 
 /** Milliseconds Gemini CLI waits for one hook run. */
 const GEMINI_HOOK_TIMEOUT_MS = 30_000;
@@ -44,13 +41,6 @@ export const GEMINI_HOOK_SPECS: readonly HookSpec[] = [
 const GEMINI_EXTENSION_NAME = "agentsmd";
 
 export type GeminiInstallOptions = FamilyInstallOptions;
-
-/**
- * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
- */
-export function defaultGeminiCommand(): string {
-  return cliHookCommand("gemini");
-}
 
 /**
  * The extension folder of a Gemini home.

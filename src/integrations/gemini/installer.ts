@@ -3,41 +3,25 @@
  * their messages, setup's plan, and the read-back check of the installed hook.
  */
 import { join } from "../../core/paths.js";
-import { hooksInstalled, hooksUninstalled } from "../host/install-outcome.js";
-import type { HostInstaller, InstallRequest } from "../host/definition.js";
+import { hooksFileInstaller } from "../host/hooks-file-installer.js";
+import type { HostInstaller } from "../host/definition.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
 import { hookSpecEntries } from "../host/install-hooks.js";
-import { GEMINI_HOOK_SPECS, defaultGeminiCommand, geminiExtensionDir, installGemini, uninstallGemini, type GeminiInstallScope } from "./install.js";
+import { GEMINI_HOOK_SPECS, geminiExtensionDir, installGemini, uninstallGemini } from "./install.js";
 
-const where = (request: InstallRequest) => ({
-  projectDir: request.projectDir,
-  home: request.home,
-  env: request.env,
-  scope: request.scope as GeminiInstallScope,
-});
 const isOurs = commandHandlerOf("gemini");
 
-export const geminiInstaller: HostInstaller = {
-  async install(request) {
-    const result = await installGemini({ ...where(request), ...(request.command ? { command: `${request.command} hook gemini` } : {}) });
-    return hooksInstalled(result, "the Gemini CLI hooks (SessionStart, BeforeAgent, AfterTool, PreCompress)", { ...result, scope: request.scope });
-  },
-  async uninstall(request) {
-    const result = await uninstallGemini(where(request));
-    return hooksUninstalled(result, { ...result, scope: request.scope });
-  },
-  async setup(request) {
-    const context = { projectDir: request.cwd, home: request.home, env: request.env, scope: "user" as const };
-    const dir = geminiExtensionDir(request.home, request.env);
-    return {
-      command: defaultGeminiCommand(),
-      changes: [
-        { file: join(dir, "gemini-extension.json"), entries: ["the extension's manifest (name agentsmd)"] },
-        { file: join(join(dir, "hooks"), "hooks.json"), entries: hookSpecEntries(GEMINI_HOOK_SPECS) },
-      ],
-      notes: [],
-      apply: async () => ({ changed: (request.uninstall ? await uninstallGemini(context) : await installGemini(context)).changed, notes: [] }),
-    };
+export const geminiInstaller: HostInstaller = hooksFileInstaller({
+  id: "gemini",
+  hooks: "the Gemini CLI hooks (SessionStart, BeforeAgent, AfterTool, PreCompress)",
+  install: installGemini,
+  uninstall: uninstallGemini,
+  planned: (user) => {
+    const dir = geminiExtensionDir(user.home, user.env);
+    return [
+      { file: join(dir, "gemini-extension.json"), entries: ["the extension's manifest (name agentsmd)"] },
+      { file: join(join(dir, "hooks"), "hooks.json"), entries: hookSpecEntries(GEMINI_HOOK_SPECS) },
+    ];
   },
   verify: {
     userHookFile: ({ home, env }) => join(join(geminiExtensionDir(home, env), "hooks"), "hooks.json"),
@@ -58,4 +42,4 @@ export const geminiInstaller: HostInstaller = {
       tool_response: {},
     }),
   },
-};
+});

@@ -13,13 +13,10 @@ import {
   familyProjectSettings,
   familyUninstallSettings,
   type FamilyInstallOptions,
-  type FamilyInstallScope,
 } from "../host/gemini-family-install.js";
 import { join } from "../../core/paths.js";
-import { cliHookCommand, type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
+import { type HookSpec, type SettingsInstallResult } from "../host/install-hooks.js";
 import { QWEN_FAMILY, QWEN_POST_TOOL_MATCHER } from "./input.js";
-
-export type QwenInstallScope = FamilyInstallScope;
 
 /** Seconds Qwen Code waits for one hook run. */
 const QWEN_HOOK_TIMEOUT_SECONDS = 30;
@@ -32,13 +29,6 @@ export const QWEN_HOOK_SPECS: readonly HookSpec[] = [
 ];
 
 export type QwenInstallOptions = FamilyInstallOptions;
-
-/**
- * The command user-scope hooks run: `node` from PATH and this package's lean hook executable.
- */
-export function defaultQwenCommand(): string {
-  return cliHookCommand("qwen");
-}
 
 /**
  * The settings file of a scope.

@@ -3,33 +3,20 @@
  * their messages, setup's plan, and the read-back check of the installed hook.
  */
 import { join } from "../../core/paths.js";
-import { hooksInstalled, hooksUninstalled } from "../host/install-outcome.js";
-import type { HostInstaller, InstallRequest } from "../host/definition.js";
+import { hooksFileInstaller } from "../host/hooks-file-installer.js";
+import type { HostInstaller } from "../host/definition.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
 import { hookSpecEntries } from "../host/install-hooks.js";
-import { QWEN_HOOK_SPECS, defaultQwenCommand, installQwen, qwenSettingsPath, uninstallQwen, type QwenInstallScope } from "./install.js";
+import { QWEN_HOOK_SPECS, installQwen, qwenSettingsPath, uninstallQwen } from "./install.js";
 
-const where = (request: InstallRequest) => ({ projectDir: request.projectDir, home: request.home, env: request.env, scope: request.scope as QwenInstallScope });
 const isOurs = commandHandlerOf("qwen");
 
-export const qwenInstaller: HostInstaller = {
-  async install(request) {
-    const result = await installQwen({ ...where(request), ...(request.command ? { command: `${request.command} hook qwen` } : {}) });
-    return hooksInstalled(result, "the Qwen Code hooks (SessionStart, PostToolUse, UserPromptSubmit)", { ...result, scope: request.scope });
-  },
-  async uninstall(request) {
-    const result = await uninstallQwen(where(request));
-    return hooksUninstalled(result, { ...result, scope: request.scope });
-  },
-  async setup(request) {
-    const context = { projectDir: request.cwd, home: request.home, env: request.env, scope: "user" as const };
-    return {
-      command: defaultQwenCommand(),
-      changes: [{ file: qwenSettingsPath(context), entries: hookSpecEntries(QWEN_HOOK_SPECS) }],
-      notes: [],
-      apply: async () => ({ changed: (request.uninstall ? await uninstallQwen(context) : await installQwen(context)).changed, notes: [] }),
-    };
-  },
+export const qwenInstaller: HostInstaller = hooksFileInstaller({
+  id: "qwen",
+  hooks: "the Qwen Code hooks (SessionStart, PostToolUse, UserPromptSubmit)",
+  install: installQwen,
+  uninstall: uninstallQwen,
+  planned: (user) => [{ file: qwenSettingsPath(user), entries: hookSpecEntries(QWEN_HOOK_SPECS) }],
   verify: {
     userHookFile: ({ home, env }) => qwenSettingsPath({ scope: "user", projectDir: home, home, env }),
     projectHookFiles: (projectDir) => [join(projectDir, ".qwen/settings.json")],
@@ -50,4 +37,4 @@ export const qwenInstaller: HostInstaller = {
       tool_response: {},
     }),
   },
-};
+});

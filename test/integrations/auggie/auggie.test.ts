@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTree, type Tree } from "../../helpers/tree.js";
+import { describe, expect, it } from "vitest";
+import { createTree, recordedEvents, type Tree } from "../../helpers/tree.js";
 import { handleHostEvent } from "../../../src/integrations/host/deliver.js";
 import { auggieProfile } from "../../../src/integrations/auggie/profile.js";
 import { AUGGIE_POST_TOOL_MATCHER, AuggieHookInputSchema, auggieEvent } from "../../../src/integrations/auggie/input.js";
@@ -8,12 +8,7 @@ import { auggieSettingsPath, installAuggie, uninstallAuggie } from "../../../src
 import { createSession } from "../../../src/session/session.js";
 
 // Recorded from Auggie 0.36.0 (hooks in .augment/settings.json, against e2e/auggie's fake backend).
-const event = async (name: string) => JSON.parse(await readFile(new URL(`./events/${name}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
-
-const trees: Tree[] = [];
-afterEach(async () => {
-  while (trees.length > 0) await trees.pop()!.cleanup();
-});
+const event = recordedEvents(new URL("./events/", import.meta.url));
 
 async function tree(): Promise<Tree> {
   const t = await createTree({
@@ -26,7 +21,6 @@ async function tree(): Promise<Tree> {
     "r/pkg/src/deep/a.ts": "x\n",
     "r/other/AGENTS.md": "OTHER\n",
   });
-  trees.push(t);
   return t;
 }
 

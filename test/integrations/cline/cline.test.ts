@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTree, type Tree } from "../../helpers/tree.js";
+import { describe, expect, it } from "vitest";
+import { createTree, recordedEvents, type Tree } from "../../helpers/tree.js";
 import { ConfigError } from "../../../src/core/errors.js";
 import { handleHostEvent } from "../../../src/integrations/host/deliver.js";
 import { clineEvent, clineProfile } from "../../../src/integrations/cline/profile.js";
@@ -8,12 +8,7 @@ import { ClineHookInputSchema } from "../../../src/integrations/cline/input.js";
 import { clineHookPath, clineHookScript, installCline, isAgentsmdClineHook, uninstallCline } from "../../../src/integrations/cline/install.js";
 
 // Recorded from Cline 3.0.65 (a PostToolUse hook in .clinerules/hooks/, e2e/cline/).
-const event = async (name: string) => JSON.parse(await readFile(new URL(`./events/${name}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
-
-const trees: Tree[] = [];
-afterEach(async () => {
-  while (trees.length > 0) await trees.pop()!.cleanup();
-});
+const event = recordedEvents(new URL("./events/", import.meta.url));
 
 async function tree(): Promise<Tree> {
   const t = await createTree({
@@ -23,7 +18,6 @@ async function tree(): Promise<Tree> {
     "r/pkg/src/deep/AGENTS.md": "DEEP\n",
     "r/pkg/src/deep/a.ts": "x\n",
   });
-  trees.push(t);
   return t;
 }
 

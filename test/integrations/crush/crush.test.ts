@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTree, type Tree } from "../../helpers/tree.js";
+import { describe, expect, it } from "vitest";
+import { createTree, recordedEvents, type Tree } from "../../helpers/tree.js";
 import { handleHostEvent } from "../../../src/integrations/host/deliver.js";
 import { crushProfile } from "../../../src/integrations/crush/profile.js";
 import { CRUSH_TOOL_MATCHER, CrushHookInputSchema, crushEvent } from "../../../src/integrations/crush/input.js";
@@ -8,12 +8,7 @@ import { crushConfigPath, installCrush, uninstallCrush } from "../../../src/inte
 import { createSession } from "../../../src/session/session.js";
 
 // Built from Crush's source (internal/hooks/input.go), not recorded from a run: docs/hosts/crush.md.
-const event = async (name: string) => JSON.parse(await readFile(new URL(`./events/${name}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
-
-const trees: Tree[] = [];
-afterEach(async () => {
-  while (trees.length > 0) await trees.pop()!.cleanup();
-});
+const event = recordedEvents(new URL("./events/", import.meta.url));
 
 async function tree(): Promise<Tree> {
   const t = await createTree({
@@ -25,7 +20,6 @@ async function tree(): Promise<Tree> {
     "r/pkg/src/deep/a.ts": "x\n",
     "r/other/AGENTS.md": "OTHER\n",
   });
-  trees.push(t);
   return t;
 }
 

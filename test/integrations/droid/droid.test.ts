@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createTree, type Tree } from "../../helpers/tree.js";
+import { describe, expect, it } from "vitest";
+import { createTree } from "../../helpers/tree.js";
 import { handleHostEvent } from "../../../src/integrations/host/deliver.js";
 import { droidProfile } from "../../../src/integrations/droid/profile.js";
-
-const trees: Tree[] = [];
-afterEach(async () => {
-  while (trees.length > 0) await trees.pop()!.cleanup();
-});
 
 const read = (cwd: string, file: string) => ({
   session_id: "s1",
@@ -21,7 +16,6 @@ const read = (cwd: string, file: string) => ({
 describe("droid delivery", () => {
   it("a nested file Droid attached after a Read and then edited: its new text comes with the next Read there (Droid attaches a file once a session), once", async () => {
     const t = await createTree({ "r/.git/": null, "r/AGENTS.md": "ROOT\n", "r/pkg/AGENTS.md": "PKG\n", "r/pkg/a.ts": "x\n" });
-    trees.push(t);
     const options = { env: { HOME: t.home, XDG_STATE_HOME: t.path("state") }, home: t.home };
     const cwd = t.path("r");
     await handleHostEvent(droidProfile(), { session_id: "s1", hook_event_name: "SessionStart", cwd, transcript_path: "", source: "startup" }, options);
