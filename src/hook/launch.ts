@@ -23,7 +23,7 @@ import type { HookProcessIo } from "./process.js";
 import { ownDirectoryProblem } from "../io/own-directory.js";
 import { MAX_STDIN, readDescriptorSync, type StdinRead } from "../io/descriptors.js";
 import type { QuietGate } from "../integrations/host/quiet-format.js";
-import { quietGateOpen } from "./quiet-gate.js";
+import type { quietGateOpen } from "./quiet-gate.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -62,25 +62,19 @@ export function quietBundleName(argv: readonly string[]): string | undefined {
   return argv.length === 2 && argv[0] === "hook" && /^[a-z][a-z0-9-]{0,39}$/.test(argv[1]!) ? `agentsmd-quiet-${argv[1]}.cjs` : undefined;
 }
 
-/** The quiet hosts' gates (their definitions' `hook.quiet.gate`), written into dist/hook/hook.cjs by scripts/build-hook.mjs. */
-declare const AGENTSMD_QUIET_GATES: Readonly<Record<string, QuietGate>> | undefined;
-
 /**
  * The quiet stage (src/hook/quiet.ts): stdin read here, then the host's quiet bundle, when there is
  * one, answers a certified quiet tool event (true: nothing to print, the call is over). Otherwise
  * what was read goes on to the full path. `AGENTSMD_QUIET=0` turns the stage off. In the built
- * launcher the host's gate (hook/quiet-gate.ts) decides first whether the bundle is worth loading:
- * a host without one never reads stdin here; a call the gate turns away loads no quiet bundle.
- * Elsewhere (the compiled modules) the bundle decides alone.
+ * launcher (`place.quiet`, from bin.ts) the host's gate (hook/quiet-gate.ts) decides first whether
+ * the bundle is worth loading: a host without one never reads stdin here; a call the gate turns
+ * away loads no quiet bundle. From the compiled modules (dist/cli/bin.js) the bundle decides alone,
+ * and the gate's modules never load.
  */
-function quietStage(
-  argv: readonly string[],
-  env: Env,
-  place: LaunchPlace,
-  gates = typeof AGENTSMD_QUIET_GATES === "object" ? AGENTSMD_QUIET_GATES : undefined,
-): { answered: boolean; stdin?: StdinRead } {
+function quietStage(argv: readonly string[], env: Env, place: LaunchPlace): { answered: boolean; stdin?: StdinRead } {
   const name = quietBundleName(argv);
   if (name === undefined || env.AGENTSMD_QUIET === "0") return { answered: false };
+  const gates = place.quiet?.gates;
   const gate = gates === undefined ? undefined : Object.hasOwn(gates, argv[1]!) ? gates[argv[1]!] : null;
   if (gate === null) return { answered: false };
   if (gate !== undefined) {
@@ -92,7 +86,7 @@ function quietStage(
     }
     const text = stdin.complete ? stdin.bytes.toString("utf8") : undefined;
     return {
-      answered: text !== undefined && quietGateOpen(argv[1]!, gate, text, env) && quietAnswer(join(place.hookDir, name), argv, text, env, place.require),
+      answered: text !== undefined && place.quiet!.open(argv[1]!, gate, text, env) && quietAnswer(join(place.hookDir, name), argv, text, env, place.require),
       stdin,
     };
   }
@@ -255,6 +249,8 @@ export interface LaunchPlace {
   /** dist/hook/ */
   hookDir: string;
   require: Require;
+  /** The quiet hosts' gates and their check (hook/quiet-gate.ts), which dist/hook/hook.cjs holds; without them (the compiled modules) the quiet bundle decides alone. */
+  quiet?: { gates: Readonly<Record<string, QuietGate>>; open: typeof quietGateOpen };
 }
 
 async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
