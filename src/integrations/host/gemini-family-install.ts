@@ -10,7 +10,7 @@ import type { GeminiFamilyHost } from "./gemini-family.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export type FamilyInstallScope = "user" | "project";
+type FamilyInstallScope = "user" | "project";
 
 export interface FamilyInstallOptions {
   scope: FamilyInstallScope;
