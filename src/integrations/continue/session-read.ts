@@ -72,7 +72,7 @@ async function listSessions(fs: FileSystem, dir: string): Promise<Entry[]> {
 }
 
 /** One session file, or null when it holds nothing (absent, no regular file, too large, broken, another shape). */
-export async function readContinueSession(fs: FileSystem, path: string): Promise<ContinueSession | null> {
+async function readContinueSession(fs: FileSystem, path: string): Promise<ContinueSession | null> {
   try {
     const info = await fs.lstat(path);
     if (info?.kind !== "file" || info.symlink || info.size > MAX_SESSION_BYTES) return null;

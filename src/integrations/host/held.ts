@@ -5,7 +5,6 @@
  * no host is named here.
  */
 import type { FileSystem } from "../../io/file-system.js";
-import type { Env } from "./definition.js";
 
 /** One look at the host's record. */
 export interface HeldView {
@@ -28,6 +27,6 @@ export interface HostHistory {
 export interface HostHistoryContext {
   cwd: string;
   home: string;
-  env: Env;
+  env: Readonly<Record<string, string | undefined>>;
   fs: FileSystem;
 }
