@@ -53,22 +53,27 @@ interface Entry {
   ino: number;
 }
 
-/** The session files of `dir`: plain names, regular files only (links, FIFOs, devices skipped). */
-async function listSessions(fs: FileSystem, dir: string): Promise<Entry[]> {
+/** The session file names of `dir` (plain names, directories skipped), at most MAX_ENTRIES. */
+async function sessionNames(fs: FileSystem, dir: string): Promise<string[]> {
   try {
     const info = await fs.lstat(dir);
     if (info?.kind !== "directory" || info.symlink) return [];
-    const out: Entry[] = [];
+    const out: string[] = [];
     for (const entry of await fs.readdirUnsorted(dir)) {
       if (out.length >= MAX_ENTRIES) break;
-      if (entry.kind !== "file" || !isSessionFileName(entry.name)) continue;
-      const stat = await fs.lstat(join(dir, entry.name)).catch(() => null);
-      if (stat?.kind === "file" && !stat.symlink) out.push({ name: entry.name, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino });
+      // Links and FIFOs too (and what a file system reports as "other"): entryOf's lstat refuses them.
+      if (entry.kind !== "directory" && isSessionFileName(entry.name)) out.push(entry.name);
     }
     return out;
   } catch {
     return [];
   }
+}
+
+/** A session file's stat, or null when it is no regular file (a link, FIFO, device) or gone. */
+async function entryOf(fs: FileSystem, dir: string, name: string): Promise<Entry | null> {
+  const stat = await fs.lstat(join(dir, name)).catch(() => null);
+  return stat?.kind === "file" && !stat.symlink ? { name, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino } : null;
 }
 
 /** One session file, or null when it holds nothing (absent, no regular file, too large, broken, another shape). */
@@ -84,8 +89,10 @@ async function readContinueSession(fs: FileSystem, path: string): Promise<Contin
 }
 
 interface Seen extends Entry {
-  /** The summary at the last read; undefined: never read. */
+  /** The summary at the last read that parsed; undefined: never parsed. */
   summary: ContinueSession["summary"] | undefined;
+  /** The last read parsed. */
+  readable: boolean;
 }
 
 class ContinueHistory implements HostHistory {
@@ -93,6 +100,8 @@ class ContinueHistory implements HostHistory {
   readonly #cwd: string;
   readonly #dir: string;
   readonly #seen = new Map<string, Seen>();
+  /** Sessions there at the start that this run does not continue: never looked at again (cn writes only its own). */
+  readonly #others = new Set<string>();
   /** The resumed session's candidates: watched whatever their workspace. */
   readonly #resumed = new Set<string>();
   /** The histories the model may be looking at; a file is held when every one holds it (none: nothing held). */
@@ -110,19 +119,20 @@ class ContinueHistory implements HostHistory {
   async #start(parent: ParentProcess): Promise<void> {
     const cmdline = await parent.read(`/proc/${parent.pid}/cmdline`, MAX_PROC_BYTES);
     const start = cmdline === null ? { kind: "new" as const } : runStartOf(cmdlineWords(cmdline));
-    const entries = await listSessions(this.#fs, this.#dir);
-    for (const entry of entries) this.#seen.set(entry.name, { ...entry, summary: undefined });
+    const names = await sessionNames(this.#fs, this.#dir);
+    for (const name of names) this.#others.add(name);
     let candidates: Entry[] = [];
     if (start.kind === "fork") {
       const name = sessionFileName(start.id);
-      const entry = name === null ? undefined : entries.find((each) => each.name === name);
+      const entry = name === null || !this.#others.has(name) ? null : await entryOf(this.#fs, this.#dir, name);
       // A fork of a session that is not there (or no plain id): one candidate that holds nothing.
       candidates = [entry ?? { name: "", mtimeMs: 0, size: 0, ino: 0 }];
     } else if (start.kind === "resume") {
       const pidStat = await parent.read(`/proc/${parent.pid}/stat`, MAX_PROC_BYTES);
       const procStat = await parent.read("/proc/stat", MAX_PROC_BYTES);
       const started = pidStat === null || procStat === null ? null : processStartMs(pidStat, procStat);
-      const newest = [...entries].sort((a, b) => b.mtimeMs - a.mtimeMs);
+      const entries = await Promise.all(names.map((name) => entryOf(this.#fs, this.#dir, name)));
+      const newest = entries.filter((entry): entry is Entry => entry !== null).sort((a, b) => b.mtimeMs - a.mtimeMs);
       candidates =
         started === null ? newest.slice(0, 1) : [...newest.filter((e) => e.mtimeMs >= started), ...newest.filter((e) => e.mtimeMs < started).slice(0, 1)];
     }
@@ -130,8 +140,11 @@ class ContinueHistory implements HostHistory {
       const session = entry.name === "" ? null : await readContinueSession(this.#fs, join(this.#dir, entry.name));
       this.#held.push(session?.held ?? "");
       if (entry.name === "") continue;
-      this.#seen.set(entry.name, { ...entry, summary: session ? session.summary : undefined });
-      if (start.kind === "resume") this.#resumed.add(entry.name);
+      this.#seen.set(entry.name, { ...entry, summary: session ? session.summary : undefined, readable: session !== null });
+      if (start.kind === "resume") {
+        this.#resumed.add(entry.name);
+        this.#others.delete(entry.name);
+      }
     }
   }
 
@@ -144,15 +157,25 @@ class ContinueHistory implements HostHistory {
   async #look(): Promise<HeldView> {
     await this.#ready;
     const kept: string[] = [];
-    for (const entry of await listSessions(this.#fs, this.#dir)) {
-      const before = this.#seen.get(entry.name);
+    for (const name of await sessionNames(this.#fs, this.#dir)) {
+      if (this.#others.has(name)) continue;
+      const resumed = this.#resumed.has(name);
+      const before = this.#seen.get(name);
+      const entry = await entryOf(this.#fs, this.#dir, name);
+      if (entry === null) {
+        // The resumed session swapped for a link or a FIFO: it holds nothing now.
+        if (resumed && before?.readable) {
+          kept.push("");
+          this.#seen.set(name, { ...before, readable: false });
+        }
+        continue;
+      }
       if (before && before.mtimeMs === entry.mtimeMs && before.size === entry.size && before.ino === entry.ino) continue;
-      const session = await readContinueSession(this.#fs, join(this.#dir, entry.name));
-      this.#seen.set(entry.name, { ...entry, summary: session ? session.summary : before?.summary });
-      const resumed = this.#resumed.has(entry.name);
-      // The resumed session became unreadable (too large, broken): it may have compacted; it holds nothing.
+      const session = await readContinueSession(this.#fs, join(this.#dir, name));
+      this.#seen.set(name, { ...entry, summary: session ? session.summary : before?.summary, readable: session !== null });
       if (session === null) {
-        if (resumed) kept.push("");
+        // The resumed session became unreadable (grown past the bound, broken): it may have compacted, and holds nothing.
+        if (resumed && before?.readable !== false) kept.push("");
         continue;
       }
       if (!resumed && session.workspaceDirectory !== this.#cwd) continue;

@@ -223,5 +223,29 @@ describe("cn's session file (reader)", () => {
     const view = await history.look();
     expect(view.compacted).toBe(true);
     expect(view.holds(DB)).toBe(false);
+    // Rewritten, still past the bound: no second compaction (what was given since stays given).
+    await tree.write("home/.continue/sessions/s.json", RESUMED + " ".repeat(MAX_SESSION_BYTES + 1));
+    expect((await history.look()).compacted).toBe(false);
+  });
+
+  it("the resumed session swapped for a link: it holds nothing, once", async () => {
+    const tree = await sessionsHome({ "s.json": RESUMED });
+    const history = historyOf(tree, ["--resume"]);
+    expect((await history.look()).holds(DB)).toBe(true);
+    const real = await tree.write("elsewhere/real.json", RESUMED);
+    await tree.remove("home/.continue/sessions/s.json");
+    await makeSymlink(tree, "home/.continue/sessions/s.json", real);
+    const view = await history.look();
+    expect(view).toMatchObject({ compacted: true });
+    expect(view.holds(DB)).toBe(false);
+    expect((await history.look()).compacted).toBe(false);
+  });
+
+  it("a session of this workspace that was there before a new run is another run's: its compaction is not this one's", async () => {
+    const tree = await sessionsHome({ "old.json": RESUMED });
+    const history = historyOf(tree, ["-p", "go"]);
+    await history.look();
+    await tree.write("home/.continue/sessions/old.json", summaryOnly(COMPACTED));
+    expect((await history.look()).compacted).toBe(false);
   });
 });
