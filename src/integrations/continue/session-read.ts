@@ -8,9 +8,10 @@
  *   the newest older one are candidates, and a file counts as held only when every candidate's
  *   history holds it (two that disagree: the file is given again, never lost). `--fork <id>`:
  *   `<id>.json`. A new run holds nothing.
- * - At each tool call: a session file changed since the last look, of the resumed session or of
- *   this workspace (`workspaceDirectory` = the server's cwd), that shows a new compaction summary:
- *   what was given before is gone, but for what the history from that summary on holds.
+ * - At each tool call: a session file of this run (the resumed candidates, or a file new since the
+ *   start whose `workspaceDirectory` is the server's cwd) changed since the last look and showing a
+ *   new compaction summary: what was given before is gone, but for what the history from that
+ *   summary on holds. Files there at the start are other runs': never read again.
  *
  * Untrusted files: lstat first (a regular file, never a link, FIFO or device), at most
  * MAX_SESSION_BYTES read (a larger or broken file holds nothing), only plain names in the
