@@ -6,9 +6,11 @@
  * prompt). Every instruction file carries one unique token; counting a token in the last
  * `/chat-stream` request counts what the client gave the backend to build the prompt from.
  *
- * Needs `npm run build` and `npm ci --prefix e2e/auggie`. Each agent run is bounded (RUN_TIMEOUT_MS).
+ * Needs `npm run build` and `npm ci --prefix e2e/auggie`. Each agent run is bounded (RUN_TIMEOUT_MS,
+ * 90 s; a resume case is two runs, 180 s at most).
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanupAfterEach } from "../lib/cleanups.js";
 import { assertAgentsmdBuilt, runAgentsmd, runInstall } from "../lib/agentsmd.js";
@@ -51,10 +53,10 @@ async function setup(): Promise<{ fx: RepoHomeTree; backend: AugmentBackend }> {
   return { fx, backend };
 }
 
-async function turn(fx: RepoHomeTree, backend: AugmentBackend, script: AugmentStep[], options: { cwd?: string } = {}) {
+async function turn(fx: RepoHomeTree, backend: AugmentBackend, script: AugmentStep[], options: { cwd?: string; args?: string[] } = {}) {
   backend.setScript(script);
   const env = auggieEnv(fx.home, backend);
-  const run = await runText(process.execPath, [await auggieBin(), "--print", "Work on the task."], {
+  const run = await runText(process.execPath, [await auggieBin(), "--print", ...(options.args ?? []), "Work on the task."], {
     cwd: options.cwd ?? fx.repo,
     env,
     timeoutMs: RUN_TIMEOUT_MS,
@@ -128,6 +130,40 @@ describe(`Auggie ${VERSION} with \`agentsmd install auggie\` (fake Augment backe
     expect(await readFile(fx.path("packages/api/src/db/AGENTS.md"), "utf8")).toContain("AG-DB-EDITED-8");
     expect(counts(lastRequest(backend), ALL)).toMatchObject({ "AG-API-2": 1, "AG-DB-3": 1, "AG-DB-EDITED-8": 1, "AG-ROOT-1": 1 });
   });
+
+  it.each([
+    ["--continue", () => ["--continue"]],
+    ["--resume <id>", (id: string) => ["--resume", id]],
+  ])(
+    "after `auggie --print %s`: the same conversation id, the history sent again; an AGENTS.md edited between the runs once more, the unedited one not repeated",
+    async (_flag, resumeArgs) => {
+      const { fx, backend } = await setup();
+      const view = { toolCalls: [{ tool: "view", args: { path: "packages/api/src/db/schema.ts" } }] };
+      await turn(fx, backend, [view, { text: "done" }]);
+      const first = backend.chatRequests().length;
+      const id = backend.chatRequests()[0]!.conversation_id!;
+      // Auggie keeps the session in ~/.augment/sessions/<conversation id>.json.
+      expect((await stat(path.join(fx.home, ".augment/sessions", `${id}.json`))).isFile()).toBe(true);
+      await writeFile(fx.path("packages/api/src/db/AGENTS.md"), "# DB\nToken AG-DB-EDITED-8: migrations are reviewed.\n");
+
+      await turn(fx, backend, [view, { toolCalls: [{ tool: "view", args: { path: "packages/api/src/handler.ts" } }] }, { text: "done" }], {
+        args: resumeArgs(id),
+      });
+      const resumed = backend.chatRequests().slice(first);
+      expect(resumed.map((request) => request.conversation_id)).toEqual(resumed.map(() => id));
+      expect(resumed[0]!.chat_history?.length).toBeGreaterThan(0);
+      // The history holds run 1's delivery (AG-API-2, the old AG-DB-3); run 2 adds the edited file only.
+      expect(counts(lastRequest(backend), ALL)).toEqual({
+        "AG-ROOT-1": 1,
+        "AG-CLAUDE-7": 1,
+        "AG-API-2": 1,
+        "AG-DB-3": 1,
+        "AG-DB-EDITED-8": 1,
+        "AG-WEB-5": 0,
+        "AG-UNUSED-6": 0,
+      });
+    },
+  );
 
   it("uninstall takes the hook out: the nested files are no longer added", async () => {
     const { fx, backend } = await setup();

@@ -8,7 +8,7 @@
  *
  * Needs `npm run build` and `npm ci --prefix e2e/continue`. Each agent run is bounded (RUN_TIMEOUT_MS).
  */
-import { realpath, writeFile } from "node:fs/promises";
+import { readdir, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanupAfterEach } from "../lib/cleanups.js";
@@ -151,7 +151,7 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
     expect(shown.stdout.toString("utf8")).toBe("");
   });
 
-  it("`cn -p --resume` (offline, the last session of ~/.continue/sessions): the first run's history comes back whole; an AGENTS.md edited in between comes once more; the new MCP process starts empty, so an unedited file asked for again is repeated", async () => {
+  it("`cn -p --resume` (offline, the last session of ~/.continue/sessions): the first run's history comes back whole; an AGENTS.md edited in between comes once more; an unedited one the resumed history holds is not given again (the new MCP process reads cn's session file)", async () => {
     const { fx, server } = await setup();
     const target = fx.path("packages/api/src/db/schema.ts");
     await turn(fx, server, [context(target), { text: "done" }]);
@@ -167,14 +167,45 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
       "AG-ROOT-1": 1,
       "AG-API-2": 1,
       "AG-API-EDITED-7": 1,
-      // Given again though the resumed history holds it (Limits: the server cannot see cn's session).
-      "AG-DB-3": 2,
+      // The resumed history holds it: the new server process, reading cn's session file, does not give it again.
+      "AG-DB-3": 1,
       "AG-WEB-5": 0,
       "AG-UNUSED-6": 0,
     });
   });
 
-  it("auto-compaction inside one `cn -p` run (a small contextLength, a large Read): cn replaces the history with its summary and tells the MCP server nothing, so a file agents_context gave before is gone and not given again", async () => {
+  it("`cn -p --fork <id>` (a new session started from run 1's `<id>.json`): the forked history comes back; an AGENTS.md edited in between comes once more; an unedited one the forked history holds is not given again (the MCP server reads `--fork <id>` on cn's command line)", async () => {
+    const { fx, server } = await setup();
+    const target = fx.path("packages/api/src/db/schema.ts");
+    await turn(fx, server, [context(target), { text: "done" }]);
+    const sessions = path.join(fx.home, ".continue", "sessions");
+    const files = (await readdir(sessions)).filter((name) => name.endsWith(".json") && name !== "sessions.json");
+    expect(files).toHaveLength(1);
+    const id = files[0]!.slice(0, -".json".length);
+    await writeFile(fx.path("packages/api/AGENTS.md"), "# API\nToken AG-API-EDITED-7: handlers return typed errors.\n");
+    await turn(fx, server, [context(target), { text: "again" }], { args: ["--fork", id] });
+    const forked = server
+      .mainRequests()
+      .filter((request) => request.turn === 0)
+      .at(-1)!.body as ChatRequestBody;
+    // The fork's first request holds run 1 (its question, tool answer and reply), then the new question.
+    expect(forked.messages.filter((message) => message.role === "user").map(messageText)).toEqual(["Work on the task.", "Work on the task."]);
+    // cn saved the fork as a new session: run 1's file is still there, beside another one.
+    const after = (await readdir(sessions)).filter((name) => name.endsWith(".json") && name !== "sessions.json");
+    expect(after).toContain(files[0]);
+    expect(after).toHaveLength(2);
+    expect(counts(lastRequest(server), ALL)).toEqual({
+      "AG-ROOT-1": 1,
+      "AG-API-2": 1,
+      "AG-API-EDITED-7": 1,
+      // The forked history holds it: the new server process, reading `<id>.json`, does not give it again.
+      "AG-DB-3": 1,
+      "AG-WEB-5": 0,
+      "AG-UNUSED-6": 0,
+    });
+  });
+
+  it("auto-compaction inside one `cn -p` run (a small contextLength, a large Read): cn replaces the history with its summary and tells the MCP server nothing; the server reads the summary in cn's session file and gives the nested files again, once", async () => {
     const summary = "Please provide a concise summary of our conversation so far";
     const isSummary = (body: ChatRequestBody) => messageText(body.messages.at(-1) ?? { role: "user" }).startsWith(summary);
     const { fx, server } = await setup({
@@ -191,7 +222,8 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
     expect(counts(texts[1]!, ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 1, "AG-DB-3": 1 });
     expect(texts[2]).not.toContain("lorem ipsum");
     expect(counts(texts[2]!, ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-DB-3": 0 });
-    expect(counts(lastRequest(server), ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 0, "AG-DB-3": 0 });
-    expect(lastRequest(server)).toContain("beyond those already given in this session");
+    // After: asked again, agents_context gives them back once (cn's own root file stayed in its system message).
+    expect(counts(lastRequest(server), ALL)).toMatchObject({ "AG-ROOT-1": 1, "AG-API-2": 1, "AG-DB-3": 1 });
+    expect(lastRequest(server)).not.toContain("beyond those already given in this session");
   });
 });

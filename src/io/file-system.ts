@@ -387,6 +387,31 @@ export function hostName(): string {
   return process.getBuiltinModule("node:os").hostname();
 }
 
+/**
+ * A kernel pseudo-file's text (`/proc/<pid>/cmdline`, whose size reads 0), at most `maxBytes`
+ * bytes, or null when it is absent, unreadable or no regular file. Linux only: null elsewhere.
+ */
+export async function readPseudoFile(path: string, maxBytes: number): Promise<string | null> {
+  if (process.platform !== "linux") return null;
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(path, READ_FLAGS);
+    if (!(await handle.stat()).isFile()) return null;
+    const buffer = Buffer.alloc(maxBytes);
+    let read = 0;
+    while (read < maxBytes) {
+      const { bytesRead } = await handle.read(buffer, read, maxBytes - read, null);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read).toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 /** A synchronous call as the Promise the FileSystem interface returns. */
 function settled<T>(call: () => T): Promise<T> {
   try {

@@ -10,6 +10,7 @@ import { createTree, type Tree } from "../helpers/tree.js";
 import { createAgentsMcpServer, McpResolveResultSchema, type AgentsMcpOptions } from "../../src/integrations/mcp/index.js";
 import { PROMPT_GUIDANCE } from "../../src/core/guidance.js";
 import { countingFileSystem } from "../../src/io/file-system.js";
+import type { HostHistory } from "../../src/integrations/host/held.js";
 
 const BIN = join(import.meta.dirname, "../../dist/cli/bin.js");
 
@@ -185,6 +186,58 @@ describe("agentsmd mcp", () => {
     };
     expect(result.content[0]!.text).toContain("API-AGENTS");
     await client.close();
+  });
+});
+
+describe("agentsmd mcp: the host's record (history)", () => {
+  /** A record whose next looks are `views` (then the last one again). */
+  function record(views: Array<{ compacted: boolean; held: string[] }>): HostHistory & { looks: number } {
+    const history = {
+      looks: 0,
+      look: async () => {
+        const view = views[Math.min(history.looks++, views.length - 1)]!;
+        return { compacted: view.compacted, holds: (file: { content: string }) => view.held.some((text) => text.includes(file.content.trim())) };
+      },
+    };
+    return history;
+  }
+
+  it("a file the host's history holds is not given (a resumed history); one it does not hold is, once", async () => {
+    const tree = await createTree(REPO);
+    const history = record([{ compacted: false, held: ["...PKG-AGENTS..."] }]);
+    const mcp = await connect(tree, { history });
+    const first = (await mcp.call("agents_context", { path: tree.path("r/pkg/api/src/x.ts") })).content[0]!.text;
+    expect(first).toContain("API-AGENTS");
+    expect(first).not.toContain("PKG-AGENTS");
+    expect((await mcp.call("agents_context", { path: tree.path("r/pkg/api/src/x.ts") })).content[0]!.text).toMatch(/^No AGENTS\.md/);
+    expect(history.looks).toBe(2);
+    await mcp.close();
+  });
+
+  it("after a compaction the host recorded, what the tools gave comes again, once; what the summary kept does not", async () => {
+    const tree = await createTree(REPO);
+    const history = record([
+      { compacted: false, held: [] },
+      { compacted: true, held: ["summary quoting API-AGENTS"] },
+      { compacted: false, held: ["summary quoting API-AGENTS"] },
+    ]);
+    const mcp = await connect(tree, { history });
+    const target = { path: tree.path("r/pkg/api/src/x.ts") };
+    const first = (await mcp.call("agents_context", target)).content[0]!.text;
+    expect(first).toContain("PKG-AGENTS");
+    expect(first).toContain("API-AGENTS");
+    const again = (await mcp.call("agents_context", target)).content[0]!.text;
+    expect(again).toContain("PKG-AGENTS");
+    expect(again).not.toContain("API-AGENTS");
+    expect((await mcp.call("agents_context", target)).content[0]!.text).toMatch(/^No AGENTS\.md/);
+    await mcp.close();
+  });
+
+  it("a record that fails to answer counts as none", async () => {
+    const tree = await createTree(REPO);
+    const mcp = await connect(tree, { history: { look: () => Promise.reject(new Error("unreadable")) } });
+    expect((await mcp.call("agents_context", { path: tree.path("r/pkg/api/src/x.ts") })).content[0]!.text).toContain("API-AGENTS");
+    await mcp.close();
   });
 });
 

@@ -6,6 +6,7 @@ import { join } from "../../core/paths.js";
 import { quote } from "../../core/quote.js";
 import { hooksInstalled, hooksUninstalled } from "../host/install-outcome.js";
 import type { HostInstaller, InstallRequest } from "../host/definition.js";
+import { claudeStyleCheckEvent } from "../host/hooks-file-installer.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
 import { CLAUDE_HOOK_EVENTS, defaultHookCommand, installClaudeCode, settingsPath, uninstallClaudeCode, type InstallScope } from "./install.js";
 
@@ -47,14 +48,6 @@ export const claudeCodeInstaller: HostInstaller = {
     answer: "hookSpecificOutput",
     projectDirVars: ["CLAUDE_PROJECT_DIR"],
     isOurs: (command) => isOurs({ type: "command", command }),
-    payload: (dir, target) => ({
-      session_id: "agentsmd-setup-check",
-      transcript_path: join(dir, "transcript.jsonl"),
-      cwd: dir,
-      hook_event_name: "PostToolUse",
-      tool_name: "Read",
-      tool_input: { file_path: target },
-      tool_response: {},
-    }),
+    payload: (dir, target) => claudeStyleCheckEvent(dir, "PostToolUse", "Read", { file_path: target }),
   },
 };

@@ -10,7 +10,7 @@ import { join } from "../../core/paths.js";
 import { toolTargets, type ToolCall } from "../host/targets.js";
 import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
-import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
+import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, textsOf } from "../host/log-event.js";
 import { CLAUDE_TOOL_TARGETS } from "./tools.js";
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "editFiles"]);
@@ -20,16 +20,6 @@ const MAX_SYSTEM_TEXTS = 64;
 function* shownPieces(text: string, channel: ShownChannel, time: number | undefined): Generator<LogEvent> {
   for (const piece of splitFrames(text))
     yield { kind: "shown", text: piece.text, channel, ...(piece.about ? { about: piece.about } : {}), ...(time !== undefined ? { time } : {}) };
-}
-
-/** Text blocks of a message content (a string, or an array of `{type: "text", text}`). */
-function textsOf(content: unknown): string[] {
-  if (typeof content === "string") return [content];
-  if (!Array.isArray(content)) return [];
-  return content.flatMap((block) => {
-    const text = stringOf(recordOf(block)?.text);
-    return text === undefined ? [] : [text];
-  });
 }
 
 class ClaudeLogState extends JsonLinesLog {

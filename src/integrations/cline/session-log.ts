@@ -11,7 +11,7 @@
 import { patchTargets, toolTargets, usablePath } from "../host/targets.js";
 import { jsonLine, recordOf, stringOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
 import { splitFrames } from "../host/log-frames.js";
-import { shellCommandPaths } from "../host/shell-paths.js";
+import { ShellCommandTally } from "../host/log-shell.js";
 import { CLINE_TOOL_TARGETS, readWhole } from "./input.js";
 import { clineSessionsDir } from "./sessions.js";
 
@@ -65,7 +65,7 @@ class ClineLogState {
   private cwd: string | undefined;
   /** tool_use id -> the file a `read_files` call read whole. */
   private readonly wholeReads = new Map<string, string>();
-  unreadCommands = 0;
+  readonly shell = new ShellCommandTally();
 
   constructor(private readonly home: string) {}
 
@@ -150,15 +150,7 @@ class ClineLogState {
     const list = (Array.isArray(commands) ? commands : [commands]).slice(0, MAX_COMMANDS);
     for (const command of list) {
       if (typeof command !== "string") continue;
-      const parsed = shellCommandPaths(command, { cwd: this.cwd!, home: this.home });
-      if (!parsed.ok) {
-        this.unreadCommands++;
-        continue;
-      }
-      for (const p of parsed.paths) {
-        if (p.glob || p.ifExists || p.gitRoot) continue;
-        yield { kind: "touch", path: p.path, use: p.use === "write" ? "edit" : "read", tool, ...(time !== undefined ? { time } : {}) };
-      }
+      yield* this.shell.touches(command, { cwd: this.cwd!, home: this.home }, tool, time !== undefined ? { time } : {});
     }
   }
 }
@@ -192,10 +184,6 @@ export const clineSessionLog: SessionLogReader = {
     }
     const state = new ClineLogState(context.home);
     yield* state.document(doc);
-    if (state.unreadCommands > 0)
-      yield {
-        kind: "note",
-        text: `${state.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
-      };
+    yield* state.shell.notes();
   },
 };

@@ -9,20 +9,10 @@
  */
 import { join } from "../../core/paths.js";
 import { patchTargets, usablePath } from "../host/targets.js";
-import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse, textsOf } from "../host/log-event.js";
 import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
-import { shellCommandPaths } from "../host/shell-paths.js";
-
-/** Text parts of a message content (`input_text`, `output_text`, `text`). */
-function textsOf(content: unknown): string[] {
-  if (typeof content === "string") return [content];
-  if (!Array.isArray(content)) return [];
-  return content.flatMap((part) => {
-    const text = stringOf(recordOf(part)?.text);
-    return text === undefined ? [] : [text];
-  });
-}
+import { ShellCommandTally, touchesOf } from "../host/log-shell.js";
 
 /** A tool call's arguments: a JSON text (function calls) or an object. */
 function argumentsOf(value: unknown): Record<string, unknown> {
@@ -41,6 +31,7 @@ function commandOf(args: Record<string, unknown>): string | undefined {
 }
 
 class CodexLogState extends JsonLinesLog {
+  protected override readonly shell = new ShellCommandTally();
   sawBase = false;
   /** call_id -> the file a call showed whole (its output is that file's text). */
   private readonly wholeReads = new Map<string, string>();
@@ -118,17 +109,12 @@ class CodexLogState extends JsonLinesLog {
     }
     const command = commandOf(args);
     if (command === undefined) return;
-    const parsed = shellCommandPaths(command, { cwd, home: this.home });
-    if (!parsed.ok) {
-      this.unreadCommands++;
-      return;
-    }
-    // Globs and git revisions need the file system of the time: not followed (docs/audit.md).
-    const plain = parsed.paths.filter((p) => !p.glob && !p.ifExists && !p.gitRoot);
+    const plain = this.shell.paths(command, { cwd, home: this.home });
+    if (plain === undefined) return;
     const whole = plain.filter((p) => p.shown === "whole");
     const callId = stringOf(payload.call_id);
     if (whole.length === 1 && plain.length === 1 && callId !== undefined) this.wholeReads.set(callId, whole[0]!.path);
-    for (const p of plain) yield touch(p.path, p.use === "write" ? "edit" : "read");
+    yield* touchesOf(plain, name, at);
   }
 
   *notes(): Generator<LogEvent> {

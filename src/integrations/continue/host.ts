@@ -25,4 +25,8 @@ export const continueHost: HostDefinition = {
     load: (importAt) => importAt<typeof import("./installer.js")>(import.meta.url, "./installer.js").then((module) => module.continueInstaller),
   },
   doctor: { rootEntries: [".continue"] },
+  // cn tells the MCP server of no resume or compaction: its session file does (session-read.ts).
+  mcp: {
+    load: (importAt) => importAt<typeof import("./session-read.js")>(import.meta.url, "./session-read.js").then((module) => module.continueHistory),
+  },
 };

@@ -18,7 +18,7 @@ import { usablePath } from "../host/targets.js";
 import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
 import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
-import { shellCommandPaths } from "../host/shell-paths.js";
+import { ShellCommandTally } from "../host/log-shell.js";
 import { copilotToolTargets } from "./targets.js";
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["create", "edit"]);
@@ -32,6 +32,7 @@ const MAX_PENDING = 256;
 const ATTACHED = /^\s*<system_reminder>\nCustom instructions from ([^\n]+?)\. Apply these to any code you write here:\n\n/;
 
 class CopilotLogState extends JsonLinesLog {
+  protected override readonly shell = new ShellCommandTally();
   private gitRoot: string | undefined;
   private readonly system = new Set<string>();
   private sawSystem = false;
@@ -108,13 +109,7 @@ class CopilotLogState extends JsonLinesLog {
     if (tool === "bash") {
       const command = stringOf(args.command);
       if (command === undefined) return;
-      const parsed = shellCommandPaths(command, { cwd, home: this.home });
-      if (!parsed.ok) {
-        this.unreadCommands++;
-        return;
-      }
-      // Globs and git revisions need the file system of the time: not followed (docs/audit.md).
-      for (const p of parsed.paths) if (!p.glob && !p.ifExists && !p.gitRoot) yield touch(p.path, p.use === "write" ? "edit" : "read");
+      yield* this.shell.touches(command, { cwd, home: this.home }, tool, at);
       return;
     }
     const targets = copilotToolTargets(tool, args, cwd);

@@ -3,7 +3,7 @@
  * their messages, setup's plan, and the read-back check of the installed hook.
  */
 import { join } from "../../core/paths.js";
-import { hooksFileInstaller } from "../host/hooks-file-installer.js";
+import { claudeStyleCheckEvent, hooksFileInstaller } from "../host/hooks-file-installer.js";
 import type { HostInstaller } from "../host/definition.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
 import { hookSpecEntries } from "../host/install-hooks.js";
@@ -25,16 +25,7 @@ export const droidInstaller: HostInstaller = hooksFileInstaller({
     answer: "hookSpecificOutput",
     projectDirVars: [],
     isOurs: (command) => isOurs({ type: "command", command }),
-    payload: (dir, target) => ({
-      session_id: "agentsmd-setup-check",
-      transcript_path: join(dir, "transcript.jsonl"),
-      cwd: dir,
-      hook_event_name: "PostToolUse",
-      timestamp: new Date().toISOString(),
-      permission_mode: "default",
-      tool_name: "Read",
-      tool_input: { file_path: target },
-      tool_response: {},
-    }),
+    payload: (dir, target) =>
+      claudeStyleCheckEvent(dir, "PostToolUse", "Read", { file_path: target }, { timestamp: new Date().toISOString(), permission_mode: "default" }),
   },
 });

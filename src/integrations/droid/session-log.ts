@@ -8,13 +8,11 @@
  * (`% cat PATH` and `## PATH` before `<coding_guidelines>`) name the file a block belongs to. Droid's
  * own system prompt is not in the log. Pure over the lines it is given; a bad line is skipped.
  */
-import { unquote } from "../../core/quote.js";
-import { pathInputProblem } from "../../core/paths.js";
 import { patchTargets, toolTargets, type TargetTable } from "../host/targets.js";
 import { JsonLinesLog } from "../host/log-lines.js";
-import { splitFrames } from "../host/log-frames.js";
-import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel } from "../host/log-event.js";
-import { shellCommandPaths } from "../host/shell-paths.js";
+import { framedPath, splitFrames } from "../host/log-frames.js";
+import { jsonLine, recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, textsOf } from "../host/log-event.js";
+import { ShellCommandTally } from "../host/log-shell.js";
 import { droidSessionsDir } from "./sessions.js";
 
 /** Droid's file tools -> the arguments naming paths (the hook's table, and Execute apart). */
@@ -34,16 +32,6 @@ const EDIT_TOOLS: ReadonlySet<string> = new Set(["Create", "Edit", "MultiEdit", 
 const DROID_FRAME = /^(?:% cat |## )(\/[^\n]*|"[^\n]*")\n<coding_guidelines>\n/gm;
 /** Most framed blocks one text is split into. */
 const MAX_BLOCKS = 256;
-
-function framedPath(raw: string): string | undefined {
-  let path: string;
-  try {
-    path = unquote(raw.trim());
-  } catch {
-    return undefined;
-  }
-  return path.startsWith("/") && pathInputProblem(path) === null ? path : undefined;
-}
 
 /**
  * `text` split at Droid's instruction frames: each block's body (up to `</coding_guidelines>`) with
@@ -67,17 +55,8 @@ export function droidPieces(text: string): Array<{ text: string; about?: string 
   return pieces;
 }
 
-/** Text parts of a content (a string, or `{type: "text", text}` blocks). */
-function textsOf(content: unknown): string[] {
-  if (typeof content === "string") return [content];
-  if (!Array.isArray(content)) return [];
-  return content.flatMap((block) => {
-    const text = stringOf(recordOf(block)?.text);
-    return text === undefined ? [] : [text];
-  });
-}
-
 class DroidLogState extends JsonLinesLog {
+  protected override readonly shell = new ShellCommandTally();
   /** tool_use id -> the file a Read showed whole. */
   private readonly wholeReads = new Map<string, string>();
 
@@ -166,15 +145,7 @@ class DroidLogState extends JsonLinesLog {
 
   private *command(command: unknown, tool: string, at: { time?: number }): Generator<LogEvent> {
     if (typeof command !== "string") return;
-    const parsed = shellCommandPaths(command, { cwd: this.cwd!, home: this.home });
-    if (!parsed.ok) {
-      this.unreadCommands++;
-      return;
-    }
-    for (const p of parsed.paths) {
-      if (p.glob || p.ifExists || p.gitRoot) continue;
-      yield { kind: "touch", path: p.path, use: p.use === "write" ? "edit" : "read", tool, ...at };
-    }
+    yield* this.shell.touches(command, { cwd: this.cwd!, home: this.home }, tool, at);
   }
 
   *notes(): Generator<LogEvent> {

@@ -3,7 +3,7 @@
  * their messages, setup's plan, and the read-back check of the installed hook.
  */
 import { join } from "../../core/paths.js";
-import { hooksFileInstaller } from "../host/hooks-file-installer.js";
+import { claudeStyleCheckEvent, hooksFileInstaller } from "../host/hooks-file-installer.js";
 import type { HostInstaller } from "../host/definition.js";
 import { commandHandlerOf } from "../host/hook-settings.js";
 import { hookSpecEntries } from "../host/install-hooks.js";
@@ -31,15 +31,6 @@ export const geminiInstaller: HostInstaller = hooksFileInstaller({
     answer: "hookSpecificOutput",
     projectDirVars: ["GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"],
     isOurs: (command) => isOurs({ type: "command", command }),
-    payload: (dir, target) => ({
-      session_id: "agentsmd-setup-check",
-      transcript_path: join(dir, "transcript.jsonl"),
-      cwd: dir,
-      hook_event_name: "AfterTool",
-      timestamp: new Date().toISOString(),
-      tool_name: "read_file",
-      tool_input: { absolute_path: target },
-      tool_response: {},
-    }),
+    payload: (dir, target) => claudeStyleCheckEvent(dir, "AfterTool", "read_file", { absolute_path: target }, { timestamp: new Date().toISOString() }),
   },
 });

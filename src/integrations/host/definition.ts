@@ -16,6 +16,7 @@ import type { RuleFormat } from "../../core/schema.js";
 import type { HookRunner } from "./deliver.js";
 import type { SessionLogReader } from "./log-event.js";
 import type { QuietGate, QuietHost } from "./quiet-format.js";
+import type { HostHistory, HostHistoryContext } from "./held.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -271,6 +272,15 @@ export interface HostSessionLog {
   load(importAt: ImportAt): Promise<SessionLogReader>;
 }
 
+/**
+ * `agentsmd mcp --preset <the host's preset>` serving this host: the host's own record of the
+ * conversation, read at each tool call (host/held.ts), so a resumed history or a compaction counts.
+ */
+interface HostMcp {
+  /** Loads the reader through `importAt` (see {@link ImportAt}): never in the hook bundle. */
+  load(importAt: ImportAt): Promise<(context: HostHistoryContext) => HostHistory>;
+}
+
 export interface HostDefinition {
   /** The id: `agentsmd hook <id>`, `install <id>`, its state directory and folder. Lowercase words and dashes. */
   id: string;
@@ -289,6 +299,7 @@ export interface HostDefinition {
   plugin?: HostPlugin;
   doctor?: HostDoctor;
   sessionLog?: HostSessionLog;
+  mcp?: HostMcp;
 }
 
 /**

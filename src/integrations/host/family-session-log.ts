@@ -16,7 +16,7 @@ import { quote } from "../../core/quote.js";
 import { SqliteReader, type SqliteRow } from "../../io/sqlite-read.js";
 import { jsonLine, recordOf, stringOf, type LogEvent, type ReadLimits, type SessionLogReader, type ShownChannel, type TouchUse } from "./log-event.js";
 import { splitFrames } from "./log-frames.js";
-import { shellCommandPaths } from "./shell-paths.js";
+import { ShellCommandTally, touchesOf } from "./log-shell.js";
 import { usablePath } from "./targets.js";
 
 /** What differs between the agents of the family. */
@@ -173,7 +173,7 @@ class FamilyLogState {
   private readonly roles = new Map<string, string>();
   skipped = 0;
   bad = 0;
-  unreadCommands = 0;
+  private readonly shell = new ShellCommandTally();
   cut = false;
   readonly problems: string[] = [];
 
@@ -276,14 +276,9 @@ class FamilyLogState {
       if (command === undefined) return undefined;
       const workdir = stringOf(input.workdir);
       const cwd = (workdir !== undefined ? usablePath(workdir, this.cwd) : undefined) ?? this.cwd;
-      const parsed = shellCommandPaths(command, { cwd, home: this.home });
-      if (!parsed.ok) {
-        this.unreadCommands++;
-        return undefined;
-      }
-      // Globs and git revisions need the file system of the time: not followed (docs/audit.md).
-      const plain = parsed.paths.filter((p) => !p.glob && !p.ifExists && !p.gitRoot);
-      for (const p of plain) yield touch(p.path, p.use === "write" ? "edit" : "read");
+      const plain = this.shell.paths(command, { cwd, home: this.home });
+      if (plain === undefined) return undefined;
+      yield* touchesOf(plain, tool, at);
       const shownWhole = plain.filter((p) => p.shown === "whole");
       return shownWhole.length === 1 && plain.length === 1 ? shownWhole[0]!.path : undefined;
     }
@@ -294,11 +289,7 @@ class FamilyLogState {
   }
 
   *notes(): Generator<LogEvent> {
-    if (this.unreadCommands > 0)
-      yield {
-        kind: "note",
-        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
-      };
+    yield* this.shell.notes();
     if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} row(s) over the line limit or damaged were skipped` };
     if (this.bad > 0) yield { kind: "note", text: `${this.bad} row(s) whose data is not JSON were skipped (a damaged database)` };
     if (this.cut) yield { kind: "note", text: "the session is larger than the read limit: its later rows were left out" };

@@ -3,6 +3,7 @@
  * (Auggie, Crush, Factory Droid, Gemini CLI, Qwen Code): `install`/`uninstall <host>` with their
  * messages and setup's user-scope plan, over the host's own install and uninstall of that file.
  */
+import { join } from "../../core/paths.js";
 import type { Env, HostInstaller, HostVerify, PlannedChange } from "./definition.js";
 import { hooksInstalled, hooksUninstalled } from "./install-outcome.js";
 import { cliHookCommand, type SettingsInstallResult } from "./install-hooks.js";
@@ -54,5 +55,22 @@ export function hooksFileInstaller(host: HooksFileHost): HostInstaller {
       };
     },
     verify: host.verify,
+  };
+}
+
+/**
+ * The check's event in Claude Code's shape, which Droid, Gemini CLI and Qwen Code also send: a
+ * `tool` call with `input` in the project `dir`, with the host's own extra fields.
+ */
+export function claudeStyleCheckEvent(dir: string, event: string, tool: string, input: Record<string, unknown>, own: Record<string, unknown> = {}) {
+  return {
+    session_id: "agentsmd-setup-check",
+    transcript_path: join(dir, "transcript.jsonl"),
+    cwd: dir,
+    hook_event_name: event,
+    ...own,
+    tool_name: tool,
+    tool_input: input,
+    tool_response: {},
   };
 }

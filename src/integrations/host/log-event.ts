@@ -100,6 +100,16 @@ export function stringOf(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** The text parts of a message content: a string, or blocks each with a string `text` (`{type: "text", text}`, Codex's `input_text`...). */
+export function textsOf(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part) => {
+    const text = stringOf(recordOf(part)?.text);
+    return text === undefined ? [] : [text];
+  });
+}
+
 /** An ISO time as epoch milliseconds, else undefined. */
 export function timeOf(value: unknown): number | undefined {
   if (typeof value !== "string") return undefined;

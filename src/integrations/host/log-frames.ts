@@ -20,7 +20,8 @@ const FRAME =
 /** Most pieces one text is split into; the rest stays in the last piece. */
 const MAX_PIECES = 256;
 
-function framedPath(raw: string): string | undefined {
+/** The path a frame names (bare or JSON-quoted), when it is an absolute path agentsmd accepts. */
+export function framedPath(raw: string): string | undefined {
   let path: string;
   try {
     path = unquote(raw.trim());

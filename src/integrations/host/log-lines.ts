@@ -5,12 +5,13 @@
  */
 
 import { jsonLine, type LogEvent } from "./log-event.js";
+import type { ShellCommandTally } from "./log-shell.js";
 
 export abstract class JsonLinesLog {
   /** The working directory the log last named (absolute). */
   cwd: string | undefined;
-  /** Shell commands whose paths could not be read with certainty (the subclass counts them). */
-  protected unreadCommands = 0;
+  /** The shell commands read, for a subclass whose agent has a shell tool (its note comes first). */
+  protected readonly shell?: ShellCommandTally;
   private skipped = 0;
   private bad = 0;
 
@@ -43,11 +44,7 @@ export abstract class JsonLinesLog {
 
   /** The notes on unread commands, skipped and damaged lines. */
   protected *tallyNotes(): Generator<LogEvent> {
-    if (this.unreadCommands > 0)
-      yield {
-        kind: "note",
-        text: `${this.unreadCommands} shell command(s) could not be read with certainty (substitutions, syntax): their paths are not counted`,
-      };
+    if (this.shell) yield* this.shell.notes();
     if (this.skipped > 0) yield { kind: "note", text: `${this.skipped} line(s) over the line limit were skipped` };
     if (this.bad > 0) yield { kind: "note", text: `${this.bad} line(s) that are not ${this.records} were skipped (a truncated or damaged log)` };
   }

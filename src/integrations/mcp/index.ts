@@ -22,7 +22,8 @@ import * as z from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { piecesOf, type Proposal } from "../host/propose.js";
-import { openConversation, proposeAll } from "../host/conversation.js";
+import { compactConversation, nativeOf, openConversation, proposeAll } from "../host/conversation.js";
+import type { HeldView, HostHistory } from "../host/held.js";
 import { noStore } from "../host/stores.js";
 import { createSession, type AgentsSession, type SessionOptions } from "../../session/session.js";
 import { absolute, isInside, pathInputProblem, homeFromEnv } from "../../core/paths.js";
@@ -47,6 +48,12 @@ export interface AgentsMcpOptions extends Omit<SessionOptions, "cwd"> {
    * resolves without asking the disk. @default true: the server lives as long as its client
    */
   watch?: SessionOptions["watch"];
+  /**
+   * The host's own record of the conversation (host/held.ts), asked at each tool call: a file its
+   * history holds (a resumed run) is not given again, and after a compaction it records, what the
+   * tools gave before comes again. @default none: the connection is the conversation
+   */
+  history?: HostHistory;
 }
 
 /** One file of an `agents_resolve` answer. */
@@ -192,6 +199,12 @@ class Workspaces {
     return real;
   }
 
+  /** The host compacted: in every open session, what the tools gave is the model's no longer. */
+  async compacted(): Promise<void> {
+    const sessions = [...this.#byRoot.values()].flatMap((workspace) => [workspace.resolve, workspace.context]);
+    for (const session of await Promise.all(sessions.map((each) => each.catch(() => null)))) if (session) compactConversation(session);
+  }
+
   async close(): Promise<void> {
     const all = [...this.#byRoot.values()];
     this.#byRoot.clear();
@@ -281,6 +294,13 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
   };
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => workspaces.rootsChanged());
 
+  /** What the host's record says now (compactions applied); undefined without a record. */
+  const look = async (): Promise<HeldView | undefined> => {
+    const view = await options.history?.look().catch(() => undefined);
+    if (view?.compacted) await workspaces.compacted();
+    return view;
+  };
+
   const pathInput = { path: z.string().min(1).describe("The file or directory you are about to read or edit (absolute, or relative to the workspace root).") };
 
   server.registerTool(
@@ -295,6 +315,7 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
     async ({ path }, extra) => {
       const located = await workspaces.locate(path);
       if ("error" in located) return errorResult(located.error);
+      await look();
       const session = await located.workspace.resolve;
       const found = await session.resolve(located.resolved, { admit: false });
       // MCP answers are not budgeted: the client asked for them.
@@ -326,9 +347,16 @@ export async function createAgentsMcpServer(options: AgentsMcpOptions = {}): Pro
     async ({ path }, extra) => {
       const located = await workspaces.locate(path);
       if ("error" in located) return errorResult(located.error);
+      const view = await look();
       const session = await located.workspace.context;
       const blocks = await session.touch([located.resolved], { admit: false });
-      const proposal = await proposeAll(session, piecesOf(blocks, "tool"), () => session.renderInline(blocks));
+      // What the host's history still holds is had (admitted at its version), not shown again.
+      const held = view ? (piece: { path: string; content: string }) => view.holds(piece) : undefined;
+      const render = (shown: readonly { path: string }[]) => {
+        const paths = new Set(shown.map((piece) => piece.path));
+        return session.renderInline(blocks.filter((block) => paths.has(block.path)));
+      };
+      const proposal = await proposeAll(session, piecesOf(blocks, "tool"), render, nativeOf(held));
       const text = proposal.text;
       handOver.hold(server.server.transport, extra.requestId, proposal);
       return {

@@ -10,31 +10,22 @@
  */
 import { join } from "../../core/paths.js";
 import { piAgentDir } from "../../presets/pi.js";
-import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse } from "../host/log-event.js";
+import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, type TouchUse, textsOf } from "../host/log-event.js";
 import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
-import { shellCommandPaths } from "../host/shell-paths.js";
+import { ShellCommandTally } from "../host/log-shell.js";
 import { PI_SHELL_TOOL, piToolTargets } from "./targets.js";
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
 /** Whole-file reads remembered until their result. */
 const MAX_READS = 256;
 
-/** Text blocks of a content (a string, or an array of `{type: "text", text}`). */
-function textsOf(content: unknown): string[] {
-  if (typeof content === "string") return [content];
-  if (!Array.isArray(content)) return [];
-  return content.flatMap((block) => {
-    const text = stringOf(recordOf(block)?.text);
-    return text === undefined ? [] : [text];
-  });
-}
-
 function* shownPieces(text: string, channel: ShownChannel, at: { time?: number }): Generator<LogEvent> {
   for (const piece of splitFrames(text)) yield { kind: "shown", text: piece.text, channel, ...(piece.about ? { about: piece.about } : {}), ...at };
 }
 
 class PiLogState extends JsonLinesLog {
+  protected override readonly shell = new ShellCommandTally();
   private sawSystem = false;
   private edited = 0;
   /** toolCallId -> the file a `read` without offset or limit showed. */
@@ -115,13 +106,7 @@ class PiLogState extends JsonLinesLog {
     if (tool === PI_SHELL_TOOL) {
       const command = stringOf(args.command);
       if (command === undefined) return;
-      const parsed = shellCommandPaths(command, { cwd, home: this.home });
-      if (!parsed.ok) {
-        this.unreadCommands++;
-        return;
-      }
-      // Globs and git revisions need the file system of the time: not followed (docs/audit.md).
-      for (const p of parsed.paths) if (!p.glob && !p.ifExists && !p.gitRoot) yield touch(p.path, p.use === "write" ? "edit" : "read");
+      yield* this.shell.touches(command, { cwd, home: this.home }, tool, at);
       return;
     }
     const targets = piToolTargets(tool, args, cwd, this.home);
