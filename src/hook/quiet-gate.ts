@@ -8,7 +8,7 @@
  * sends the call to the host's bundle, which answers it as without the stage. So the text is read
  * by plain search, not parsed: the event is the host's tool event, the conversation it names has
  * a certificate (a regular file of this user, opened without following a link, never blocking),
- * and a target lies directly in one of the directories the certificate's head line lists (read
+ * and a target lies in or below one of the directories the certificate's head line lists (read
  * within HEAD_MAX bytes). A head it cannot read means "no".
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
@@ -47,18 +47,15 @@ export function gateConversation(text: string, gate: QuietGate): ConversationId 
 }
 
 /**
- * Whether the text holds a JSON string that is one of `dirs` or a path directly in one (a tool's
- * target as the host wrote it, or its cwd). Pure.
+ * Whether the text holds a JSON string that is one of `dirs` or a path below one (a tool's target
+ * as the host wrote it, or its cwd): a quiet directory vouches for the directories below it too
+ * (host/quiet-format.ts `belowPremises`). Pure.
  */
-export function namesPathDirectlyIn(text: string, dirs: readonly string[]): boolean {
+export function namesPathIn(text: string, dirs: readonly string[]): boolean {
   for (const dir of dirs) {
     const spelled = JSON.stringify(dir).slice(0, -1);
-    if (text.includes(`${spelled}"`)) return true;
     const below = dir.endsWith(sep) ? spelled : spelled + JSON.stringify(sep).slice(1, -1);
-    for (let at = text.indexOf(below); at >= 0; at = text.indexOf(below, at + 1)) {
-      const end = text.indexOf('"', at + below.length);
-      if (end > at + below.length && !text.slice(at + below.length, end).includes(sep)) return true;
-    }
+    if (text.includes(`${spelled}"`) || text.includes(below)) return true;
   }
   return false;
 }
@@ -98,7 +95,7 @@ export function quietGateOpen(host: string, gate: QuietGate, text: string, env: 
     if (conversation === null || !home || !isAbsolute(home)) return false;
     const head = headLine(quietPath(conversationPath(gateStateDir(host, gate, env, home), conversation)), process.getuid?.());
     const dirs = head === null ? null : certificateHead(head);
-    return dirs !== null && namesPathDirectlyIn(text, dirs);
+    return dirs !== null && namesPathIn(text, dirs);
   } catch {
     return false;
   }

@@ -16,6 +16,7 @@ import { basename, dirname, isAbsolute } from "node:path";
 import { ownDirectoryProblem } from "../io/own-directory.js";
 import { conversationPath, hostStateDir, stateCheckOf } from "../integrations/host/state-file.js";
 import {
+  belowPremises,
   certificateHolds,
   chainPremises,
   envPrint,
@@ -132,13 +133,16 @@ export function quietCall(quiet: QuietHost, argv: readonly string[], text: strin
     const cert = certText === null ? null : parseCertificate(certText, version);
     if (cert === null || cert.host !== quiet.host || typeof cert.dirs !== "object" || cert.dirs === null) return false;
     // Whether every target is in a certified directory first; the state read and the checksums only when they are (a miss stops here).
-    const chains = event.targets.map((target) => chainPremises(cert.dirs, targetDirOf(target) ?? ""));
+    const names = Array.isArray(cert.names) && cert.names.every((name) => typeof name === "string") ? cert.names : [];
+    const chains = event.targets.map((target) => {
+      const dir = targetDirOf(target) ?? "";
+      return chainPremises(cert.dirs, dir) ?? belowPremises(cert.dirs, dir, names);
+    });
     if (chains.some((chain) => chain === null)) return false;
     const state = ownFileText(statePath, MAX_QUIET_STATE, uid);
     if (state === null || !certificateHolds(certText!) || cert.state !== stateCheckOf(state) || cert.env !== envPrint(env)) return false;
-    const names = new Set(cert.names);
     // A read of an instruction file admits it: the full path's.
-    if (event.targets.some((target) => names.has(basename(target)))) return false;
+    if (event.targets.some((target) => names.includes(basename(target)))) return false;
     const premises = new Map(Object.entries(cert.all));
     for (const chain of chains) {
       for (const [path, identity] of chain!) {

@@ -201,7 +201,7 @@ describe("the hook's quiet stage", () => {
     );
   }, 240_000);
 
-  it("answers a certified call: a read that delivered certifies its directory, the next calls there are the stage's until a premise changes", async () => {
+  it("answers a certified call: the start certifies the root, a read that delivered its directory; the next calls there or below (no instruction file on the way) are the stage's until a premise changes", async () => {
     clockAhead();
     const [root, ab] = [DIRS.indexOf(""), DIRS.indexOf("a/b")];
     const read = (dir: number, file: number): Op => ({ kind: "tool", tool: "Read", dir, file });
@@ -211,14 +211,17 @@ describe("the hook's quiet stage", () => {
         read(ab, 0), // delivers a/b's rules (a save): a/b is certified
         read(ab, 1), // the stage's
         { kind: "tool", tool: "Grep", dir: ab, file: 0 }, // the stage's (the directory itself)
-        read(DIRS.indexOf("d"), 0), // outside the certified directories: the full path
+        read(DIRS.indexOf("d"), 0), // below the root (certified at the start), no instruction file on the way: the stage's
+        { kind: "add", dir: DIRS.indexOf("d/e") },
+        read(DIRS.indexOf("d/e"), 0), // an instruction file below the root not yet given: the full path, which delivers it
         { kind: "edit", dir: ab },
         read(ab, 0), // a premise changed: the full path, which delivers the edit (a save, certified again)
         read(ab, 2), // the stage's
       ],
       await agentsmdVersion(),
     );
-    expect(seen.map(({ quiet }) => quiet)).toEqual([false, true, true, false, false, true]);
-    expect(seen.map(({ gate }) => gate)).toEqual([false, true, true, false, true, true]);
+    expect(seen.map(({ quiet }) => quiet)).toEqual([false, true, true, true, false, false, true]);
+    // The gate lets every tool call below the root through (the start certified it); the stage decides.
+    expect(seen.map(({ gate }) => gate)).toEqual([true, true, true, true, true, true, true]);
   }, 60_000);
 });

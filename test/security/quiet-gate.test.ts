@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gateConversation, gateStateDir, namesPathDirectlyIn, quietGateOpen } from "../../src/hook/quiet-gate.js";
+import { gateConversation, gateStateDir, namesPathIn, quietGateOpen } from "../../src/hook/quiet-gate.js";
 import { quietCall } from "../../src/hook/quiet.js";
 import { quietHost } from "../../src/integrations/claude-code/quiet.js";
 import { CLAUDE_STYLE_GATE, certificateHead, quietPath } from "../../src/integrations/host/quiet-format.js";
@@ -30,15 +30,15 @@ describe("the gate's reading of an event (pure)", () => {
     expect(gateConversation(tool({ session_id: 7 }), CLAUDE_STYLE_GATE)).toBeNull();
   });
 
-  it("a target directly in a listed directory, or the directory itself, lets through; below it, beside it or elsewhere does not", () => {
-    expect(namesPathDirectlyIn(tool(), ["/r"])).toBe(true);
-    expect(namesPathDirectlyIn(JSON.stringify({ tool_input: { path: "/r" } }), ["/r"])).toBe(true);
-    expect(namesPathDirectlyIn(JSON.stringify({ tool_input: { file_path: "/r/sub/a.ts" } }), ["/r"])).toBe(false);
-    expect(namesPathDirectlyIn(JSON.stringify({ tool_input: { file_path: "/rr/a.ts" } }), ["/r"])).toBe(false);
-    expect(namesPathDirectlyIn(JSON.stringify({ tool_input: { file_path: "/x/r/a.ts" } }), ["/r"])).toBe(false);
-    expect(namesPathDirectlyIn(tool(), [])).toBe(false);
-    expect(namesPathDirectlyIn(JSON.stringify({ file: '/q"x/a' }), ['/q"x'])).toBe(true);
-    expect(namesPathDirectlyIn(JSON.stringify({ file: "/a.ts" }), ["/"])).toBe(true);
+  it("a target in or below a listed directory, or the directory itself, lets through; beside it or elsewhere does not", () => {
+    expect(namesPathIn(tool(), ["/r"])).toBe(true);
+    expect(namesPathIn(JSON.stringify({ tool_input: { path: "/r" } }), ["/r"])).toBe(true);
+    expect(namesPathIn(JSON.stringify({ tool_input: { file_path: "/r/sub/a.ts" } }), ["/r"])).toBe(true);
+    expect(namesPathIn(JSON.stringify({ tool_input: { file_path: "/rr/a.ts" } }), ["/r"])).toBe(false);
+    expect(namesPathIn(JSON.stringify({ tool_input: { file_path: "/x/r/a.ts" } }), ["/r"])).toBe(false);
+    expect(namesPathIn(tool(), [])).toBe(false);
+    expect(namesPathIn(JSON.stringify({ file: '/q"x/a' }), ['/q"x'])).toBe(true);
+    expect(namesPathIn(JSON.stringify({ file: "/a.ts" }), ["/"])).toBe(true);
   });
 
   it("a head is a list of absolute paths, else nothing", () => {
@@ -64,12 +64,21 @@ describe("the gate on disk", () => {
       { ...setup.read, hook_event_name: "UserPromptSubmit", prompt: "x" },
       { ...setup.read, session_id: "another" },
       { ...setup.read, agent_id: "sub" },
-      { ...setup.read, tool_input: { file_path: setup.tree.path("r/top.ts") } },
-      { ...setup.read, cwd: "/", tool_input: { file_path: setup.tree.path("r/pkg/deeper/x.ts") } },
+      { ...setup.read, cwd: "/", tool_input: { file_path: setup.tree.path("elsewhere/x.ts") } },
     ];
     for (const event of others) {
       expect(open(event), JSON.stringify(event)).toBe(false);
       expect(stage(event), JSON.stringify(event)).toBe(false);
+    }
+    // In or below a directory the certificate lists (the root, certified at the start): through, and the stage answers.
+    // A directory that does not exist yet is the full path's.
+    for (const [file, quiet] of [
+      ["r/top.ts", true],
+      ["r/pkg/deeper/x.ts", false],
+    ] as const) {
+      const below = { ...setup.read, cwd: "/", tool_input: { file_path: setup.tree.path(file) } };
+      expect(open(below), file).toBe(true);
+      expect(stage(below), file).toBe(quiet);
     }
     // Claude Code's plugin names its own state directory: the certificate is looked for there.
     expect(open(setup.read, { ...setup.env, CLAUDE_PLUGIN_DATA: setup.tree.path("plugin-data") })).toBe(false);

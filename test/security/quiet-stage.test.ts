@@ -158,7 +158,7 @@ describe("the certificate's shape", () => {
     // The head names the certified directories (the launcher's gate reads it); below the root each
     // directory is named relative to its parent: no path is written twice.
     const [head, body] = text.split("\n") as [string, string];
-    expect((JSON.parse(head) as string[]).sort()).toEqual(["x", "y", "z"].map((leaf) => tree.path(`${deep}/${leaf}`)));
+    expect((JSON.parse(head) as string[]).sort()).toEqual(["r", ...["x", "y", "z"].map((leaf) => `${deep}/${leaf}`)].map((dir) => tree.path(dir)).sort());
     expect(body).not.toContain(tree.path("r/a"));
     const cert = parseCertificate(text, version)!;
     // r, a..f and the three leaves: each once, the leaves naming their shared parent.
@@ -180,15 +180,15 @@ describe("the certificate's shape", () => {
     const path = quietPath(state);
     const first = statSync(path);
     const [stateBefore, certBefore] = [readFileSync(state, "utf8"), readFileSync(path, "utf8")];
-    // Calls that save no state write no certificate: one in a certified directory, and one in a
-    // directory not yet certified (r: the read admits nothing new) that would otherwise certify it.
+    // Calls that save no state write no certificate: one in a certified directory, and one in the
+    // root (certified quiet by the start: the read admits nothing new).
     expect(await fullCall(read, env)).toBe("");
     expect(await fullCall({ ...read, tool_name: "Read", tool_input: { file_path: tree.path("r/top.ts") } }, env)).toBe("");
     expect(readFileSync(state, "utf8")).toBe(stateBefore);
     const again = statSync(path);
     expect([again.ino, again.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
     expect(readFileSync(path, "utf8")).toBe(certBefore);
-    expect(parseCertificate(certBefore, version)!.dirs[tree.path("r")]?.quiet).toBeUndefined();
+    expect(parseCertificate(certBefore, version)!.dirs[tree.path("r")]?.quiet).toBe(true);
     // The certifier's write: no fsync, and a link in its place is replaced, its target untouched.
     const syncs: unknown[] = [];
     const writeFs = injectFs({ writeAtomic: (args, next) => (syncs.push(args[2]), next(...args)) });
@@ -244,8 +244,11 @@ describe("through the built launcher", () => {
     const start = run({ ...read, session_id: "s-other", hook_event_name: "SessionStart", source: "startup" });
     expect(start.stdout).toContain("root rules");
     expect(start.loaded).toEqual(hostOnly);
-    const elsewhere = run({ ...read, tool_input: { file_path: tree.path("r/top.ts") } });
-    expect(elsewhere.stdout).toBe("");
+    // Below the root (certified at the start), no instruction file on the way: the stage's.
+    const below = run({ ...read, tool_input: { file_path: tree.path("r/top.ts") } });
+    expect(below.stdout).toBe("");
+    expect(below.loaded).toEqual([join(REPO, "dist/hook/agentsmd-quiet-claude-code.cjs"), join(REPO, "dist/hook/hook.cjs")]);
+    const elsewhere = run({ ...read, session_id: "s-none", tool_input: { file_path: tree.path("elsewhere.ts") } });
     expect(elsewhere.loaded).toEqual(hostOnly);
     const off = run(read, { AGENTSMD_QUIET: "0" });
     expect(off.stdout).toBe("");

@@ -17,7 +17,7 @@ import { checksum } from "../../core/checksum.js";
 import type { ConversationId } from "./state-file.js";
 
 /** Bumped whenever what a certificate means changes: an older one is then ignored. */
-const QUIET_FORMAT = 4;
+const QUIET_FORMAT = 5;
 
 /** A path's premise: `-` absent, else its kind and what identifies its version. */
 export type Identity = string;
@@ -47,7 +47,11 @@ export interface QuietDir {
   id: Identity;
   /** Instruction files under it (before the next directory of a chain) a certified target weighs -> what stat said. */
   files?: Record<string, Identity>;
-  /** A tool target in this directory is certified quiet (else the entry is only on others' chains). */
+  /**
+   * A tool target in this directory is certified quiet (else the entry is only on others' chains),
+   * and so is one in a directory below it where no instruction file name (`names`) is present at
+   * any level in between (`belowPremises`).
+   */
   quiet?: true;
 }
 
@@ -66,6 +70,42 @@ export function chainPremises(dirs: QuietCertificate["dirs"], dir: string): Map<
     for (const [file, identity] of Object.entries(entry.files ?? {})) premises.set(file, identity);
   }
   return premises;
+}
+
+/** The most directory levels below a quiet directory, and absence premises, a target may rely on. */
+const BELOW_LEVELS = 64;
+const BELOW_PREMISES = 512;
+
+/**
+ * The premises of a target in `dir` below a quiet directory: the nearest quiet ancestor's chain
+ * (`chainPremises`), and at each level under it down to `dir`, every instruction file name absent
+ * (its applicable files are the ancestor's and those levels': none new, none to admit). Null when
+ * no ancestor within BELOW_LEVELS is quiet or the premises would exceed BELOW_PREMISES. `dir` is a
+ * real path (no link on it), as the quiet stage takes a target's directory.
+ */
+export function belowPremises(dirs: QuietCertificate["dirs"], dir: string, names: readonly string[]): Map<string, Identity> | null {
+  if (!isAbsolute(dir) || names.length === 0 || names.some((name) => name === "" || name.includes("\0"))) return null;
+  const levels: string[] = [];
+  for (let at = dir; levels.length <= BELOW_LEVELS;) {
+    levels.push(at);
+    const up = parentDir(at);
+    if (up === null) return null;
+    const premises = Object.hasOwn(dirs, up) && dirs[up]!.quiet === true ? chainPremises(dirs, up) : null;
+    if (premises !== null) {
+      if (premises.size + levels.length * names.length > BELOW_PREMISES) return null;
+      for (const level of levels) for (const name of names) premises.set(`${level}${sep}${name}`, "-");
+      return premises;
+    }
+    at = up;
+  }
+  return null;
+}
+
+/** The parent of an absolute path, null at the file-system root. */
+function parentDir(path: string): string | null {
+  const cut = path.lastIndexOf(sep);
+  if (cut < 0 || path.length <= 1) return null;
+  return cut === 0 ? sep : path.slice(0, cut);
 }
 
 /** What lstat or stat gave, as far as a premise needs it. */
