@@ -12,12 +12,10 @@ import { hostDefinitions } from "../../src/integrations/registry.js";
 import { parseHostInput } from "../../src/integrations/host/deliver.js";
 import type { HostProfile } from "../../src/integrations/host/profile.js";
 import { claudeCodeProfile } from "../../src/integrations/claude-code/profile.js";
-import { droidProfile } from "../../src/integrations/droid/profile.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
 
 const PROFILES: Record<string, () => HostProfile<unknown, unknown, unknown>> = {
   "claude-code": () => claudeCodeProfile({ agentsMd: "inject" }) as HostProfile<unknown, unknown, unknown>,
-  droid: () => droidProfile() as HostProfile<unknown, unknown, unknown>,
   qwen: () => qwenProfile() as HostProfile<unknown, unknown, unknown>,
 };
 
@@ -51,6 +49,14 @@ describe("each quiet host reads an event as its full path does", () => {
 
   it("every host with a quiet stage is checked here", () => {
     expect(quietHosts.map((definition) => definition.id).sort()).toEqual(Object.keys(PROFILES).sort());
+  });
+
+  it("a quiet host is one the engine certifies: it observes no call and finds no compaction in a record of its own", () => {
+    for (const id of Object.keys(PROFILES)) {
+      const profile = PROFILES[id]!();
+      expect(profile.observe, id).toBeUndefined();
+      expect(profile.compaction, id).toBeUndefined();
+    }
   });
 
   for (const definition of quietHosts) {

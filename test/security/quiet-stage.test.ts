@@ -7,10 +7,11 @@
  * never loads the host's bundle.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { quietCall } from "../../src/hook/quiet.js";
+import { runHookArgv } from "../../src/hook/run.js";
 import { quietHost } from "../../src/integrations/claude-code/quiet.js";
 import { agentsmdVersion, parseCertificate, quietPath } from "../../src/integrations/host/quiet-format.js";
 import { conversationPath, hostStateDir, stateCheckOf } from "../../src/integrations/host/state-file.js";
@@ -262,4 +263,31 @@ describe("through the built launcher", () => {
       join(REPO, "dist/hook/hook.cjs"),
     ]);
   }, 60_000);
+});
+
+describe("hosts the engine never certifies", () => {
+  it("Factory Droid (its compaction is only in its session log, which the quiet stage does not read): a delivering start and read write no certificate", async () => {
+    const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "root rules\n", "r/a/AGENTS.md": "a rules\n", "r/a/x.ts": "" });
+    await sleep(RACY_MS + 200);
+    const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
+    const call = async (event: object) => {
+      let stdout = "";
+      await runHookArgv(["hook", "droid"], {
+        stdout: (text) => (stdout += text),
+        stderr: () => undefined,
+        readStdin: async () => JSON.stringify(event),
+        env,
+        cwd: "/",
+      });
+      return stdout;
+    };
+    const base = { session_id: "d1", cwd: tree.path("r"), transcript_path: "" };
+    await call({ ...base, hook_event_name: "SessionStart", source: "startup" });
+    expect(await call({ ...base, hook_event_name: "PostToolUse", tool_name: "Create", tool_input: { file_path: tree.path("r/a/new.ts") } })).toContain(
+      "a rules",
+    );
+    const state = conversationPath(hostStateDir("droid", env, tree.home), { id: "d1" });
+    expect(readFileSync(state, "utf8")).toContain("a/AGENTS.md");
+    expect(existsSync(quietPath(state))).toBe(false);
+  }, 30_000);
 });

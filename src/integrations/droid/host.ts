@@ -1,6 +1,5 @@
 /** Factory Droid: hooks in its settings.json (`install droid`). */
 import type { HostDefinition } from "../host/definition.js";
-import { CLAUDE_STYLE_GATE } from "../host/quiet-format.js";
 import { factoryDir } from "../../presets/droid.js";
 
 export const droidHost: HostDefinition = {
@@ -13,7 +12,6 @@ export const droidHost: HostDefinition = {
   hook: {
     description: "Factory Droid hook for SessionStart, PostToolUse and UserPromptSubmit (install with `agentsmd install droid`)",
     load: () => import("./profile.js").then((module) => module.runDroidHook),
-    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost), gate: CLAUDE_STYLE_GATE },
   },
   install: {
     summary: "hooks in a Factory Droid settings.json",

@@ -1,6 +1,7 @@
 /**
- * Droid's tool table without zod: input.ts (the schema and event mapping) and quiet.ts (the quiet
- * stage, a bundle of a few KB) both read it here.
+ * Droid's tool table without zod (input.ts's schema and event mapping read it). Droid has no quiet
+ * stage: its compaction is found only in its session log (profile `compaction`), which the stage
+ * does not read.
  */
 import { patchTargets, type TargetTable } from "../host/targets.js";
 

@@ -257,12 +257,22 @@ async function withSession<H>(
   }
 }
 
+/**
+ * A host whose answer at a tool call depends on more than the state and the disk is never
+ * certified quiet: one that observes each call (what it attached itself, Copilot's `view`), or one
+ * whose compaction only its own record tells (profile `compaction`: the quiet stage does not read
+ * that record, so a compaction would go unanswered until a call the stage leaves to the engine).
+ */
+function uncertifiable(profile: { observe?: unknown; compaction?: unknown }): boolean {
+  return profile.observe !== undefined || profile.compaction !== undefined;
+}
+
 /** start, and every event that finds no stored conversation: the initial chain minus what the host loads. */
 async function onStart<I, H, O>(run: Run<I, H, O>): Promise<Step<H>> {
   const open = await fresh(run);
   // The start certifies the root and cwd (their chain is what it gave or the host loaded): a tool
   // call later in or below them that finds no instruction file on its way is then quiet.
-  const quiet = run.profile.observe ? undefined : run.quiet;
+  const quiet = uncertifiable(run.profile) ? undefined : run.quiet;
   return withSession(
     open,
     () => deliverPieces(run, open, run.profile.headers.startup, initialPieces(open.session)),
@@ -391,8 +401,7 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
   const open = stored ? { session: await reopen(run, stored), state: stored } : await fresh(run);
   const initial = stored ? [] : initialPieces(open.session);
   let dirs: string[] = [];
-  // A host that observes each call (what it attached itself) is never certified quiet.
-  const quiet = run.profile.observe ? undefined : run.quiet;
+  const quiet = uncertifiable(run.profile) ? undefined : run.quiet;
   return withSession(
     open,
     async () => {
