@@ -156,13 +156,14 @@ export async function bundleHook({
 /**
  * The launcher, dist/hook/hook.cjs, with the quiet hosts' gates (their definitions' `hook.quiet.gate`,
  * from the registry as tsc compiled it) as a constant: it checks a call against its host's gate
- * before it loads any bundle (src/hook/quiet-gate.ts).
+ * before it loads any bundle (src/hook/quiet-gate.ts). `entry`: the package's CommonJS bin
+ * (scripts/build-bin.mjs) carries the same launcher and gates.
  * @example await bundleLauncher({ write: false })
  */
-export async function bundleLauncher({ outfile = HOOK_BIN, write = true } = {}) {
+export async function bundleLauncher({ outfile = HOOK_BIN, write = true, entry = HOOK_BIN_ENTRY } = {}) {
   const { hostDefinitions } = await import(join(ROOT, "dist/integrations/registry.js"));
   const gates = Object.fromEntries(hostDefinitions().flatMap((definition) => (definition.hook?.quiet ? [[definition.id, definition.hook.quiet.gate]] : [])));
-  return bundleHook({ entry: HOOK_BIN_ENTRY, outfile, write, wrap: false, define: { AGENTSMD_QUIET_GATES: JSON.stringify(gates) } });
+  return bundleHook({ entry, outfile, write, wrap: false, define: { AGENTSMD_QUIET_GATES: JSON.stringify(gates) } });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
