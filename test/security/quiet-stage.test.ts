@@ -291,3 +291,33 @@ describe("hosts the engine never certifies", () => {
     expect(existsSync(quietPath(state))).toBe(false);
   }, 30_000);
 });
+
+describe("the root as an anchor", () => {
+  it("stays certified however many directories a step certifies (the certifier puts the root and cwd first)", async () => {
+    const files: Record<string, string | null> = { "r/.git/": null, "r/AGENTS.md": "root rules\n", "r/free/x.ts": "" };
+    for (let i = 0; i < 40; i++) {
+      files[`r/p${i}/q/AGENTS.md`] = `p${i} rules\n`;
+      files[`r/p${i}/q/a.ts`] = "";
+    }
+    const tree = await createTree(files);
+    await sleep(RACY_MS + 200);
+    const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state"), AGENTSMD_CLAUDE_AGENTS_MD: "inject" };
+    const base = { session_id: "s3", cwd: tree.path("r"), transcript_path: tree.path("t.jsonl") };
+    const read = (file: string) => ({ ...base, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: tree.path(file) } });
+    await fullCall({ ...base, hook_event_name: "SessionStart", source: "startup" }, env);
+    // One step past the certifier's bound of directories (VS Code's editFiles names many files at once).
+    const many = {
+      ...base,
+      hook_event_name: "PostToolUse",
+      tool_name: "editFiles",
+      tool_input: { files: Array.from({ length: 40 }, (_, i) => tree.path(`r/p${i}/q/a.ts`)) },
+    };
+    expect(await fullCall(many, env)).toContain("p39 rules");
+    const cert = parseCertificate(
+      readFileSync(quietPath(conversationPath(hostStateDir(HOST, env, tree.home), { id: "s3" })), "utf8"),
+      await agentsmdVersion(),
+    )!;
+    expect(cert.dirs[tree.path("r")]?.quiet).toBe(true);
+    expect(quietCall(quietHost, ["hook", HOST], JSON.stringify(read("r/free/x.ts")), env, await agentsmdVersion())).toBe(true);
+  }, 60_000);
+});

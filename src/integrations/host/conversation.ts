@@ -270,13 +270,13 @@ function uncertifiable(profile: { observe?: unknown; compaction?: unknown }): bo
 /** start, and every event that finds no stored conversation: the initial chain minus what the host loads. */
 async function onStart<I, H, O>(run: Run<I, H, O>): Promise<Step<H>> {
   const open = await fresh(run);
-  // The start certifies the root and cwd (their chain is what it gave or the host loaded): a tool
-  // call later in or below them that finds no instruction file on its way is then quiet.
+  // The start certifies the root and cwd (the certifier's anchors; their chain is what it gave or
+  // the host loaded): a tool call later in or below them that finds no instruction file on its way is quiet.
   const quiet = uncertifiable(run.profile) ? undefined : run.quiet;
   return withSession(
     open,
     () => deliverPieces(run, open, run.profile.headers.startup, initialPieces(open.session)),
-    quiet && ((state) => quiet.premises(open.session, [open.session.root, open.session.cwd], null, state.mark !== undefined)),
+    quiet && ((state) => quiet.premises(open.session, [], null, state.mark !== undefined)),
   );
 }
 

@@ -27,8 +27,8 @@ export type QuietPremises = Pick<QuietCertificate, "names" | "all" | "dirs">;
 /** The engine's side of the certificate (the hook adapter gives one; in-process hosts none). */
 export interface QuietCertifier {
   /**
-   * The premises after a tool step on `dirs` (the targets' directories) from the state saved as
-   * `from` (null: none), null when none hold. A tool step only admits (a file at its version on
+   * The premises after a step on `dirs` (a tool step's targets' directories; the session's root
+   * and cwd always come first) from the state saved as `from` (null: none), null when none hold. A tool step only admits (a file at its version on
    * disk): what the certificate made for `from` vouched for still holds where its premises do, and
    * the quiet stage stats every premise it relies on, so those directories are kept as they are,
    * neither walked nor stat'ed again.
@@ -94,7 +94,8 @@ export function quietCertifier(options: QuietCertifierOptions): QuietCertifier {
         }
         const tree: QuietCertificate["dirs"] = {};
         let certified = 0;
-        for (const dir of new Set(dirs)) {
+        // The root and cwd first, at every certifying step: the anchors of every target below them (quiet-format.ts `belowPremises`), never crowded out.
+        for (const dir of new Set([session.root, session.cwd, ...dirs])) {
           if (certified >= QUIET_DIRS) break;
           const entries = await dirEntries(session, dir);
           if (entries && graft(tree, entries)) certified++;
