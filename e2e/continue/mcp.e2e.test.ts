@@ -151,58 +151,54 @@ describe(`Continue CLI ${VERSION} with \`agentsmd install continue\` (MCP)`, () 
     expect(shown.stdout.toString("utf8")).toBe("");
   });
 
-  it("`cn -p --resume` (offline, the last session of ~/.continue/sessions): the first run's history comes back whole; an AGENTS.md edited in between comes once more; an unedited one the resumed history holds is not given again (the new MCP process reads cn's session file)", async () => {
+  /**
+   * Two runs over one target: run 1 asks for it, the API file is edited, run 2 (`args(fx)`: how cn
+   * continues run 1) asks again. Run 2's first request must hold run 1 whole, then the new
+   * question; in the last request the edited file comes once more, and the one run 1's history
+   * holds (the new server process reads cn's session file) does not come again.
+   */
+  async function secondRun(args: (fx: Fixture) => Promise<string[]>): Promise<Fixture> {
     const { fx, server } = await setup();
     const target = fx.path("packages/api/src/db/schema.ts");
     await turn(fx, server, [context(target), { text: "done" }]);
+    const cnArgs = await args(fx);
     await writeFile(fx.path("packages/api/AGENTS.md"), "# API\nToken AG-API-EDITED-7: handlers return typed errors.\n");
-    await turn(fx, server, [context(target), { text: "again" }], { args: ["--resume"] });
-    const resumed = server
+    await turn(fx, server, [context(target), { text: "again" }], { args: cnArgs });
+    const first = server
       .mainRequests()
       .filter((request) => request.turn === 0)
       .at(-1)!.body as ChatRequestBody;
-    // The resumed run's first request holds the first run (its question, tool answer and reply), then the new question.
-    expect(resumed.messages.filter((message) => message.role === "user").map(messageText)).toEqual(["Work on the task.", "Work on the task."]);
+    expect(first.messages.filter((message) => message.role === "user").map(messageText)).toEqual(["Work on the task.", "Work on the task."]);
     expect(counts(lastRequest(server), ALL)).toEqual({
       "AG-ROOT-1": 1,
       "AG-API-2": 1,
       "AG-API-EDITED-7": 1,
-      // The resumed history holds it: the new server process, reading cn's session file, does not give it again.
       "AG-DB-3": 1,
       "AG-WEB-5": 0,
       "AG-UNUSED-6": 0,
     });
+    return fx;
+  }
+
+  const sessionFiles = async (fx: Fixture) =>
+    (await readdir(path.join(fx.home, ".continue", "sessions"))).filter((name) => name.endsWith(".json") && name !== "sessions.json");
+
+  it("`cn -p --resume` (offline, the last session of ~/.continue/sessions): the first run's history comes back whole; an AGENTS.md edited in between comes once more; an unedited one the resumed history holds is not given again (the new MCP process reads cn's session file)", async () => {
+    await secondRun(async () => ["--resume"]);
   });
 
   it("`cn -p --fork <id>` (a new session started from run 1's `<id>.json`): the forked history comes back; an AGENTS.md edited in between comes once more; an unedited one the forked history holds is not given again (the MCP server reads `--fork <id>` on cn's command line)", async () => {
-    const { fx, server } = await setup();
-    const target = fx.path("packages/api/src/db/schema.ts");
-    await turn(fx, server, [context(target), { text: "done" }]);
-    const sessions = path.join(fx.home, ".continue", "sessions");
-    const files = (await readdir(sessions)).filter((name) => name.endsWith(".json") && name !== "sessions.json");
-    expect(files).toHaveLength(1);
-    const id = files[0]!.slice(0, -".json".length);
-    await writeFile(fx.path("packages/api/AGENTS.md"), "# API\nToken AG-API-EDITED-7: handlers return typed errors.\n");
-    await turn(fx, server, [context(target), { text: "again" }], { args: ["--fork", id] });
-    const forked = server
-      .mainRequests()
-      .filter((request) => request.turn === 0)
-      .at(-1)!.body as ChatRequestBody;
-    // The fork's first request holds run 1 (its question, tool answer and reply), then the new question.
-    expect(forked.messages.filter((message) => message.role === "user").map(messageText)).toEqual(["Work on the task.", "Work on the task."]);
-    // cn saved the fork as a new session: run 1's file is still there, beside another one.
-    const after = (await readdir(sessions)).filter((name) => name.endsWith(".json") && name !== "sessions.json");
-    expect(after).toContain(files[0]);
-    expect(after).toHaveLength(2);
-    expect(counts(lastRequest(server), ALL)).toEqual({
-      "AG-ROOT-1": 1,
-      "AG-API-2": 1,
-      "AG-API-EDITED-7": 1,
-      // The forked history holds it: the new server process, reading `<id>.json`, does not give it again.
-      "AG-DB-3": 1,
-      "AG-WEB-5": 0,
-      "AG-UNUSED-6": 0,
+    let first = "";
+    const fx = await secondRun(async (fx) => {
+      const files = await sessionFiles(fx);
+      expect(files).toHaveLength(1);
+      first = files[0]!;
+      return ["--fork", first.slice(0, -".json".length)];
     });
+    // cn saved the fork as a new session: run 1's file is still there, beside another one.
+    const after = await sessionFiles(fx);
+    expect(after).toContain(first);
+    expect(after).toHaveLength(2);
   });
 
   it("auto-compaction inside one `cn -p` run (a small contextLength, a large Read): cn replaces the history with its summary and tells the MCP server nothing; the server reads the summary in cn's session file and gives the nested files again, once", async () => {
