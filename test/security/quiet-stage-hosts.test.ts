@@ -1,9 +1,10 @@
 /**
  * Auggie's and Crush's quiet stages end to end on their own payloads (Auggie's as recorded from
- * the real client, Crush's as its source builds them): the full path certifies a conversation at
- * its first delivering tool call, and the next tool call in that directory is answered by the
- * quiet stage (and let through by the launcher's gate), the full engine agreeing that it answers
- * nothing and changes nothing.
+ * the real client, Crush's as its source builds them). Neither sends a start agentsmd answers, so
+ * the first tool call starts the conversation: it delivers, and certifies the touched directory,
+ * the root and cwd; the next tool call there or below the root (no instruction file on the way)
+ * is answered by the quiet stage (and let through by the launcher's gate), the full engine
+ * agreeing that it answers nothing and changes nothing.
  */
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
@@ -50,6 +51,7 @@ async function project(): Promise<Tree> {
     "r/pkg/AGENTS.md": "pkg rules\n",
     "r/pkg/a.ts": "",
     "r/pkg/b.ts": "",
+    "r/lib/deep/c.ts": "",
   });
   // The certificate refuses directories changed within RACY_MS.
   await sleep(RACY_MS + 200);
@@ -74,6 +76,11 @@ describe("a host's conversation is certified and its quiet stage answers a tool 
       expect(first).toContain("pkg rules");
       expect(first).not.toContain("root rules"); // the host loads the root's itself
       expect(readFileSync(quietPath(state), "utf8")).toContain(tree.path("r/pkg"));
+      // Its first call gave the root's chain as a start does: the root is certified too, and a
+      // directory below it with no instruction file on the way is quiet without a call there.
+      const below = toolEvent(root, "c-1", "read", tree.path("r/lib/deep/c.ts"));
+      expect(quietGateOpen(host, definition.hook!.quiet!.gate, JSON.stringify(below), env)).toBe(true);
+      expect(stage(below)).toBe(true);
 
       expect(quietGateOpen(host, definition.hook!.quiet!.gate, JSON.stringify(edit), env)).toBe(true);
       expect(stage(edit)).toBe(true);
