@@ -93,3 +93,22 @@ describe("a host's conversation is certified and its quiet stage answers a tool 
     }, 30_000);
   }
 });
+
+describe("Crush's PostCompact voids the record", () => {
+  it("after a PostCompact the next tool call goes to the full path, which gives the nested files again", async () => {
+    const quiet = await hostDefinitions()
+      .find((each) => each.id === "crush")!
+      .hook!.quiet!.load();
+    const tree = await project();
+    const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
+    const root = tree.path("r");
+    const edit = HOSTS.crush!(root, "c-1", "edit", tree.path("r/pkg/b.ts"));
+    const version = await agentsmdVersion();
+    const stage = () => quietCall(quiet, ["hook", "crush"], JSON.stringify(edit), env, version);
+    expect(await fullCall(HOSTS.crush!(root, "c-1", "read", tree.path("r/pkg/a.ts")), env, "crush")).toContain("pkg rules");
+    expect(stage()).toBe(true);
+    expect(await fullCall({ event: "PostCompact", session_id: "c-1", cwd: root }, env, "crush")).toBe("");
+    expect(stage()).toBe(false);
+    expect(await fullCall(edit, env, "crush")).toContain("pkg rules");
+  }, 30_000);
+});
