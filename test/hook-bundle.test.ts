@@ -94,7 +94,8 @@ describe("hook bundle", () => {
     // 179 with the quiet certificate the engine writes (host/quiet-certificate.ts, host/quiet-format.ts), the state
     // file's name and check apart from its zod schema (host/state-file.ts), the tool tables apart from their schemas
     // (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub of each host's quiet stage.
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(179);
+    // 181 with Auggie's and Crush's quiet stages (auggie/tools.ts, crush/tools.ts: their tool tables apart from their schemas).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(181);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

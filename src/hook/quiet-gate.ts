@@ -23,9 +23,9 @@ const HEAD_MAX = 16 * 1024;
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-/** The first string value of `key` in a JSON text (any depth), or undefined. */
-function stringAt(text: string, key: string): string | undefined {
-  const match = new RegExp(`${JSON.stringify(key)}\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`).exec(text);
+/** The first string value of `key` in a JSON text (any depth; `orFirst`: or the first item of its list), or undefined. */
+function stringAt(text: string, key: string, orFirst = false): string | undefined {
+  const match = new RegExp(`${JSON.stringify(key)}\\s*:\\s*${orFirst ? "\\[?\\s*" : ""}("(?:[^"\\\\]|\\\\.)*")`).exec(text);
   if (match === null) return undefined;
   try {
     return JSON.parse(match[1]!) as string;
@@ -46,16 +46,24 @@ export function gateConversation(text: string, gate: QuietGate): ConversationId 
   return { id, agent: agent || undefined };
 }
 
+/** Whether the text holds the JSON string `path`, or one that starts with `path` and a separator. */
+function namesPath(text: string, path: string): boolean {
+  const spelled = JSON.stringify(path).slice(0, -1);
+  const below = path.endsWith(sep) ? spelled : spelled + JSON.stringify(sep).slice(1, -1);
+  return text.includes(`${spelled}"`) || text.includes(below);
+}
+
 /**
  * Whether the text holds a JSON string that is one of `dirs` or a path below one (a tool's target
  * as the host wrote it, or its cwd): a quiet directory vouches for the directories below it too
- * (host/quiet-format.ts `belowPremises`). Pure.
+ * (host/quiet-format.ts `belowPremises`). With `base` (the directory a host's relative targets are
+ * taken against), a directory below it is looked for spelled relative to it as well. Pure.
  */
-export function namesPathIn(text: string, dirs: readonly string[]): boolean {
+export function namesPathIn(text: string, dirs: readonly string[], base?: string): boolean {
+  const prefix = base === undefined || !isAbsolute(base) ? undefined : base.endsWith(sep) ? base : base + sep;
   for (const dir of dirs) {
-    const spelled = JSON.stringify(dir).slice(0, -1);
-    const below = dir.endsWith(sep) ? spelled : spelled + JSON.stringify(sep).slice(1, -1);
-    if (text.includes(`${spelled}"`) || text.includes(below)) return true;
+    if (namesPath(text, dir)) return true;
+    if (prefix !== undefined && dir.length > prefix.length && dir.startsWith(prefix) && namesPath(text, dir.slice(prefix.length))) return true;
   }
   return false;
 }
@@ -95,7 +103,7 @@ export function quietGateOpen(host: string, gate: QuietGate, text: string, env: 
     if (conversation === null || !home || !isAbsolute(home)) return false;
     const head = headLine(quietPath(conversationPath(gateStateDir(host, gate, env, home), conversation)), process.getuid?.());
     const dirs = head === null ? null : certificateHead(head);
-    return dirs !== null && namesPathIn(text, dirs);
+    return dirs !== null && namesPathIn(text, dirs, gate.base === undefined ? undefined : stringAt(text, gate.base, true));
   } catch {
     return false;
   }

@@ -12,9 +12,9 @@ import { createTree, type Tree } from "./tree.js";
 export const HOST = "claude-code";
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function fullCall(event: object, env: Record<string, string>): Promise<string> {
+export async function fullCall(event: object, env: Record<string, string>, host = HOST): Promise<string> {
   let stdout = "";
-  await runHookArgv(["hook", HOST], {
+  await runHookArgv(["hook", host], {
     stdout: (text) => (stdout += text),
     stderr: () => undefined,
     readStdin: async () => JSON.stringify(event),

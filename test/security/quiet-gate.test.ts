@@ -41,6 +41,17 @@ describe("the gate's reading of an event (pure)", () => {
     expect(namesPathIn(JSON.stringify({ file: "/a.ts" }), ["/"])).toBe(true);
   });
 
+  it("a target relative to the host's base (Auggie's workspace root) is looked for below it, spelled relative", () => {
+    const auggie = (path: string) => JSON.stringify({ workspace_roots: ["/w"], tool_input: { path } });
+    expect(namesPathIn(auggie("pkg/a.ts"), ["/w/pkg"], "/w")).toBe(true);
+    expect(namesPathIn(auggie("pkg/sub/a.ts"), ["/w/pkg"], "/w/")).toBe(true);
+    expect(namesPathIn(auggie("pkg"), ["/w/pkg"], "/w")).toBe(true);
+    expect(namesPathIn(auggie("pkg/a.ts"), ["/w/pkg"])).toBe(false);
+    expect(namesPathIn(auggie("pkgx/a.ts"), ["/w/pkg"], "/w")).toBe(false);
+    expect(namesPathIn(auggie("pkg/a.ts"), ["/v/pkg"], "/w")).toBe(false);
+    expect(namesPathIn(auggie("pkg/a.ts"), ["/w/pkg"], "w")).toBe(false);
+  });
+
   it("a head is a list of absolute paths, else nothing", () => {
     expect(certificateHead('["/a","/b c"]')).toEqual(["/a", "/b c"]);
     for (const bad of ['{"format":4}', '["a"]', "[1]", "[", ""]) expect(certificateHead(bad), bad).toBeNull();
@@ -116,7 +127,7 @@ describe("the gate on disk", () => {
 describe("each quiet host's gate", () => {
   it("looks for the certificate in the state directory its quiet stage reads", async () => {
     const hosts = hostDefinitions().filter((definition) => definition.hook?.quiet);
-    expect(hosts.map((definition) => definition.id).sort()).toEqual(["claude-code", "qwen"]);
+    expect(hosts.map((definition) => definition.id).sort()).toEqual(["auggie", "claude-code", "crush", "qwen"]);
     for (const definition of hosts) {
       const quiet = await definition.hook!.quiet!.load();
       const { gate } = definition.hook!.quiet!;

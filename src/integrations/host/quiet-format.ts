@@ -288,6 +288,11 @@ export interface QuietGate {
   /** The keys of the conversation's id and of its subagent's id. */
   conversation: string;
   agent?: string;
+  /**
+   * The key of the directory the host's relative tool paths are taken against (its string, or the
+   * first of its list: Auggie's `workspace_roots`), when it sends them relative.
+   */
+  base?: string;
   /** The state directory when this variable names an absolute one: `<value>/<folder>` (the host's `stateDir`), else XDG's. */
   stateEnv?: { name: string; folder: string };
 }
