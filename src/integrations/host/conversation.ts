@@ -408,9 +408,9 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
       const { session } = open;
       const { targets, blocks } = await touchTargets(session, run.fs, run.event.targets, run.event.read);
       await run.profile.observe?.(run.event, nativeContext(run, open.state));
-      // A conversation first seen at a tool call (a host with no start event: Auggie, Crush; a
-      // subagent) got the initial chain too: the root and cwd are certified as a start's are.
-      if (quiet) dirs = [...(await Promise.all(targets.map((target) => session.targetDir(target)))), ...(stored ? [] : [session.root, session.cwd])];
+      // The certifier adds the root and cwd itself (also for a conversation first seen at a tool
+      // call: Auggie, Crush, a subagent).
+      if (quiet) dirs = await Promise.all(targets.map((target) => session.targetDir(target)));
       // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
       const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
       return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
