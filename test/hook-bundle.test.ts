@@ -94,8 +94,9 @@ describe("hook bundle", () => {
     // 179 with the quiet certificate the engine writes (host/quiet-certificate.ts, host/quiet-format.ts), the state
     // file's name and check apart from its zod schema (host/state-file.ts), the tool tables apart from their schemas
     // (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub of each host's quiet stage.
-    // 181 with Auggie's and Crush's quiet stages (auggie/tools.ts, crush/tools.ts: their tool tables apart from their schemas).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(181);
+    // 181 with Auggie's and Crush's quiet stages (auggie/tools.ts, crush/tools.ts: their tool tables apart from their schemas);
+    // 182 with codex/tools.ts (a Codex tool event's targets apart from its zod schema, which its quiet bundle reads).
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(182);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 
@@ -157,11 +158,14 @@ describe("per-host bundles", () => {
       const { metafile } = await bundleQuiet(id, { outfile: join(tmpdir(), `agentsmd-quiet-test-${id}.cjs`), write: false });
       const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
       const modules = Object.keys(output.inputs);
+      // Codex's tool event is a shell command: its quiet stage reads it with host/shell-paths.ts
+      // (about 15 KB) and shell-quote (about 5 KB), 30 KB in all; still no zod and no engine.
+      const shellReader = id === "codex" ? /node_modules\/shell-quote\// : undefined;
       expect(
-        modules.filter((input) => /node_modules|src\/(session|load|presets)\/|conversation\.ts|deliver\.ts/.test(input)),
+        modules.filter((input) => /node_modules|src\/(session|load|presets)\/|conversation\.ts|deliver\.ts/.test(input) && !shellReader?.test(input)),
         id,
       ).toEqual([]);
-      expect(output.bytes, id).toBeLessThan(16 * 1024);
+      expect(output.bytes, id).toBeLessThan((shellReader ? 32 : 16) * 1024);
     }
   });
 

@@ -4,28 +4,49 @@
  * whenever it reads one, and nothing (the full path) for what the schema refuses or the
  * normalisation does not make a tool event of. A property test over generated events: random
  * event names, tools from the host's table and outside it, path fields of every type, agent ids
- * (empty too), each host's own keys (Auggie's `conversation_id` and `workspace_roots`, Crush's
- * `event`), and stray fields of the wrong type. And the launcher's gate (the host's
- * `hook.quiet.gate`) finds, in the text of every event the host reads, the conversation it read.
+ * (empty too), and stray fields of the wrong type.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostDefinitions } from "../../src/integrations/registry.js";
 import { parseHostInput } from "../../src/integrations/host/deliver.js";
-import type { HostProfile } from "../../src/integrations/host/profile.js";
+import type { HostEvent, HostProfile } from "../../src/integrations/host/profile.js";
 import { claudeCodeProfile } from "../../src/integrations/claude-code/profile.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
 import { auggieProfile } from "../../src/integrations/auggie/profile.js";
 import { crushProfile } from "../../src/integrations/crush/profile.js";
 import { gateConversation } from "../../src/hook/quiet-gate.js";
 import { conversationPath } from "../../src/integrations/host/state-file.js";
+import { codexEventTargets, codexProfile } from "../../src/integrations/codex/profile.js";
+import { CODEX_EVENTS } from "../../src/integrations/codex/input.js";
+import { nodeFileSystem } from "../../src/io/file-system.js";
 
-const PROFILES: Record<string, () => HostProfile<unknown, unknown, unknown>> = {
-  "claude-code": () => claudeCodeProfile({ agentsMd: "inject" }) as HostProfile<unknown, unknown, unknown>,
-  qwen: () => qwenProfile() as HostProfile<unknown, unknown, unknown>,
-  auggie: () => auggieProfile() as HostProfile<unknown, unknown, unknown>,
-  crush: () => crushProfile() as HostProfile<unknown, unknown, unknown>,
-};
+type Env = Record<string, string>;
+type AnyProfile = HostProfile<unknown, unknown, unknown>;
+
+/** The full path's reading: the host's validation, then its normalisation (throws for what it refuses). */
+const normalized =
+  (profile: () => AnyProfile) =>
+  async (raw: unknown, env: Env): Promise<HostEvent | null> => {
+    const host = profile();
+    const foreign = host.foreign?.(raw, env) ?? null;
+    return foreign === null ? host.normalize(parseHostInput(host, raw)) : null;
+  };
+
+/** Codex's runner (codex/hook.ts): events it does not answer dropped, validation, targets settled against the file system, then its normalisation. */
+async function codexFullPath(raw: unknown, env: Env): Promise<HostEvent | null> {
+  const name = (raw as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof name === "string" && !(CODEX_EVENTS as readonly string[]).includes(name)) return null;
+  const input = parseHostInput(codexProfile(), raw);
+  return codexProfile(await codexEventTargets(input, nodeFileSystem, env.HOME)).normalize(input);
+}
+
+/** A quiet host's profile, its full path's reading of an event, and the events to try. */
+interface Profile {
+  profile: () => AnyProfile;
+  full: (raw: unknown, env: Env) => Promise<HostEvent | null>;
+  events: () => fc.Arbitrary<unknown>;
+}
 
 const TOOLS = [
   ...["Read", "Edit", "Write", "Grep", "LS", "Create", "ApplyPatch", "read_file", "edit", "grep_search", "list_directory", "editFiles", "Bash", ""],
@@ -63,6 +84,81 @@ const eventArb = fc.record(
   { requiredKeys: ["hook_event_name", "session_id", "cwd", "tool_name", "tool_input"] },
 );
 
+/** Codex: shell commands of plain words, quotes, globs, pipes, `&&`, git words, `~` and variables; apply_patch bodies. */
+const wordArb = fc.constantFrom(
+  "a.ts",
+  "pkg/a.ts",
+  "/r/x.ts",
+  "../up.ts",
+  "~/n.md",
+  "'two words.ts'",
+  '"$HOME/h.md"',
+  "$DIR/x.ts",
+  "*.ts",
+  "pkg/*.md",
+  "AGENTS.md",
+  "HEAD:pkg/a.ts",
+  "-n",
+  "5",
+  "x",
+);
+const simpleArb = fc
+  .tuple(
+    fc.constantFrom("cat", "head -n 5", "sed -n 1,5p", "rg", "grep -r", "ls", "wc -l", "git show", "git diff", "find", "cd", "echo", "tee", "touch"),
+    fc.array(wordArb, { maxLength: 3 }),
+  )
+  .map(([program, words]) => [program, ...words].join(" "));
+const commandArb = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(simpleArb, fc.array(fc.tuple(fc.constantFrom(" | ", " && ", " ; ", " || ", " > out.txt; "), simpleArb), { maxLength: 2 }))
+      .map(([first, rest]) => first + rest.map(([join, next]) => join + next).join("")),
+  },
+  { weight: 1, arbitrary: fc.constantFrom("cat $(ls)", "cat 'open", "bash -lc 'cat pkg/a.ts'", "cat <<EOF\nx\nEOF", "") },
+);
+const patchArb = fc
+  .array(fc.tuple(fc.constantFrom("Add File", "Update File", "Delete File", "Move to"), fc.constantFrom("a.ts", "/r/b.ts", "pkg/AGENTS.md", " ")), {
+    maxLength: 3,
+  })
+  .map((headers) => `*** Begin Patch\n${headers.map(([kind, path]) => `*** ${kind}: ${path}\n+x\n`).join("")}*** End Patch\n`);
+const codexEventArb = fc
+  .oneof(
+    fc.tuple(fc.constant("Bash"), commandArb),
+    fc.tuple(fc.constant("apply_patch"), patchArb),
+    fc.tuple(fc.constantFrom("shell", "mcp__x__y", ""), commandArb),
+  )
+  .chain(([tool, command]) =>
+    fc.record(
+      {
+        session_id: mostly(fc.constantFrom("s1", "0199-a b"), fc.constantFrom("", 7, "x".repeat(513))),
+        hook_event_name: fc.constantFrom("PostToolUse", "PostToolUse", "PostToolUse", "PreToolUse", "SessionStart", "Stop"),
+        cwd: mostly(fc.constantFrom("/r", "/r/pkg"), fc.constantFrom("", "r", 7)),
+        transcript_path: mostly(fc.constantFrom("/t.jsonl", null), fc.constantFrom(7, "x".repeat(4097))),
+        model: mostly(fc.constant("gpt-5"), fc.integer()),
+        permission_mode: mostly(fc.constant("default"), fc.integer()),
+        turn_id: mostly(fc.constant("t1"), fc.integer()),
+        tool_name: mostly(fc.constant(tool), fc.integer()),
+        tool_input: mostly(fc.constant({ command }), fc.constantFrom("x", [], { command: 7 }, null)),
+        tool_response: fc.constantFrom("ok", ""),
+        tool_use_id: mostly(fc.constant("call_1"), fc.integer()),
+      },
+      { requiredKeys: ["hook_event_name", "session_id", "cwd", "tool_name", "tool_input"] },
+    ),
+  );
+
+const claude = () => claudeCodeProfile({ agentsMd: "inject" }) as AnyProfile;
+const qwen = () => qwenProfile() as AnyProfile;
+const auggie = () => auggieProfile() as AnyProfile;
+const crush = () => crushProfile() as AnyProfile;
+const PROFILES: Record<string, Profile> = {
+  "claude-code": { profile: claude, full: normalized(claude), events: () => eventArb },
+  qwen: { profile: qwen, full: normalized(qwen), events: () => eventArb },
+  codex: { profile: () => codexProfile() as AnyProfile, full: codexFullPath, events: () => codexEventArb },
+  auggie: { profile: auggie, full: normalized(auggie), events: () => eventArb },
+  crush: { profile: crush, full: normalized(crush), events: () => eventArb },
+};
+
 describe("each quiet host reads an event as its full path does", () => {
   const quietHosts = hostDefinitions().filter((definition) => definition.hook?.quiet !== undefined);
 
@@ -72,7 +168,7 @@ describe("each quiet host reads an event as its full path does", () => {
 
   it("a quiet host is one the engine certifies: it observes no call and finds no compaction in a record of its own", () => {
     for (const id of Object.keys(PROFILES)) {
-      const profile = PROFILES[id]!();
+      const profile = PROFILES[id]!.profile();
       expect(profile.observe, id).toBeUndefined();
       expect(profile.compaction, id).toBeUndefined();
     }
@@ -82,16 +178,15 @@ describe("each quiet host reads an event as its full path does", () => {
     it(`${definition.id}: the same conversation and targets, or none`, async () => {
       const quiet = await definition.hook!.quiet!.load();
       const { gate } = definition.hook!.quiet!;
-      const profile = PROFILES[definition.id]!();
-      const env = {};
+      const { full: fullPath, events } = PROFILES[definition.id]!;
+      const env = { HOME: "/h" };
       let read = 0;
-      fc.assert(
-        fc.property(eventArb, (raw) => {
+      await fc.assert(
+        fc.asyncProperty(events(), async (raw) => {
           const mine = quiet.event(raw, env);
-          let full: ReturnType<typeof profile.normalize> | null;
+          let full: HostEvent | null;
           try {
-            const foreign = profile.foreign?.(raw, env) ?? null;
-            full = foreign === null ? profile.normalize(parseHostInput(profile, raw)) : null;
+            full = await fullPath(raw, env);
           } catch {
             full = null;
           }
@@ -100,7 +195,7 @@ describe("each quiet host reads an event as its full path does", () => {
           expect(full, JSON.stringify(raw)).not.toBeNull();
           expect(full!.kind).toBe("tool");
           expect(mine.conversation).toEqual(full!.conversation);
-          expect(mine.targets).toEqual(full!.targets);
+          expect(mine.targets, JSON.stringify(raw)).toEqual(full!.targets);
           const gated = gateConversation(JSON.stringify(raw), gate);
           expect(gated && conversationPath("/s", gated), JSON.stringify(raw)).toBe(conversationPath("/s", mine.conversation));
         }),
