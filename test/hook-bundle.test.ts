@@ -61,7 +61,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 168 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 180 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -94,7 +94,8 @@ describe("hook bundle", () => {
     // 179 with the quiet certificate the engine writes (host/quiet-certificate.ts, host/quiet-format.ts), the state
     // file's name and check apart from its zod schema (host/state-file.ts), the tool tables apart from their schemas
     // (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub of each host's quiet stage.
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(179);
+    // 180 with Gemini CLI's tool table apart from its schema (gemini/tools.ts), for its quiet bundle.
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(180);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

@@ -13,14 +13,19 @@ import { parseHostInput } from "../../src/integrations/host/deliver.js";
 import type { HostProfile } from "../../src/integrations/host/profile.js";
 import { claudeCodeProfile } from "../../src/integrations/claude-code/profile.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
+import { geminiProfile } from "../../src/integrations/gemini/profile.js";
 
 const PROFILES: Record<string, () => HostProfile<unknown, unknown, unknown>> = {
   "claude-code": () => claudeCodeProfile({ agentsMd: "inject" }) as HostProfile<unknown, unknown, unknown>,
   qwen: () => qwenProfile() as HostProfile<unknown, unknown, unknown>,
+  gemini: () => geminiProfile() as HostProfile<unknown, unknown, unknown>,
 };
 
-const TOOLS = ["Read", "Edit", "Write", "Grep", "LS", "Create", "ApplyPatch", "read_file", "edit", "grep_search", "list_directory", "editFiles", "Bash", ""];
-const FIELDS = ["file_path", "path", "directory_path", "dir_path", "notebook_path", "files", "input", "offset"];
+const TOOLS = [
+  ...["Read", "Edit", "Write", "Grep", "LS", "Create", "ApplyPatch", "read_file", "edit", "grep_search", "list_directory", "editFiles", "Bash", ""],
+  ...["replace", "read_many_files", "glob", "write_file"],
+];
+const FIELDS = ["file_path", "path", "directory_path", "dir_path", "notebook_path", "files", "input", "offset", "absolute_path", "include", "paths"];
 const valueArb = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom("/r/a/x.ts", "a/y.ts", "/r/AGENTS.md", "", "/r/a", "*** Begin Patch\n*** Update File: /r/b.ts\n*** End Patch") },
   fc.array(fc.constantFrom("/r/a.ts", "b.ts"), { maxLength: 3 }),
@@ -32,13 +37,25 @@ const mostly = <T, U>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<U>) => fc.oneof({
 const eventArb = fc.record(
   {
     session_id: mostly(fc.constantFrom("s1", "a b/c"), fc.constantFrom("", 7)),
-    hook_event_name: fc.constantFrom("PostToolUse", "PostToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "AfterTool"),
+    hook_event_name: fc.constantFrom(
+      "PostToolUse",
+      "PostToolUse",
+      "PostToolUse",
+      "SessionStart",
+      "UserPromptSubmit",
+      "AfterTool",
+      "AfterTool",
+      "BeforeAgent",
+      "PreCompress",
+    ),
     cwd: mostly(fc.constantFrom("/r", "/r/a"), fc.constantFrom("", 7)),
     transcript_path: mostly(fc.constant("/t.jsonl"), fc.integer()),
     tool_name: mostly(fc.constantFrom(...TOOLS), fc.integer()),
     tool_input: mostly(fc.dictionary(fc.constantFrom(...FIELDS), valueArb, { minKeys: 1, maxKeys: 3 }), fc.constantFrom("x", [])),
     agent_id: mostly(fc.constantFrom("", "agent-1"), fc.integer()),
     permission_mode: mostly(fc.constant("default"), fc.integer()),
+    timestamp: mostly(fc.constant("2026-01-01T00:00:00.000Z"), fc.integer()),
+    trigger: mostly(fc.constant("auto"), fc.integer()),
     tool_result: fc.constant({}),
   },
   { requiredKeys: ["hook_event_name", "session_id", "cwd", "tool_name", "tool_input"] },

@@ -1,7 +1,7 @@
 /**
- * The quiet stage's reading of a Claude-style PostToolUse event (host/claude-style-event.ts's
- * fields, without zod): its conversation and the targets of the host's tool table. A field of the
- * wrong type, or any other event, is null: the full path validates and answers it.
+ * The quiet stage's reading of a Claude-style tool event (host/claude-style-event.ts's fields,
+ * without zod): its conversation and the targets of the host's tool table. A field of the wrong
+ * type, or any other event, is null: the full path validates and answers it.
  */
 import { absolute } from "../../core/paths.js";
 import type { QuietEvent } from "./quiet-format.js";
@@ -14,13 +14,21 @@ const maybeString = (value: unknown) => value === undefined || typeof value === 
 const someString = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /**
- * A Claude-style PostToolUse event's conversation and targets, or null. `own.strings`: the host's
- * own optional string fields.
+ * A Claude-style tool event's conversation and targets, or null. `own.toolEvent`: the host's name
+ * of its tool event (Claude Code's `PostToolUse`, Gemini CLI's `AfterTool`); `own.strings`: the
+ * host's own optional string fields.
  */
-export function claudeStyleQuietEvent(raw: unknown, table: TargetTable, own: { strings?: readonly string[] } = {}): QuietEvent | null {
+export function claudeStyleQuietEvent(raw: unknown, table: TargetTable, own: { toolEvent?: string; strings?: readonly string[] } = {}): QuietEvent | null {
   if (!isRecord(raw)) return null;
   const { session_id, hook_event_name, cwd, tool_name, tool_input, agent_id } = raw;
-  if (hook_event_name !== "PostToolUse" || !someString(session_id) || !someString(cwd) || typeof tool_name !== "string" || !isRecord(tool_input)) return null;
+  if (
+    hook_event_name !== (own.toolEvent ?? "PostToolUse") ||
+    !someString(session_id) ||
+    !someString(cwd) ||
+    typeof tool_name !== "string" ||
+    !isRecord(tool_input)
+  )
+    return null;
   // The optional strings of the shared schema, and the host's own (`own.strings`).
   if (![agent_id, raw.transcript_path, raw.source, raw.prompt, ...(own.strings ?? []).map((key) => raw[key])].every(maybeString)) return null;
   const targets = toolTargets(table, { tool: tool_name, input: tool_input, cwd: absolute(cwd, "/") });
