@@ -5,7 +5,7 @@
  * fires PreCompress before every model call: the mark it leaves sends the next AfterTool to the
  * full path (which reads the transcript), and the certificate is whole again after it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { quietCall } from "../../src/hook/quiet.js";
 import { quietGateOpen } from "../../src/hook/quiet-gate.js";
@@ -57,5 +57,19 @@ describe("Gemini CLI's quiet stage", () => {
       expect(quiet(event), JSON.stringify(event)).toBe(false);
     }
     expect(gate({ ...edit, hook_event_name: "PostToolUse" })).toBe(false);
+  });
+
+  it("PreCompress (before every model call) marks the transcript: the next AfterTool is the full path's, after which every certified directory is the stage's again", async () => {
+    const [top, edit] = [setup.tool("read_file", "top.ts"), setup.tool("replace", setup.tree.path("r/pkg/b.ts"))];
+    appendFileSync(setup.tree.path("t.jsonl"), '{"type":"user","content":"go"}\n');
+    expect(await full({ ...setup.base, hook_event_name: "PreCompress", trigger: "auto" })).toBe("");
+    expect(readFileSync(setup.state, "utf8")).toContain('"mark"');
+    // A compression since the mark only the transcript tells: the full path reads it.
+    expect([quiet(top), quiet(edit)]).toEqual([false, false]);
+    appendFileSync(setup.tree.path("t.jsonl"), '{"type":"gemini","content":"ok"}\n');
+    expect(await full(edit)).toBe("");
+    expect(readFileSync(setup.state, "utf8")).not.toContain('"mark"');
+    // Not only the directory of that call: the root, certified at the start, too.
+    expect([quiet(top), quiet(edit)]).toEqual([true, true]);
   });
 });
