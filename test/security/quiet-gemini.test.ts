@@ -72,4 +72,19 @@ describe("Gemini CLI's quiet stage", () => {
     // Not only the directory of that call: the root, certified at the start, too.
     expect([quiet(top), quiet(edit)]).toEqual([true, true]);
   });
+
+  it("a compression since the mark: the full path gives back what the model lost, and no certificate of before it answers for after it", async () => {
+    const [top, edit] = [setup.tool("read_file", "top.ts"), setup.tool("replace", setup.tree.path("r/pkg/b.ts"))];
+    expect([quiet(top), quiet(edit)]).toEqual([true, true]);
+    expect(await full({ ...setup.base, hook_event_name: "PreCompress", trigger: "auto" })).toBe("");
+    // Gemini replaced the history with a summary that holds none of the delivered files.
+    appendFileSync(setup.tree.path("t.jsonl"), '{"$set":{"messages":[{"type":"user","content":[{"text":"summary"}]}]}}\n');
+    expect([quiet(top), quiet(edit)]).toEqual([false, false]);
+    const restored = await full(edit);
+    expect(restored).toContain("root rules");
+    expect(restored).toContain("pkg rules");
+    // Given back once: the next calls there are quiet, the stage's and the full path's alike.
+    expect(quiet(edit)).toBe(true);
+    expect(await full(top)).toBe("");
+  });
 });
