@@ -61,7 +61,7 @@ describe("hook bundle", () => {
     expect(heavy).toEqual([]);
   });
 
-  it("stays small: zod/mini only (tree-shaken), at most 168 modules and 320 KB", () => {
+  it("stays small: zod/mini only (tree-shaken), at most 180 modules and 320 KB", () => {
     const output = Object.values(metafile.outputs).find((o) => Object.keys(o.inputs).length > 0)!;
     const kept = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0);
     const zod = kept.filter(([input]) => input.includes("node_modules/zod/")).reduce((sum, [, info]) => sum + info.bytesInOutput, 0);
@@ -95,8 +95,9 @@ describe("hook bundle", () => {
     // file's name and check apart from its zod schema (host/state-file.ts), the tool tables apart from their schemas
     // (claude-code/tools.ts, droid/tools.ts, qwen/tools.ts), which the quiet bundles read, and the stub of each host's quiet stage.
     // 181 with Auggie's and Crush's quiet stages (auggie/tools.ts, crush/tools.ts: their tool tables apart from their schemas);
-    // 182 with codex/tools.ts (a Codex tool event's targets apart from its zod schema, which its quiet bundle reads).
-    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(182);
+    // 182 with codex/tools.ts (a Codex tool event's targets apart from its zod schema, which its quiet bundle reads);
+    // 183 with Gemini CLI's tool table apart from its schema (gemini/tools.ts), for its quiet bundle.
+    expect(Object.keys(output.inputs).length).toBeLessThanOrEqual(183);
     expect(output.bytes).toBeLessThan(320 * 1024);
   });
 

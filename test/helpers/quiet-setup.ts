@@ -1,6 +1,6 @@
 /**
  * A Claude Code conversation whose last read left a quiet certificate (the quiet stage's and its
- * gate's tests), and the full hook path to compare with.
+ * gate's tests), a Gemini CLI one, and the full hook path to compare with.
  */
 import { runHookArgv } from "../../src/hook/run.js";
 import { agentsmdVersion } from "../../src/integrations/host/quiet-format.js";
@@ -46,4 +46,36 @@ export async function certified(
   const read = { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: { file_path: tree.path("r/pkg/b.ts") } };
   const state = conversationPath(hostStateDir(HOST, env, tree.home), { id: "s1" });
   return { tree, env, state, read, version: await agentsmdVersion() };
+}
+
+/**
+ * A Gemini CLI conversation started (its first BeforeAgent delivers the start: SessionStart
+ * startup delivers nothing) in a project whose directories are older than RACY_MS, with a
+ * transcript for PreCompress to mark. `tool(name, path)`: an AfterTool event.
+ */
+export async function geminiStarted(): Promise<{
+  tree: Tree;
+  env: Record<string, string>;
+  state: string;
+  base: object;
+  tool: (tool: string, path: string) => object;
+  version: string;
+}> {
+  const tree = await createTree({
+    "r/.git/": null,
+    "r/AGENTS.md": "root rules\n",
+    "r/top.ts": "",
+    "r/pkg/AGENTS.md": "pkg rules\n",
+    "r/pkg/a.ts": "",
+    "r/pkg/b.ts": "",
+    "t.jsonl": '{"sessionId":"g1"}\n',
+  });
+  await sleep(RACY_MS + 200);
+  const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
+  const base = { session_id: "g1", cwd: tree.path("r"), transcript_path: tree.path("t.jsonl"), timestamp: "2026-01-01T00:00:00.000Z" };
+  expect(await fullCall({ ...base, hook_event_name: "SessionStart", source: "startup" }, env, "gemini")).toBe("");
+  expect(await fullCall({ ...base, hook_event_name: "BeforeAgent", prompt: "go" }, env, "gemini")).toContain("root rules");
+  const tool = (name: string, path: string) => ({ ...base, hook_event_name: "AfterTool", tool_name: name, tool_input: { file_path: path }, tool_response: {} });
+  const state = conversationPath(hostStateDir("gemini", env, tree.home), { id: "g1" });
+  return { tree, env, state, base, tool, version: await agentsmdVersion() };
 }

@@ -14,6 +14,7 @@ import type { HostEvent, HostProfile } from "../../src/integrations/host/profile
 import { claudeCodeProfile } from "../../src/integrations/claude-code/profile.js";
 import { qwenProfile } from "../../src/integrations/qwen/profile.js";
 import { auggieProfile } from "../../src/integrations/auggie/profile.js";
+import { geminiProfile } from "../../src/integrations/gemini/profile.js";
 import { crushProfile } from "../../src/integrations/crush/profile.js";
 import { gateConversation } from "../../src/hook/quiet-gate.js";
 import { conversationPath } from "../../src/integrations/host/state-file.js";
@@ -52,9 +53,36 @@ const TOOLS = [
   ...["Read", "Edit", "Write", "Grep", "LS", "Create", "ApplyPatch", "read_file", "edit", "grep_search", "list_directory", "editFiles", "Bash", ""],
   // Auggie's and Crush's
   ...["view", "save-file", "str-replace-editor", "apply_patch", "launch-process", "multiedit", "write", "download", "ls", "glob", "grep", "bash"],
+  // Gemini CLI's
+  ...["replace", "read_many_files", "write_file"],
 ];
-const FIELDS = ["file_path", "path", "directory_path", "dir_path", "notebook_path", "files", "input", "offset", "view_range", "type"];
-const EVENTS = ["PostToolUse", "PreToolUse", "SessionStart", "UserPromptSubmit", "AfterTool", "PostCompact", "pre_tool_use", "posttooluse"];
+const FIELDS = [
+  "file_path",
+  "path",
+  "directory_path",
+  "dir_path",
+  "notebook_path",
+  "files",
+  "input",
+  "offset",
+  "view_range",
+  "type",
+  "absolute_path",
+  "include",
+  "paths",
+];
+const EVENTS = [
+  "PostToolUse",
+  "PreToolUse",
+  "SessionStart",
+  "UserPromptSubmit",
+  "AfterTool",
+  "PostCompact",
+  "pre_tool_use",
+  "posttooluse",
+  "BeforeAgent",
+  "PreCompress",
+];
 const valueArb = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom("/r/a/x.ts", "a/y.ts", "/r/AGENTS.md", "", "/r/a", "*** Begin Patch\n*** Update File: /r/b.ts\n*** End Patch") },
   fc.array(fc.constantFrom("/r/a.ts", "b.ts"), { maxLength: 3 }),
@@ -66,7 +94,7 @@ const mostly = <T, U>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<U>) => fc.oneof({
 const eventArb = fc.record(
   {
     session_id: mostly(fc.constantFrom("s1", "a b/c"), fc.constantFrom("", 7)),
-    hook_event_name: fc.oneof({ weight: 3, arbitrary: fc.constant("PostToolUse") }, fc.constantFrom(...EVENTS)),
+    hook_event_name: fc.oneof({ weight: 3, arbitrary: fc.constantFrom("PostToolUse", "AfterTool") }, fc.constantFrom(...EVENTS)),
     // Crush's event name, Auggie's conversation and workspace
     event: mostly(fc.oneof({ weight: 3, arbitrary: fc.constant("PreToolUse") }, fc.constantFrom(...EVENTS)), fc.constantFrom("", 7)),
     conversation_id: mostly(fc.constantFrom("c1", "x.y/z"), fc.constantFrom("", 7)),
@@ -77,6 +105,8 @@ const eventArb = fc.record(
     tool_input: mostly(fc.dictionary(fc.constantFrom(...FIELDS), valueArb, { minKeys: 1, maxKeys: 3 }), fc.constantFrom("x", [])),
     agent_id: mostly(fc.constantFrom("", "agent-1"), fc.integer()),
     permission_mode: mostly(fc.constant("default"), fc.integer()),
+    timestamp: mostly(fc.constant("2026-01-01T00:00:00.000Z"), fc.integer()),
+    trigger: mostly(fc.constant("auto"), fc.integer()),
     tool_result: fc.constant({}),
     tool_output: fc.constantFrom("done", 7),
     is_error: fc.boolean(),
@@ -151,12 +181,14 @@ const claude = () => claudeCodeProfile({ agentsMd: "inject" }) as AnyProfile;
 const qwen = () => qwenProfile() as AnyProfile;
 const auggie = () => auggieProfile() as AnyProfile;
 const crush = () => crushProfile() as AnyProfile;
+const gemini = () => geminiProfile() as AnyProfile;
 const PROFILES: Record<string, Profile> = {
   "claude-code": { profile: claude, full: normalized(claude), events: () => eventArb },
   qwen: { profile: qwen, full: normalized(qwen), events: () => eventArb },
   codex: { profile: () => codexProfile() as AnyProfile, full: codexFullPath, events: () => codexEventArb },
   auggie: { profile: auggie, full: normalized(auggie), events: () => eventArb },
   crush: { profile: crush, full: normalized(crush), events: () => eventArb },
+  gemini: { profile: gemini, full: normalized(gemini), events: () => eventArb },
 };
 
 describe("each quiet host reads an event as its full path does", () => {

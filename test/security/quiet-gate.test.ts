@@ -127,7 +127,7 @@ describe("the gate on disk", () => {
 describe("each quiet host's gate", () => {
   it("looks for the certificate in the state directory its quiet stage reads", async () => {
     const hosts = hostDefinitions().filter((definition) => definition.hook?.quiet);
-    expect(hosts.map((definition) => definition.id).sort()).toEqual(["auggie", "claude-code", "codex", "crush", "qwen"]);
+    expect(hosts.map((definition) => definition.id).sort()).toEqual(["auggie", "claude-code", "codex", "crush", "gemini", "qwen"]);
     for (const definition of hosts) {
       const quiet = await definition.hook!.quiet!.load();
       const { gate } = definition.hook!.quiet!;

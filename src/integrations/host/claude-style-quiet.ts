@@ -1,7 +1,7 @@
 /**
  * The quiet stage's reading of a Claude-style tool event (host/claude-style-event.ts's fields,
  * without zod): its conversation and the targets of the host's tool table. Hosts that spell the
- * same event their own way (Auggie's `conversation_id` and `workspace_roots`, Crush's `event`)
+ * same event their own way (Auggie's `conversation_id` and `workspace_roots`, Crush's `event`, Gemini CLI's `AfterTool`)
  * pass their spelling. A field of the wrong type, or any other event, is null: the full path
  * validates and answers it.
  */
@@ -28,8 +28,8 @@ export interface QuietSpelling {
   strings: readonly string[];
 }
 
-/** Claude Code's spelling, which Qwen Code speaks too. */
-const CLAUDE_STYLE: QuietSpelling = {
+/** Claude Code's spelling, which Qwen Code speaks too (Gemini CLI with its own event name). */
+export const CLAUDE_STYLE: QuietSpelling = {
   event: { key: "hook_event_name", name: "PostToolUse" },
   conversation: "session_id",
   agent: "agent_id",

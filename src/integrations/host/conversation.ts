@@ -395,8 +395,17 @@ async function afterCompaction<I, H, O>(
   return { text: [restored.text, next.text].filter((part) => part !== "").join("\n\n"), state: withId(next.state ?? base) };
 }
 
-/** tool: the files newly applicable to the targets; a read of an instruction file admits it. */
-async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null): Promise<Step<H>> {
+/**
+ * tool: the files newly applicable to the targets; a read of an instruction file admits it. `from`:
+ * the text of the state the step starts from, whose certificate it carries on (the stored text, or
+ * the unmarked state's after a mark the transcript showed was no compaction).
+ */
+async function onTool<I, H, O>(
+  run: Run<I, H, O>,
+  stored: ConversationState<H> | null,
+  storedText: string | null,
+  from: string | null = storedText,
+): Promise<Step<H>> {
   // No start seen for this conversation (a subagent, or hooks installed mid-session): the chain comes too.
   const open = stored ? { session: await reopen(run, stored), state: stored } : await fresh(run);
   const initial = stored ? [] : initialPieces(open.session);
@@ -418,7 +427,7 @@ async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> |
     quiet &&
       ((state, checked) =>
         // Certified only with a save (the text on disk differs): a call that changes nothing writes nothing, and computes nothing for it.
-        checked === storedText ? Promise.resolve(null) : quiet.premises(open.session, dirs, storedText, state.mark !== undefined)),
+        checked === storedText ? Promise.resolve(null) : quiet.premises(open.session, dirs, from, state.mark !== undefined)),
   );
 }
 
@@ -480,19 +489,33 @@ async function onCompactEvent<I, H, O>(run: Run<I, H, O>, stored: ConversationSt
   return onCompact(run, { ...stored, mark: undefined }, history?.seen);
 }
 
-/** The event's step on the stored state (null: none). */
-function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null): Promise<Step<H>> {
+/**
+ * The event's step on the stored state (null: none). After a mark the transcript showed was no
+ * compaction, the state is the unmarked one again: its certificate (written before the mark) is
+ * carried on, so a host that marks before every model call (Gemini CLI's PreCompress) keeps its
+ * certified directories.
+ */
+function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null, from: string | null = storedText): Promise<Step<H>> {
   const kind = run.event.kind;
-  if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt")) return afterMark(run, stored, (state) => step(run, state, storedText));
-  if (run.profile.compaction && (kind === "tool" || kind === "prompt")) return afterCompaction(run, stored, (state) => stepOf(run, state, storedText));
-  return stepOf(run, stored, storedText);
+  if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt"))
+    return afterMark(run, stored, (state) => step(run, state, storedText, checkedText(state)));
+  if (run.profile.compaction && (kind === "tool" || kind === "prompt")) return afterCompaction(run, stored, (state) => stepOf(run, state, storedText, from));
+  return stepOf(run, stored, storedText, from);
 }
 
-/** The event's own step; `storedText`: the state file's text as read (what a save would replace). */
-function stepOf<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null): Promise<Step<H>> {
+/**
+ * The event's own step; `storedText`: the state file's text as read (what a save would replace);
+ * `from`: the text of the state the step starts from (a tool step carries on its certificate).
+ */
+function stepOf<I, H, O>(
+  run: Run<I, H, O>,
+  stored: ConversationState<H> | null,
+  storedText: string | null,
+  from: string | null = storedText,
+): Promise<Step<H>> {
   switch (run.event.kind) {
     case "tool":
-      return onTool(run, stored, storedText);
+      return onTool(run, stored, storedText, from);
     case "resume":
       return stored ? onResumeOnce(run, stored) : onStart(run);
     case "compact":
