@@ -11,7 +11,7 @@ const dirs: QuietCertificate["dirs"] = {
 };
 
 describe("belowPremises", () => {
-  it("takes the nearest quiet ancestor's chain and every instruction file name absent on each level below it", () => {
+  it("takes the nearest directory of the tree (its chain) and every instruction file name absent on each level below it", () => {
     expect(Object.fromEntries(belowPremises(dirs, "/r/a/b/c/d", ["AGENTS.md", "CLAUDE.md"])!)).toEqual({
       "/r/a/b": "d:3",
       "/r/a/b/AGENTS.md": "f:8",
@@ -23,8 +23,14 @@ describe("belowPremises", () => {
       "/r/a/b/c/AGENTS.md": "-",
       "/r/a/b/c/CLAUDE.md": "-",
     });
-    // /r/a is on a chain, not quiet itself: its targets rely on /r, and /r/a's names are probed.
-    expect(Object.fromEntries(belowPremises(dirs, "/r/a/x", ["AGENTS.md"])!)).toMatchObject({ "/r": "d:1", "/r/a/x/AGENTS.md": "-", "/r/a/AGENTS.md": "-" });
+    // /r/a is on a chain, not quiet itself: a directory of the tree all the same (its files there are what applies at its level).
+    expect(Object.fromEntries(belowPremises(dirs, "/r/a/x", ["AGENTS.md"])!)).toEqual({
+      "/r/a": "d:2",
+      "/r": "d:1",
+      "/r/AGENTS.md": "f:9",
+      "/r/a/x/AGENTS.md": "-",
+    });
+    expect(Object.fromEntries(belowPremises(dirs, "/r/a", ["AGENTS.md"])!)).toEqual({ "/r/a": "d:2", "/r": "d:1", "/r/AGENTS.md": "f:9" });
   });
 
   it("nothing without a quiet ancestor, names, an absolute path, or past its bounds", () => {

@@ -60,8 +60,8 @@ export interface QuietDir {
  * directory's lstat, its files' stat), or null when `dir` is not certified quiet or its chain is
  * broken (a missing entry, a loop).
  */
-export function chainPremises(dirs: QuietCertificate["dirs"], dir: string): Map<string, Identity> | null {
-  if (!Object.hasOwn(dirs, dir) || dirs[dir]?.quiet !== true) return null;
+export function chainPremises(dirs: QuietCertificate["dirs"], dir: string, anyEntry = false): Map<string, Identity> | null {
+  if (!Object.hasOwn(dirs, dir) || (!anyEntry && dirs[dir]?.quiet !== true)) return null;
   const premises = new Map<string, Identity>();
   for (let at: string | undefined = dir; at !== undefined; at = dirs[at]!.up) {
     const entry: QuietDir | undefined = Object.hasOwn(dirs, at) ? dirs[at] : undefined;
@@ -72,25 +72,30 @@ export function chainPremises(dirs: QuietCertificate["dirs"], dir: string): Map<
   return premises;
 }
 
-/** The most directory levels below a quiet directory, and absence premises, a target may rely on. */
+/** The most directory levels below a directory of the tree, and absence premises, a target may rely on. */
 const BELOW_LEVELS = 64;
 const BELOW_PREMISES = 512;
 
 /**
- * The premises of a target in `dir` below a quiet directory: the nearest quiet ancestor's chain
- * (`chainPremises`), and at each level under it down to `dir`, every instruction file name absent
- * (its applicable files are the ancestor's and those levels': none new, none to admit). Null when
- * no ancestor within BELOW_LEVELS is quiet or the premises would exceed BELOW_PREMISES. `dir` is a
- * real path (no link on it), as the quiet stage takes a target's directory.
+ * The premises of a target in `dir` on or below a certified directory's chain. Every directory of
+ * the tree is one a certified directory's chain passes through, so its files there are the
+ * instruction files that apply at that level (a chain only grows downward: `touch` weighs the same
+ * files of a level for every target below it), each admitted at the version its premise names.
+ * So: `dir` itself when it is in the tree (its chain's premises), else the nearest ancestor in the
+ * tree (its chain's premises) and, at each level under it down to `dir`, every instruction file name
+ * absent (none new, none to admit). Null when no ancestor within BELOW_LEVELS is in the tree or the
+ * premises would exceed BELOW_PREMISES. `dir` is a real path (no link on it), as the quiet stage
+ * takes a target's directory.
  */
 export function belowPremises(dirs: QuietCertificate["dirs"], dir: string, names: readonly string[]): Map<string, Identity> | null {
   if (!isAbsolute(dir) || names.length === 0 || names.some((name) => name === "" || name.includes("\0"))) return null;
+  if (Object.hasOwn(dirs, dir)) return chainPremises(dirs, dir, true);
   const levels: string[] = [];
   for (let at = dir; levels.length <= BELOW_LEVELS;) {
     levels.push(at);
     const up = parentDir(at);
     if (up === null) return null;
-    const premises = Object.hasOwn(dirs, up) && dirs[up]!.quiet === true ? chainPremises(dirs, up) : null;
+    const premises = Object.hasOwn(dirs, up) ? chainPremises(dirs, up, true) : null;
     if (premises !== null) {
       if (premises.size + levels.length * names.length > BELOW_PREMISES) return null;
       for (const level of levels) for (const name of names) premises.set(`${level}${sep}${name}`, "-");
