@@ -22,7 +22,8 @@ const HOOK_BIN = join(REPO, "dist/hook/hook.cjs");
 /** The launcher beside the shared bundle alone (every host): what a call cost before per-host bundles. */
 const SHARED_DIR = join(REPO, "dist/hook-shared");
 const SHARED_BIN = join(SHARED_DIR, "hook.cjs");
-const CLI_BIN = join(REPO, "dist/cli/bin.js");
+/** The package's bin (package.json `bin`): what `node_modules/.bin/agentsmd hook <host>` and a global `agentsmd` run. */
+const CLI_BIN = join(REPO, "dist/cli/agentsmd.cjs");
 
 /** What a host's events look like: one builder per host, fed the same situations. */
 interface HostEvents {
@@ -201,7 +202,7 @@ const HOST_EVENTS: Readonly<Record<string, HostEvents>> = { "claude-code": claud
 export interface HookRow {
   host: string;
   event: string;
-  via: "dist/hook/hook.cjs" | "dist/cli/bin.js" | "shared bundle";
+  via: "dist/hook/hook.cjs" | "dist/cli/agentsmd.cjs" | "shared bundle";
   /** the hook processes' CPU against `node -e 0` (the target's measure) */
   cpu?: PairResult;
   trace?: Pick<ModuleTrace, "modules" | "bytes" | "builtins">;
@@ -299,7 +300,7 @@ export async function hookRows(tree: TreeInfo, o: { quick: boolean; log: (s: str
             },
           ]
         : []),
-      { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/bin.js" },
+      { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "dist/cli/agentsmd.cjs" },
       { event: "PostToolUse seen", target: TOOL_TARGET, make: () => events.read(seenSession, cwd, tree.deepFile), via: "shared bundle" },
     ];
     for (const s of situations) {

@@ -13,6 +13,7 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 export const HOOK_ENTRY = join(ROOT, "src/hook/process.ts");
@@ -42,6 +43,25 @@ const noWatcher = {
 };
 
 /**
+ * The hook bundles never load a host's quiet stage (`hook.quiet` in its definition: the launcher
+ * runs it from its own bundle, src/hook/quiet.ts): its dynamic import becomes a stub.
+ */
+const noQuietStage = {
+  name: "agentsmd-hook-no-quiet-stage",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/quiet\.js$/ }, (args) =>
+      args.kind === "dynamic-import" && /src[\\/]integrations[\\/][^\\/]+[\\/]host\.ts$/.test(args.importer)
+        ? { path: "quiet", namespace: "agentsmd-hook-stub-quiet" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "agentsmd-hook-stub-quiet" }, () => ({
+      contents: 'throw new Error("a host\'s quiet stage is its own bundle (dist/hook/agentsmd-quiet-<host>.cjs), not in the hook bundle");',
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * A host's bundle holds only its own host's code: the dynamic imports in the other hosts'
  * definitions (src/integrations/<host>/host.ts: `import("./hook.js")`) become a module that
  * throws, so esbuild leaves their code out. A call loads one host's bundle
@@ -61,6 +81,26 @@ const onlyHost = (host) => ({
     }));
   },
 });
+
+/** The package's version, a constant of every bundle (host/quiet-format.ts `agentsmdVersion`). */
+const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+
+/** A host's quiet bundle in dist/hook/ (src/hook/quiet.ts with the host's `quietHost`). */
+export const quietBundle = (host) => join(ROOT, "dist/hook", `agentsmd-quiet-${host}.cjs`);
+
+/**
+ * The quiet bundle of a host whose definition has `hook.quiet`: src/hook/quiet.ts with the host's
+ * own `src/integrations/<host>/quiet.ts`, a few KB (no zod, no session code).
+ * @example await bundleQuiet("claude-code", { write: false })
+ */
+export function bundleQuiet(host, { outfile = quietBundle(host), write = true } = {}) {
+  const source = [
+    `import { quietCall } from "./src/hook/quiet.ts";`,
+    `import { quietHost } from "./src/integrations/${host}/quiet.ts";`,
+    `export function quiet(argv, text, env) { return quietCall(quietHost, argv, text, env, ${JSON.stringify(VERSION)}); }`,
+  ].join("\n");
+  return bundleHook({ outfile, write, stdin: source, host });
+}
 
 /** import.meta.url on first use: most hook calls never ask for it (a lazy require does). */
 const BUNDLE_URL = 'const __agentsmdBundle={get url(){return this.u??=require("node:url").pathToFileURL(__filename).href}};';
@@ -82,9 +122,17 @@ const SELF_CALLING = {
  * it in memory (tests); the metafile lists every input.
  * @example const { metafile } = await bundleHook({ outfile: "/tmp/hook.cjs" })
  */
-export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = HOOK_ENTRY, wrap = true, host = undefined } = {}) {
+export async function bundleHook({
+  outfile = HOOK_BUNDLE,
+  write = true,
+  entry = HOOK_ENTRY,
+  wrap = true,
+  host = undefined,
+  stdin = undefined,
+  define = {},
+} = {}) {
   return build({
-    entryPoints: [entry],
+    ...(stdin ? { stdin: { contents: stdin, resolveDir: ROOT, sourcefile: "quiet-entry.ts", loader: "ts" } } : { entryPoints: [entry] }),
     outfile,
     write,
     bundle: true,
@@ -97,16 +145,29 @@ export async function bundleHook({ outfile = HOOK_BUNDLE, write = true, entry = 
     minify: true,
     sourcemap: false,
     metafile: true,
-    plugins: host === undefined ? [noWatcher] : [noWatcher, onlyHost(host)],
+    plugins: stdin ? [] : host === undefined ? [noWatcher, noQuietStage] : [noWatcher, noQuietStage, onlyHost(host)],
     legalComments: "none",
     logLevel: "warning",
-    define: { "import.meta.url": "__agentsmdBundle.url" },
+    define: { "import.meta.url": "__agentsmdBundle.url", AGENTSMD_BUILD_VERSION: JSON.stringify(VERSION), ...define },
     ...(wrap ? { banner: { js: SELF_CALLING.banner }, footer: { js: SELF_CALLING.footer } } : { banner: { js: `"use strict";${BUNDLE_URL}` } }),
   });
 }
 
+/**
+ * The launcher, dist/hook/hook.cjs, with the quiet hosts' gates (their definitions' `hook.quiet.gate`,
+ * from the registry as tsc compiled it) as a constant: it checks a call against its host's gate
+ * before it loads any bundle (src/hook/quiet-gate.ts). `entry`: the package's CommonJS bin
+ * (scripts/build-bin.mjs) carries the same launcher and gates.
+ * @example await bundleLauncher({ write: false })
+ */
+export async function bundleLauncher({ outfile = HOOK_BIN, write = true, entry = HOOK_BIN_ENTRY } = {}) {
+  const { hostDefinitions } = await import(join(ROOT, "dist/integrations/registry.js"));
+  const gates = Object.fromEntries(hostDefinitions().flatMap((definition) => (definition.hook?.quiet ? [[definition.id, definition.hook.quiet.gate]] : [])));
+  return bundleHook({ entry, outfile, write, wrap: false, define: { AGENTSMD_QUIET_GATES: JSON.stringify(gates) } });
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await bundleHook({ entry: HOOK_BIN_ENTRY, outfile: HOOK_BIN, wrap: false });
+  await bundleLauncher();
   const report = (result, file) => {
     const output = result.metafile.outputs[Object.keys(result.metafile.outputs).find((k) => k.endsWith(".cjs"))];
     console.log(`hook bundle: ${Object.keys(output.inputs).length} modules -> ${(output.bytes / 1024).toFixed(0)} KB at ${file}`);
@@ -115,4 +176,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // The hosts as tsc just compiled them (npm run build runs tsc first).
   const { HOOK_HOSTS } = await import(join(ROOT, "dist/integrations/hosts.js"));
   for (const host of Object.keys(HOOK_HOSTS)) report(await bundleHook({ outfile: hostBundle(host), host }), hostBundle(host));
+  const { hostDefinitions } = await import(join(ROOT, "dist/integrations/registry.js"));
+  for (const definition of hostDefinitions()) if (definition.hook?.quiet) report(await bundleQuiet(definition.id), quietBundle(definition.id));
 }

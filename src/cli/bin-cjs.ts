@@ -8,7 +8,12 @@ import { readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { launchHook } from "../hook/launch.js";
+import { quietGateOpen } from "../hook/quiet-gate.js";
+import type { QuietGate } from "../integrations/host/quiet-format.js";
 import { commandOf, isVersionCall } from "./argv.js";
+
+/** The quiet hosts' gates, written in by scripts/build-bin.mjs (as in dist/hook/hook.cjs: src/hook/bin.ts). */
+declare const AGENTSMD_QUIET_GATES: Readonly<Record<string, QuietGate>> | undefined;
 
 const argv = process.argv.slice(2);
 const command = commandOf(argv);
@@ -16,7 +21,8 @@ if (isVersionCall(argv)) {
   const { version } = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string };
   writeSync(1, `${version}\n`);
 } else if (command === "hook" || command === "show") {
-  void launchHook(argv, process.env, { hookDir: join(__dirname, "../hook"), require }).then((code) => {
+  const quiet = command === "hook" && typeof AGENTSMD_QUIET_GATES === "object" ? { gates: AGENTSMD_QUIET_GATES, open: quietGateOpen } : undefined;
+  void launchHook(argv, process.env, { hookDir: join(__dirname, "../hook"), require, ...(quiet ? { quiet } : {}) }).then((code) => {
     process.exitCode = code;
   });
 } else void import(pathToFileURL(join(__dirname, "bin.js")).href);

@@ -21,6 +21,9 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import type { CliIo } from "../cli/io.js";
 import type { HookProcessIo } from "./process.js";
 import { ownDirectoryProblem } from "../io/own-directory.js";
+import { MAX_STDIN, readDescriptorSync, type StdinRead } from "../io/descriptors.js";
+import type { QuietGate } from "../integrations/host/quiet-format.js";
+import type { quietGateOpen } from "./quiet-gate.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -29,7 +32,7 @@ export type Require = (id: string) => unknown;
 
 /** What the hook bundle exports (src/hook/process.ts). */
 interface HookBundle {
-  hookProcessIo(): HookProcessIo;
+  hookProcessIo(stdin?: StdinRead): HookProcessIo;
   runHookProcess(argv: readonly string[], io: CliIo, fullCli: (argv: readonly string[], io: CliIo) => Promise<number>): Promise<number>;
 }
 
@@ -44,6 +47,71 @@ export function hookBundleName(argv: readonly string[]): string {
   const at = argv.indexOf("hook");
   const host = at < 0 ? undefined : argv[at + 1];
   return host !== undefined && /^[a-z][a-z0-9-]{0,39}$/.test(host) ? `agentsmd-hook-${host}.cjs` : HOOK_BUNDLE_NAME;
+}
+
+/** What a host's quiet bundle exports (scripts/build-hook.mjs around src/hook/quiet.ts). */
+interface QuietBundle {
+  quiet(argv: readonly string[], text: string, env: Env): boolean;
+}
+
+/**
+ * The quiet bundle of a plain `hook <host>` (no options: they change what the full path does):
+ * `agentsmd-quiet-<host>.cjs` (src/hook/quiet.ts); undefined for any other argv.
+ */
+export function quietBundleName(argv: readonly string[]): string | undefined {
+  return argv.length === 2 && argv[0] === "hook" && /^[a-z][a-z0-9-]{0,39}$/.test(argv[1]!) ? `agentsmd-quiet-${argv[1]}.cjs` : undefined;
+}
+
+/**
+ * The quiet stage (src/hook/quiet.ts): stdin read here, then the host's quiet bundle, when there is
+ * one, answers a certified quiet tool event (true: nothing to print, the call is over). Otherwise
+ * what was read goes on to the full path. `AGENTSMD_QUIET=0` turns the stage off. In the built
+ * launcher (`place.quiet`, from bin.ts) the host's gate (hook/quiet-gate.ts) decides first whether
+ * the bundle is worth loading: a host without one never reads stdin here; a call the gate turns
+ * away loads no quiet bundle. From the compiled modules (dist/cli/bin.js) the bundle decides alone,
+ * and the gate's modules never load.
+ */
+function quietStage(argv: readonly string[], env: Env, place: LaunchPlace): { answered: boolean; stdin?: StdinRead } {
+  const name = quietBundleName(argv);
+  if (name === undefined || env.AGENTSMD_QUIET === "0") return { answered: false };
+  const gates = place.quiet?.gates;
+  const gate = gates === undefined ? undefined : Object.hasOwn(gates, argv[1]!) ? gates[argv[1]!] : null;
+  if (gate === null) return { answered: false };
+  if (gate !== undefined) {
+    let stdin: StdinRead;
+    try {
+      stdin = readDescriptorSync(0, MAX_STDIN);
+    } catch (error) {
+      return { answered: false, stdin: { error } };
+    }
+    const text = stdin.complete ? stdin.bytes.toString("utf8") : undefined;
+    return {
+      answered: text !== undefined && place.quiet!.open(argv[1]!, gate, text, env) && quietAnswer(join(place.hookDir, name), argv, text, env, place.require),
+      stdin,
+    };
+  }
+  let bundle: QuietBundle;
+  try {
+    bundle = loadBundle(join(place.hookDir, name), env, place.require) as unknown as QuietBundle;
+  } catch {
+    return { answered: false }; // no quiet stage for this host (or an older build)
+  }
+  let stdin: StdinRead;
+  try {
+    stdin = readDescriptorSync(0, MAX_STDIN);
+  } catch (error) {
+    return { answered: false, stdin: { error } };
+  }
+  return { answered: stdin.complete && bundle.quiet(argv, stdin.bytes.toString("utf8"), env), stdin };
+}
+
+/** The quiet bundle's answer to an event the gate let through (false when the bundle does not load). */
+function quietAnswer(file: string, argv: readonly string[], text: string, env: Env, require: Require): boolean {
+  try {
+    return (loadBundle(file, env, require) as unknown as QuietBundle).quiet(argv, text, env);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -161,8 +229,11 @@ function requireWithCodeCache(file: string, dir: string, require: Require): unkn
   return module.exports;
 }
 
+/** The compile cache directory, asked once per process (the quiet bundle and the host's both load through it). */
+let cacheDir: { dir: string | undefined } | undefined;
+
 function loadBundle(file: string, env: Env, require: Require): HookBundle {
-  const dir = compileCacheDir(env, homedirOf(require));
+  const dir = (cacheDir ??= { dir: compileCacheDir(env, homedirOf(require)) }).dir;
   if (dir !== undefined && !enableCompileCache(env, require, dir)) return requireWithCodeCache(file, dir, require) as HookBundle;
   return require(file) as HookBundle;
 }
@@ -178,6 +249,8 @@ export interface LaunchPlace {
   /** dist/hook/ */
   hookDir: string;
   require: Require;
+  /** The quiet hosts' gates and their check (hook/quiet-gate.ts), which dist/hook/hook.cjs holds; without them (the compiled modules) the quiet bundle decides alone. */
+  quiet?: { gates: Readonly<Record<string, QuietGate>>; open: typeof quietGateOpen };
 }
 
 async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
@@ -194,6 +267,8 @@ async function placeOf(place: LaunchPlace | undefined): Promise<LaunchPlace> {
  */
 export async function launchHook(argv: readonly string[], env: Env = process.env, at?: LaunchPlace): Promise<number> {
   const place = await placeOf(at);
+  const quiet = quietStage(argv, env, place);
+  if (quiet.answered) process.exit(0);
   let bundle: HookBundle | undefined;
   // The host's own bundle, else (an older or partial build) the shared one, else the compiled modules.
   for (const name of new Set([hookBundleName(argv), HOOK_BUNDLE_NAME])) {
@@ -205,7 +280,7 @@ export async function launchHook(argv: readonly string[], env: Env = process.env
     }
   }
   bundle ??= (await import(new URL("./process.js", import.meta.url).href)) as typeof import("./process.js");
-  const io = bundle.hookProcessIo();
+  const io = bundle.hookProcessIo(quiet.stdin);
   const code = await bundle.runHookProcess(argv, io, fullCli);
   // The answer is out (written to the descriptors): exit now rather than let Node run the GC tasks
   // V8 scheduled and tear the heap down, about 2 ms a call. A write still draining through a stream waits.

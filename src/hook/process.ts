@@ -9,10 +9,7 @@ import { runHookArgv } from "./run.js";
 import { runLeanArgv } from "../cli/lean.js";
 import { DEADLINE_ENV, STALL_GRACE_MS, deadlineMsOf } from "../core/deadline.js";
 import { commandOf } from "../cli/argv.js";
-import { readDescriptorSync, writeDescriptorSync } from "../io/descriptors.js";
-
-/** A hook event is bounded: more than this on stdin is an error, not a longer read. */
-export const MAX_STDIN = 16 * 1024 * 1024;
+import { MAX_STDIN, readDescriptorSync, writeDescriptorSync, type StdinRead } from "../io/descriptors.js";
 
 /** The io of a hook process. */
 export interface HookProcessIo extends CliIo {
@@ -22,9 +19,9 @@ export interface HookProcessIo extends CliIo {
 
 /**
  * The process io of a hook: synchronous stdin/stdout on descriptors 0 and 1, the stream only when
- * a descriptor would block.
+ * a descriptor would block. `stdin`: what the launcher's quiet stage already read of descriptor 0.
  */
-export function hookProcessIo(): HookProcessIo {
+export function hookProcessIo(stdin?: StdinRead): HookProcessIo {
   const env = process.env;
   let cwd: string | undefined;
   let streamed = false;
@@ -48,7 +45,9 @@ export function hookProcessIo(): HookProcessIo {
     },
     readStdin: async () => {
       // As far as it goes without blocking; the rest, if any, from the stream.
-      const { bytes, complete } = readDescriptorSync(0, MAX_STDIN);
+      const first = stdin ?? readDescriptorSync(0, MAX_STDIN);
+      if ("error" in first) throw first.error;
+      const { bytes, complete } = first;
       if (complete) return bytes.toString("utf8");
       return Buffer.concat([bytes, Buffer.from(await readAll(process.stdin, MAX_STDIN - bytes.length))]).toString("utf8");
     },

@@ -128,6 +128,7 @@ export async function runHook(invocation: HookInvocation, io: CliIo): Promise<nu
       session,
       ...(invocation.stateDir !== undefined ? { stateDir: absolute(invocation.stateDir, io.cwd) } : {}),
       flags,
+      ...(entry.quiet ? { quiet: true } : {}),
       // Written to the descriptor before the runner marks anything delivered.
       deliver: (output) => {
         if (output) io.stdout(`${JSON.stringify(output)}\n`);

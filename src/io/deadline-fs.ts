@@ -25,7 +25,7 @@ export class DeadlineGuard {
       readdir: (path) => (check(), inner.readdir(path)),
       readdirUnsorted: (path) => (check(), inner.readdirUnsorted(path)),
       realpath: (path) => (check(), inner.realpath(path)),
-      writeAtomic: (path, data) => inner.writeAtomic(path, data),
+      writeAtomic: (path, data, options) => inner.writeAtomic(path, data, options),
       mkdir: (path) => inner.mkdir(path),
       createExclusive: (path, data) => inner.createExclusive(path, data),
       remove: (path) => inner.remove(path),

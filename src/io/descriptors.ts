@@ -5,6 +5,12 @@
  */
 import { readSync, writeSync } from "node:fs";
 
+/** A hook event is bounded: more than this on stdin is an error, not a longer read. */
+export const MAX_STDIN = 16 * 1024 * 1024;
+
+/** What a read of stdin gave: its bytes so far (complete: to its end), or the error it threw. */
+export type StdinRead = { bytes: Buffer; complete: boolean } | { error: unknown };
+
 /**
  * Reads an open descriptor (a hook's stdin) to its end without a stream, so a hook process never
  * loads the stream and socket machinery. `complete` is false when the descriptor would block (a

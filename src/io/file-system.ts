@@ -79,8 +79,10 @@ export interface FileSystem {
    * through a link, fsync, rename): a crash leaves the old file intact. A symbolic link at `path`
    * is replaced itself, its target left alone (a caller that means the target resolves it first,
    * as install does for a dotfiles link); an existing regular file keeps its permissions.
+   * `options.sync: false` skips the fsync, for a file whose reader detects a torn one (a checksum)
+   * and falls back safely: the rename stays atomic.
    */
-  writeAtomic(path: string, data: string): Promise<void>;
+  writeAtomic(path: string, data: string, options?: WriteOptions): Promise<void>;
   /** Creates a directory and its parents, `mode` for those it creates (no error when it exists). */
   mkdir(path: string, mode?: number): Promise<void>;
   /** Creates a file only if nothing is there, not even a dangling link (a lock file); false when something already is. */
@@ -93,6 +95,12 @@ export interface FileSystem {
    * a real path skip the lstat of an entry listed as no symlink.
    */
   knownEntries?(dir: string): { has(name: string): boolean; get(name: string): FileKind | "symlink" | undefined } | undefined;
+}
+
+/** How `writeAtomic` writes. */
+interface WriteOptions {
+  /** fsync the data before the rename (default true). */
+  sync?: boolean;
 }
 
 /**
@@ -444,7 +452,7 @@ function tempBeside(path: string): string {
 }
 
 /** The synchronous twin of writeAtomic: same temp file, mode, fsync and rename. */
-function writeAtomicNow(path: string, data: string): void {
+function writeAtomicNow(path: string, data: string, options?: WriteOptions): void {
   let mode = 0o600;
   try {
     mode = keptMode(lstatSync(path, { throwIfNoEntry: false }));
@@ -456,7 +464,7 @@ function writeAtomicNow(path: string, data: string): void {
   try {
     fd = openSync(temp, CREATE_FLAGS, mode);
     writeFileSync(fd, data, "utf8");
-    fsyncSync(fd);
+    if (options?.sync !== false) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     renameSync(temp, path);
@@ -504,7 +512,7 @@ export const syncFileSystem: FileSystem = {
         throw wrap(error, path, "resolve");
       }
     }),
-  writeAtomic: (path, data) => settled(() => writeAtomicNow(path, data)),
+  writeAtomic: (path, data, options) => settled(() => writeAtomicNow(path, data, options)),
   mkdir: (path, mode) =>
     settled(() => {
       try {
@@ -569,7 +577,7 @@ export function countingFileSystem(inner: FileSystem = nodeFileSystem): { fs: Fi
     readdir: (path) => (counters.readdir++, inner.readdir(path)),
     readdirUnsorted: (path) => (counters.readdir++, inner.readdirUnsorted(path)),
     realpath: (path) => (counters.realpath++, inner.realpath(path)),
-    writeAtomic: (path, data) => (counters.write++, inner.writeAtomic(path, data)),
+    writeAtomic: (path, data, options) => (counters.write++, inner.writeAtomic(path, data, options)),
     mkdir: (path, mode) => inner.mkdir(path, mode),
     createExclusive: (path, data) => (counters.write++, inner.createExclusive(path, data)),
     remove: (path) => (counters.write++, inner.remove(path)),
@@ -592,7 +600,7 @@ export async function readTextFile(path: string, maxBytes = 64 * 1024 * 1024, fs
   }
 }
 
-async function writeAtomic(path: string, data: string): Promise<void> {
+async function writeAtomic(path: string, data: string, options?: WriteOptions): Promise<void> {
   // The entry is replaced, never what a link there points to: a state file swapped for a link to a
   // user's file (or a FIFO, a device) must not get that file overwritten (issue 18, row 9).
   const mode = keptMode(await fsp.lstat(path).catch(() => null));
@@ -601,7 +609,7 @@ async function writeAtomic(path: string, data: string): Promise<void> {
   try {
     handle = await fsp.open(temp, CREATE_FLAGS, mode);
     await handle.writeFile(data, "utf8");
-    await handle.sync();
+    if (options?.sync !== false) await handle.sync();
     await handle.close();
     handle = undefined;
     await fsp.rename(temp, path);

@@ -80,6 +80,17 @@ export class SessionRules {
     return this.#rules;
   }
 
+  /**
+   * Where a rule file of a delivered format would be (`<root>/.cursor/rules`, ...): while none of
+   * them exists, no rule can apply (a quiet certificate's premise); empty without a project or
+   * formats.
+   */
+  quietPaths(): { root: string; dirs: string[] } | null {
+    const { root } = this.#options;
+    if (root === null || this.formats.length === 0) return null;
+    return { root, dirs: this.formats.map((format) => `${root}/${RULE_FORMAT_SPECS[format].dir}`) };
+  }
+
   /** The rule at `path` as last scanned (no I/O). */
   ruleAt(path: string): ScopedRule | undefined {
     return this.#byPath.get(path);

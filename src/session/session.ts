@@ -364,6 +364,15 @@ export class AgentsSession {
     return sessionState({ preset, cwd, root, markers: this.config.root.markers, config: this.rawConfig, initialFiles, initialMessage }, this.#state);
   }
 
+  /**
+   * The instruction files `touch` weighs for a target in `dir` (its lazy chain, exclusions and
+   * the preset's scope applied), admitted or not: what a quiet certificate
+   * (integrations/host/quiet-certificate.ts) vouches for. Reads metadata only.
+   */
+  quietCandidates(dir: string): Promise<Array<{ path: string; mtimeMs: number }>> {
+    return this.#scope.applicable(dir, { lazy: true }).then((found) => found.map((each) => ({ path: each.path, mtimeMs: each.info.mtimeMs })));
+  }
+
   /** Releases resources (watchers). Idempotent. */
   close(): Promise<void> {
     this.#closed ??= (async () => {

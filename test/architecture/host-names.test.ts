@@ -22,8 +22,8 @@ const ALLOWED_DIRS = ["presets/", "load/", "core/"];
 /** "file: host" pairs still to remove. */
 const KNOWN: readonly string[] = [
   // Claude Code's hook recognises the events of the hosts that also run its settings (the shared host layer's work).
-  "integrations/claude-code/input.ts: copilot",
-  "integrations/claude-code/input.ts: gemini",
+  "integrations/claude-code/tools.ts: copilot",
+  "integrations/claude-code/tools.ts: gemini",
   "integrations/copilot/profile.ts: claude-code",
   // `agentsmd mcp` is a command of its own (the MCP server), not a host dispatch; Continue CLI's config runs it.
   "cli/main.ts: mcp",

@@ -84,7 +84,7 @@ const TREE = { "r/.git/": null, "r/AGENTS.md": "root\n", "r/a/AGENTS.md": "A\n",
 describe("state file check", () => {
   it("STATE_SCHEMA_ID is the schema's: a state schema change needs a new id", () => {
     expect(Object.keys(PROFILES).sort()).toEqual(Object.keys(HOOK_HOSTS).sort());
-    expect(STATE_SCHEMA_ID, `the state schema changed: set STATE_SCHEMA_ID in src/integrations/host/store.ts to "${schemaId()}"`).toBe(schemaId());
+    expect(STATE_SCHEMA_ID, `the state schema changed: set STATE_SCHEMA_ID in src/integrations/host/state-file.ts to "${schemaId()}"`).toBe(schemaId());
   });
 
   it("a file this agentsmd wrote is read without building the schema, and equals what the schema gives", async () => {

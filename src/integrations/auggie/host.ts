@@ -12,6 +12,11 @@ export const auggieHost: HostDefinition = {
   hook: {
     description: "Auggie hook for PostToolUse (install with `agentsmd install auggie`)",
     load: () => import("./profile.js").then((module) => module.runAuggieHook),
+    // quiet.ts's spelling: PostToolUse, `conversation_id`, tool paths relative to the first of `workspace_roots`; state in XDG's directory.
+    quiet: {
+      load: () => import("./quiet.js").then((module) => module.quietHost),
+      gate: { toolEvent: '"PostToolUse"', conversation: "conversation_id", base: "workspace_roots" },
+    },
   },
   install: {
     summary: "a PostToolUse hook in an Auggie settings.json",

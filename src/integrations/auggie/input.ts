@@ -27,7 +27,8 @@ import { leaves } from "../../core/config-schema.js";
 import { absolute } from "../../core/paths.js";
 import { claudeStyleHostEvent } from "../host/claude-style-event.js";
 import type { HostEvent } from "../host/profile.js";
-import { patchTargets, toolTargets, type TargetTable } from "../host/targets.js";
+import { toolTargets } from "../host/targets.js";
+import { AUGGIE_TOOL_TARGETS, firstRoot } from "./tools.js";
 
 function auggieFields() {
   const { nonEmptyString, optionalUnknown, optionalRecord, optionalString, strings } = leaves();
@@ -45,14 +46,6 @@ function auggieFields() {
 export const AuggieHookInputSchema = z.looseObject(auggieFields());
 export type AuggieHookInput = z.infer<typeof AuggieHookInputSchema>;
 
-/** Auggie's file tools (the names and arguments its model sees) -> the arguments naming paths. */
-const AUGGIE_TOOL_TARGETS: TargetTable = {
-  view: { fields: ["path"] },
-  "save-file": { fields: ["path"] },
-  "str-replace-editor": { fields: ["path"] },
-  apply_patch: (call) => patchTargets(call.input.input, call.cwd),
-};
-
 /** The PostToolUse matcher agentsmd registers (a regular expression over the tool name, anchored). */
 export const AUGGIE_POST_TOOL_MATCHER = `^(${Object.keys(AUGGIE_TOOL_TARGETS).join("|")})$`;
 
@@ -60,7 +53,7 @@ export const AUGGIE_POST_TOOL_MATCHER = `^(${Object.keys(AUGGIE_TOOL_TARGETS).jo
  * The workspace Auggie ran the hook for: its first root (hooks run there; tool paths are relative to it).
  */
 export function auggieCwd(input: Pick<AuggieHookInput, "workspace_roots">): string {
-  return absolute(input.workspace_roots[0] ?? "/", "/");
+  return absolute(firstRoot(input.workspace_roots), "/");
 }
 
 /** True when a `view` call showed a file whole: not a directory, no line range, no regex search. */

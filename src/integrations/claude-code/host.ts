@@ -1,5 +1,6 @@
 /** Claude Code: hooks in its settings.json (`install claude-code`), or the plugin folder. */
 import type { HostDefinition } from "../host/definition.js";
+import { CLAUDE_STYLE_GATE } from "../host/quiet-format.js";
 import { join } from "../../core/paths.js";
 import { claudeConfigDir } from "../../presets/claude.js";
 
@@ -21,6 +22,11 @@ export const claudeCodeHost: HostDefinition = {
       },
     ],
     load: () => import("./hook.js").then((module) => module.runClaudeCodeHook),
+    quiet: {
+      load: () => import("./quiet.js").then((module) => module.quietHost),
+      // Its state in the plugin's data when Claude Code names it (tools.ts `pluginDataDir`).
+      gate: { ...CLAUDE_STYLE_GATE, stateEnv: { name: "CLAUDE_PLUGIN_DATA", folder: "sessions" } },
+    },
   },
   install: {
     summary: "hook entries in a Claude Code settings.json",

@@ -10,7 +10,8 @@ import { findImports } from "../../load/imports.js";
 import { builtinAgentsMd, CLAUDE_MD_NAMES, claudeExcludes } from "../../presets/claude.js";
 import type { HostHookOptions } from "../host/deliver.js";
 import type { HostProfile, NativeAnswer, NativeContext, NativeOrigin } from "../host/profile.js";
-import { CLAUDE_CODE_HOST, ClaudeHookEventSchema, claudeCodeEvent, foreignHookHost, pluginDataDir, type ClaudeHookInput } from "./input.js";
+import { CLAUDE_CODE_HOST, ClaudeHookEventSchema, claudeCodeEvent, type ClaudeHookInput } from "./input.js";
+import { foreignHookHost, pluginDataDir } from "./tools.js";
 
 /** Claude Code replaces `additionalContext` over 10,000 characters by a file path and a preview. */
 export const CLAUDE_CONTEXT_LIMIT = 10_000;

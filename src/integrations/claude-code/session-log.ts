@@ -11,7 +11,7 @@ import { toolTargets, type ToolCall } from "../host/targets.js";
 import { JsonLinesLog } from "../host/log-lines.js";
 import { splitFrames } from "../host/log-frames.js";
 import { recordOf, stringOf, timeOf, type LogEvent, type SessionLogReader, type ShownChannel, textsOf } from "../host/log-event.js";
-import { CLAUDE_TOOL_TARGETS } from "./input.js";
+import { CLAUDE_TOOL_TARGETS } from "./tools.js";
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "editFiles"]);
 /** Distinct system-prompt texts kept to tell a new one from a repeat. */

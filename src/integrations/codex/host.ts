@@ -12,6 +12,8 @@ export const codexHost: HostDefinition = {
   hook: {
     description: "Codex hook for SessionStart, PostToolUse (shell and apply_patch) and UserPromptSubmit (install with `agentsmd install codex --trust`)",
     load: () => import("./hook.js").then((module) => module.runCodexHook),
+    // The conversation is `session_id` alone (Codex has no subagent id); its state is in XDG's directory.
+    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost), gate: { toolEvent: '"PostToolUse"', conversation: "session_id" } },
   },
   install: {
     summary: "hooks in $CODEX_HOME/hooks.json",

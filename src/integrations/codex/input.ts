@@ -56,7 +56,6 @@ const CodexPostToolUseSchema = z.looseObject({
 /** The events agentsmd answers; any other `hook_event_name` is not parsed (no output). */
 export const CodexHookEventSchema = z.discriminatedUnion("hook_event_name", [CodexSessionStartSchema, CodexUserPromptSubmitSchema, CodexPostToolUseSchema]);
 export type CodexHookEvent = z.infer<typeof CodexHookEventSchema>;
-export type CodexPostToolUse = z.infer<typeof CodexPostToolUseSchema>;
 
 /** The event names agentsmd registers in hooks.json. */
 export const CODEX_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse"] as const;
@@ -87,14 +86,4 @@ export function parseCodexEvent(text: string): CodexHookEvent | null {
     });
   }
   return result.data;
-}
-
-/**
- * The command text of a shell or apply_patch event, or undefined.
- */
-export function toolCommand(event: Pick<CodexPostToolUse, "tool_input">): string | undefined {
-  const input = event.tool_input;
-  if (typeof input !== "object" || input === null) return undefined;
-  const command = (input as { command?: unknown }).command;
-  return typeof command === "string" ? command : undefined;
 }

@@ -10,11 +10,10 @@
 import * as z from "zod/mini";
 import { once } from "../../core/config-schema.js";
 import type { FileSystem } from "../../io/file-system.js";
-import { patchTargets } from "../host/targets.js";
 import type { HostEvent, HostProfile, NativeAnswer, NativeOrigin } from "../host/profile.js";
-import { CodexHookEventSchema, toolCommand, type CodexHookEvent } from "./input.js";
-import { shellCommandPaths } from "../host/shell-paths.js";
+import { CodexHookEventSchema, type CodexHookEvent } from "./input.js";
 import { settleShellPaths } from "../host/shell-targets.js";
+import { codexToolReading, shownFirst, type CodexTargets } from "./tools.js";
 
 const CODEX_HOST = "codex";
 
@@ -30,12 +29,6 @@ export interface CodexHookOutput {
 /** Codex needs no per-conversation fields of its own. */
 const codexStateSchema = once(() => z.strictObject({}));
 type CodexState = z.infer<ReturnType<typeof codexStateSchema>>;
-
-/** What the runner found out about a tool call before the algorithm runs. */
-export interface CodexTargets {
-  targets: string[];
-  read?: "whole" | "part";
-}
 
 /**
  * A Codex event as a delivery event (pure). SessionStart `startup`/`clear` start a conversation,
@@ -61,16 +54,8 @@ export function codexEvent(input: CodexHookEvent, found: CodexTargets): HostEven
  */
 export async function codexEventTargets(input: CodexHookEvent, fs: FileSystem, home: string | undefined): Promise<CodexTargets> {
   if (input.hook_event_name !== "PostToolUse") return { targets: [] };
-  const command = toolCommand(input);
-  if (command === undefined) return { targets: [] };
-  if (input.tool_name === "apply_patch") return { targets: patchTargets(command, input.cwd, { deleted: true }) };
-  if (input.tool_name !== "Bash") return { targets: [] };
-  const parsed = shellCommandPaths(command, { cwd: input.cwd, ...(home ? { home } : {}) });
-  if (!parsed.ok) return { targets: [] };
-  const targets = await settleShellPaths(parsed.paths, fs);
-  const seen = parsed.paths.find((p) => p.shown && !p.glob && !p.ifExists && !p.gitRoot && targets.includes(p.path));
-  if (!seen) return { targets };
-  return { targets: [seen.path, ...targets.filter((t) => t !== seen.path)], read: seen.shown as "whole" | "part" };
+  const reading = codexToolReading(input, home);
+  return "found" in reading ? reading.found : shownFirst(reading.settle, await settleShellPaths(reading.settle, fs));
 }
 
 /** Codex has its root -> cwd chain and ~/.codex file (the initial load of preset codex); nothing below. */

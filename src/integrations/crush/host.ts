@@ -13,6 +13,8 @@ export const crushHost: HostDefinition = {
   hook: {
     description: "Crush hook for PreToolUse and PostCompact (install with `agentsmd install crush`)",
     load: () => import("./hook.js").then((module) => module.runCrushHook),
+    // quiet.ts's spelling: the PreToolUse agentsmd registers, `session_id`; state in XDG's directory.
+    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost), gate: { toolEvent: '"PreToolUse"', conversation: "session_id" } },
   },
   install: {
     summary: "PreToolUse and PostCompact hooks in a Crush crush.json",

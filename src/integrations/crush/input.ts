@@ -20,7 +20,8 @@ import "../../core/zod-locale.js";
 import { leaves } from "../../core/config-schema.js";
 import { absolute } from "../../core/paths.js";
 import type { HostEvent } from "../host/profile.js";
-import { toolTargets, type TargetTable } from "../host/targets.js";
+import { toolTargets } from "../host/targets.js";
+import { CRUSH_TOOL_TARGETS } from "./tools.js";
 
 function crushFields() {
   const { nonEmptyString, optionalRecord, optionalString, optionalUnknown } = leaves();
@@ -38,18 +39,6 @@ function crushFields() {
 /** Crush's stdin document; unknown fields are kept and ignored. */
 export const CrushHookInputSchema = z.looseObject(crushFields());
 export type CrushHookInput = z.infer<typeof CrushHookInputSchema>;
-
-/** Crush's file tools (internal/agent/tools/) -> the arguments naming paths. */
-const CRUSH_TOOL_TARGETS: TargetTable = {
-  view: { fields: ["file_path"] },
-  edit: { fields: ["file_path"] },
-  multiedit: { fields: ["file_path"] },
-  write: { fields: ["file_path"] },
-  download: { fields: ["file_path"] },
-  ls: { fields: ["path"], orCwd: true },
-  glob: { fields: ["path"], orCwd: true },
-  grep: { fields: ["path"], orCwd: true },
-};
 
 /** The PreToolUse matcher agentsmd registers: a regular expression over the tool name, anchored. */
 export const CRUSH_TOOL_MATCHER = `^(${Object.keys(CRUSH_TOOL_TARGETS).join("|")})$`;

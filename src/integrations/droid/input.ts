@@ -10,23 +10,13 @@ import type * as z from "zod/mini";
 import { leaves } from "../../core/config-schema.js";
 import { claudeStyleEvent, claudeStyleHostEvent } from "../host/claude-style-event.js";
 import type { HostEvent } from "../host/profile.js";
-import { patchTargets, toolTargets, type TargetTable } from "../host/targets.js";
+import { toolTargets } from "../host/targets.js";
+import { DROID_TOOL_TARGETS } from "./tools.js";
 import { absolute } from "../../core/paths.js";
 
 /** Droid's stdin document: the Claude-style fields; unknown fields are kept and ignored. */
 export const DroidHookInputSchema = claudeStyleEvent({ agent_id: leaves().optionalString });
 export type DroidHookInput = z.infer<typeof DroidHookInputSchema>;
-
-/** Droid's file tools (the names and arguments its model sees) -> the arguments naming paths. */
-const DROID_TOOL_TARGETS: TargetTable = {
-  Read: { fields: ["file_path"] },
-  Create: { fields: ["file_path"] },
-  Edit: { fields: ["file_path"] },
-  LS: { fields: ["directory_path"], orCwd: true },
-  Grep: { fields: ["path"], orCwd: true },
-  Glob: { fields: ["folder"], orCwd: true },
-  ApplyPatch: (call) => patchTargets(call.input.input, call.cwd),
-};
 
 /** The PostToolUse matcher agentsmd registers. */
 export const DROID_POST_TOOL_MATCHER = Object.keys(DROID_TOOL_TARGETS).join("|");

@@ -13,6 +13,8 @@ export const geminiHost: HostDefinition = {
   hook: {
     description: "Gemini CLI hook for SessionStart, BeforeAgent, AfterTool and PreCompress (install with `agentsmd install gemini`)",
     load: () => import("./profile.js").then((module) => module.runGeminiHook),
+    // Its tool event is AfterTool; the conversation is `session_id` alone (quiet.ts).
+    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost), gate: { toolEvent: '"AfterTool"', conversation: "session_id" } },
   },
   install: {
     summary: "a Gemini CLI extension",

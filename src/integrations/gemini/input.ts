@@ -18,6 +18,7 @@ import { leaves } from "../../core/config-schema.js";
 import { geminiDir } from "../../presets/gemini.js";
 import { claudeStyleEvent } from "../host/claude-style-event.js";
 import { familyToolMatcher, type GeminiFamilyHost, type GeminiFamilyOutput } from "../host/gemini-family.js";
+import { GEMINI_TOOL_TARGETS } from "./tools.js";
 
 /** Events agentsmd answers. */
 type GeminiHookEvent = "SessionStart" | "BeforeAgent" | "AfterTool" | "PreCompress";
@@ -27,22 +28,6 @@ const { optionalString } = leaves();
 /** The stdin document of a Gemini CLI command hook; unknown fields are kept and ignored. */
 export const GeminiHookInputSchema = claudeStyleEvent({ timestamp: optionalString, trigger: optionalString });
 export type GeminiHookInput = z.infer<typeof GeminiHookInputSchema>;
-
-/**
- * Which argument of which built-in tool names the touched path (the shape of the host layer's
- * target table: the first field present wins; `orCwd`: a search without a path searches the
- * workspace). Gemini's own JIT loader runs after read_file, list_directory, write_file, replace
- * and read_many_files; agentsmd also answers glob and grep_search.
- */
-const GEMINI_TOOL_TARGETS = {
-  read_file: { fields: ["file_path", "absolute_path", "path"] },
-  write_file: { fields: ["file_path", "path"] },
-  replace: { fields: ["file_path", "path"] },
-  list_directory: { fields: ["dir_path", "path"] },
-  read_many_files: { fields: ["include", "paths"] },
-  glob: { fields: ["dir_path", "path"], orCwd: true },
-  grep_search: { fields: ["dir_path", "path"], orCwd: true },
-} as const satisfies Readonly<Record<string, { readonly fields: readonly string[]; readonly orCwd?: boolean }>>;
 
 /** The tools whose success makes Gemini CLI load its own context files just in time (`jit-context.ts` callers). */
 export const GEMINI_JIT_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_directory", "write_file", "replace", "read_many_files"]);

@@ -17,6 +17,7 @@ import { fit, nameTargets, nearestFirst, packContext, packNotice } from "./pack.
 import { piecesOf, proposePieces, type Piece, type Proposal, type ProposeOptions } from "./propose.js";
 import { checkedText, type ConversationState, type ReadConversation } from "./store.js";
 import type { ConversationStore } from "./stores.js";
+import type { QuietCertifier, QuietPremises } from "./quiet-certificate.js";
 
 /**
  * A new conversation's state: the one literal every host's store holds.
@@ -162,6 +163,8 @@ export interface ConversationRun<I, H, O> {
   store: ConversationStore<H>;
   /** Hands the answer over (null: nothing to say); called under the store's lock, before the save. */
   deliver(output: O | null): Promise<void>;
+  /** Certifies quiet answers beside the state (the hook adapter; host/quiet-certificate.ts). @default none */
+  quiet?: QuietCertifier;
 }
 
 type Run<I, H, O> = ConversationRun<I, H, O>;
@@ -231,22 +234,50 @@ interface Step<H> {
   text: string;
   /** null: nothing to save. */
   state: ConversationState<H> | null;
+  /** What a tool step certified quiet for the state it leaves (host/quiet-certificate.ts). */
+  quiet?: QuietPremises | null;
+  /** `checkedText(state)`, when the step computed it (a certifying tool step): not computed twice. */
+  checked?: string;
 }
 
-/** Runs a step on an open session, then closes it. */
-async function withSession<H>(open: Open<H>, fn: () => Promise<string>): Promise<Step<H>> {
+/** Runs a step on an open session, then (`certify`: on the state it leaves) certifies, then closes it. */
+async function withSession<H>(
+  open: Open<H>,
+  fn: () => Promise<string>,
+  certify?: (state: ConversationState<H>, checked: string) => Promise<QuietPremises | null>,
+): Promise<Step<H>> {
   try {
     const text = await fn();
-    return { text, state: { ...open.state, session: open.session.snapshot() } };
+    const state = { ...open.state, session: open.session.snapshot() };
+    if (!certify) return { text, state };
+    const checked = checkedText(state);
+    return { text, state, checked, quiet: await certify(state, checked) };
   } finally {
     await open.session.close();
   }
 }
 
+/**
+ * A host whose answer at a tool call depends on more than the state and the disk is never
+ * certified quiet: one that observes each call (what it attached itself, Copilot's `view`), or one
+ * whose compaction only its own record tells (profile `compaction`: the quiet stage does not read
+ * that record, so a compaction would go unanswered until a call the stage leaves to the engine).
+ */
+function uncertifiable(profile: { observe?: unknown; compaction?: unknown }): boolean {
+  return profile.observe !== undefined || profile.compaction !== undefined;
+}
+
 /** start, and every event that finds no stored conversation: the initial chain minus what the host loads. */
 async function onStart<I, H, O>(run: Run<I, H, O>): Promise<Step<H>> {
   const open = await fresh(run);
-  return withSession(open, () => deliverPieces(run, open, run.profile.headers.startup, initialPieces(open.session)));
+  // The start certifies the root and cwd (the certifier's anchors; their chain is what it gave or
+  // the host loaded): a tool call later in or below them that finds no instruction file on its way is quiet.
+  const quiet = uncertifiable(run.profile) ? undefined : run.quiet;
+  return withSession(
+    open,
+    () => deliverPieces(run, open, run.profile.headers.startup, initialPieces(open.session)),
+    quiet && ((state) => quiet.premises(open.session, [], null, state.mark !== undefined)),
+  );
 }
 
 /** resume: only what changed since (the host replays earlier answers itself). */
@@ -364,19 +395,40 @@ async function afterCompaction<I, H, O>(
   return { text: [restored.text, next.text].filter((part) => part !== "").join("\n\n"), state: withId(next.state ?? base) };
 }
 
-/** tool: the files newly applicable to the targets; a read of an instruction file admits it. */
-async function onTool<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+/**
+ * tool: the files newly applicable to the targets; a read of an instruction file admits it. `from`:
+ * the text of the state the step starts from, whose certificate it carries on (the stored text, or
+ * the unmarked state's after a mark the transcript showed was no compaction).
+ */
+async function onTool<I, H, O>(
+  run: Run<I, H, O>,
+  stored: ConversationState<H> | null,
+  storedText: string | null,
+  from: string | null = storedText,
+): Promise<Step<H>> {
   // No start seen for this conversation (a subagent, or hooks installed mid-session): the chain comes too.
   const open = stored ? { session: await reopen(run, stored), state: stored } : await fresh(run);
   const initial = stored ? [] : initialPieces(open.session);
-  return withSession(open, async () => {
-    const { session } = open;
-    const { targets, blocks } = await touchTargets(session, run.fs, run.event.targets, run.event.read);
-    await run.profile.observe?.(run.event, nativeContext(run, open.state));
-    // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
-    const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
-    return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
-  });
+  let dirs: string[] = [];
+  const quiet = uncertifiable(run.profile) ? undefined : run.quiet;
+  return withSession(
+    open,
+    async () => {
+      const { session } = open;
+      const { targets, blocks } = await touchTargets(session, run.fs, run.event.targets, run.event.read);
+      await run.profile.observe?.(run.event, nativeContext(run, open.state));
+      // The certifier adds the root and cwd itself (also for a conversation first seen at a tool
+      // call: Auggie, Crush, a subagent).
+      if (quiet) dirs = await Promise.all(targets.map((target) => session.targetDir(target)));
+      // Hundreds of targets (VS Code's editFiles) are named up to a tenth of the budget, then counted.
+      const header = run.profile.headers.tool(nameTargets(targets, Math.floor(run.budget / 10)));
+      return deliverPieces(run, open, header, [...piecesOf(blocks, run.event.read ? "read" : "tool"), ...initial]);
+    },
+    quiet &&
+      ((state, checked) =>
+        // Certified only with a save (the text on disk differs): a call that changes nothing writes nothing, and computes nothing for it.
+        checked === storedText ? Promise.resolve(null) : quiet.premises(open.session, dirs, from, state.mark !== undefined)),
+  );
 }
 
 /** prompt: a short notice naming admitted files edited or deleted since (or their new text). */
@@ -437,19 +489,33 @@ async function onCompactEvent<I, H, O>(run: Run<I, H, O>, stored: ConversationSt
   return onCompact(run, { ...stored, mark: undefined }, history?.seen);
 }
 
-/** The event's step on the stored state (null: none). */
-function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+/**
+ * The event's step on the stored state (null: none). After a mark the transcript showed was no
+ * compaction, the state is the unmarked one again: its certificate (written before the mark) is
+ * carried on, so a host that marks before every model call (Gemini CLI's PreCompress) keeps its
+ * certified directories.
+ */
+function step<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null, storedText: string | null, from: string | null = storedText): Promise<Step<H>> {
   const kind = run.event.kind;
-  if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt")) return afterMark(run, stored, (state) => step(run, state));
-  if (run.profile.compaction && (kind === "tool" || kind === "prompt")) return afterCompaction(run, stored, (state) => stepOf(run, state));
-  return stepOf(run, stored);
+  if (stored?.mark && run.profile.transcript && (kind === "tool" || kind === "prompt"))
+    return afterMark(run, stored, (state) => step(run, state, storedText, checkedText(state)));
+  if (run.profile.compaction && (kind === "tool" || kind === "prompt")) return afterCompaction(run, stored, (state) => stepOf(run, state, storedText, from));
+  return stepOf(run, stored, storedText, from);
 }
 
-/** The event's own step. */
-function stepOf<I, H, O>(run: Run<I, H, O>, stored: ConversationState<H> | null): Promise<Step<H>> {
+/**
+ * The event's own step; `storedText`: the state file's text as read (what a save would replace);
+ * `from`: the text of the state the step starts from (a tool step carries on its certificate).
+ */
+function stepOf<I, H, O>(
+  run: Run<I, H, O>,
+  stored: ConversationState<H> | null,
+  storedText: string | null,
+  from: string | null = storedText,
+): Promise<Step<H>> {
   switch (run.event.kind) {
     case "tool":
-      return onTool(run, stored);
+      return onTool(run, stored, storedText, from);
     case "resume":
       return stored ? onResumeOnce(run, stored) : onStart(run);
     case "compact":
@@ -476,19 +542,22 @@ export async function runConversationEvent<I, H, O>(run: ConversationRun<I, H, O
   const first: ReadConversation<H> | null = event.fresh ? null : await store.read();
   let early: Step<H> | null = null;
   if (first?.state) {
-    early = await step(run, first.state);
-    if (early.text === "" && (early.state === null || checkedText(early.state) === first.text)) {
+    early = await step(run, first.state, first.text);
+    if (early.text === "" && (early.state === null || (early.checked ?? checkedText(early.state)) === first.text)) {
       await run.deliver(null);
       return null;
     }
   }
   return store.locked(async () => {
     const current = first ? await store.reread(first) : await store.read();
-    const result = current === first && early ? early : await step(run, current.state);
+    const result = current === first && early ? early : await step(run, current.state, current.text);
     const output = result.text === "" ? null : run.profile.frame(fit(result.text, run.budget, run.profile.displayName), run.input);
     await run.deliver(output);
-    const saved = result.state ? checkedText(result.state) : null;
-    if (result.state && saved !== current.text) await store.save(result.state, saved!);
+    const saved = result.state ? (result.checked ?? checkedText(result.state)) : null;
+    if (result.state && saved !== current.text) {
+      await store.save(result.state, saved!);
+      if (result.quiet) await run.quiet?.write(result.quiet, saved!);
+    }
     if (event.fresh || (current.state === null && event.kind === "prompt")) await store.collect();
     return output;
   });

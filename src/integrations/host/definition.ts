@@ -15,6 +15,7 @@
 import type { RuleFormat } from "../../core/schema.js";
 import type { HookRunner } from "./deliver.js";
 import type { SessionLogReader } from "./log-event.js";
+import type { QuietGate, QuietHost } from "./quiet-format.js";
 import type { HostHistory, HostHistoryContext } from "./held.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -36,6 +37,14 @@ export interface HostHook {
   flags?: readonly HookFlag[];
   /** Loads the host's runner (a dynamic import, so other hosts' code never runs). */
   load(): Promise<HookRunner>;
+  /**
+   * The host's part of the quiet stage (host/quiet-format.ts `QuietHost`: its tool events'
+   * conversation and targets without zod), in `<host>/quiet.ts`: scripts/build-hook.mjs bundles
+   * it into `dist/hook/agentsmd-quiet-<host>.cjs`, which answers a certified quiet tool event
+   * before the host's bundle loads; the engine then certifies for this host. `gate`: what the
+   * launcher checks in the raw event before it loads that bundle (the build writes it into dist/hook/hook.cjs).
+   */
+  quiet?: { load(): Promise<QuietHost>; gate: QuietGate };
 }
 
 /** A host-specific option of `agentsmd install <host>` (e.g. Codex's `--trust`), as data. */

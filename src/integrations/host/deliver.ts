@@ -18,6 +18,9 @@ import { builtInConfig } from "../../load/config.js";
 import type { HostProfile } from "./profile.js";
 import { eventTargets } from "./targets.js";
 import { conversationPath, conversationFormat, hostStateDir } from "./store.js";
+import { stateCheckOf } from "./state-file.js";
+import { agentsmdVersion } from "./quiet-format.js";
+import { quietCertifier } from "./quiet-certificate.js";
 import { fileStore } from "./stores.js";
 import { runConversationEvent, type ConversationRun } from "./conversation.js";
 
@@ -49,6 +52,11 @@ export interface HostHookOptions<O> {
    * @default none
    */
   deadline?: Deadline;
+  /**
+   * Certify quiet answers beside the state file for the hook's quiet stage (hook/quiet.ts): the
+   * hosts whose definition has `hook.quiet`. @default false
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -114,6 +122,8 @@ export async function handleHostEvent<I, H, O>(profile: HostProfile<I, H, O>, ra
  * first (Codex computes its targets before): the event is not validated twice. null: no answer.
  */
 export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, input: I | null, options: HostHookOptions<O> = {}): Promise<O | null> {
+  // Before the first look at the disk: what a quiet certificate's directories must be unchanged since.
+  const since = Date.now();
   const env = options.env ?? process.env;
   const event = input === null ? null : profile.normalize(input);
   if (input === null || event === null || event.kind === "ignore" || (event.kind === "tool" && event.targets.length === 0)) {
@@ -126,6 +136,7 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
   const guard = guardOf(baseFs);
   const release = options.deadline ? guard.arm(options.deadline) : () => {};
   const dir = options.stateDir ?? profile.stateDir?.(env) ?? hostStateDir(profile.host, env, home);
+  const statePath = conversationPath(dir, event.conversation);
   const run: ConversationRun<I, H, O> = {
     profile,
     input,
@@ -136,11 +147,25 @@ export async function handleHostInput<I, H, O>(profile: HostProfile<I, H, O>, in
     budget: Math.min(options.budget ?? profile.budget.default, profile.budget.limit - 1),
     sessionOptions: (cwd) => hookSessionOptions(profile, options, { fs: guard.fs, cwd, home, env }),
     // The lock is taken and released without the deadline: a check there would leave it behind.
-    store: fileStore(conversationPath(dir, event.conversation), conversationFormat(profile.host, profile.state.schema), {
+    store: fileStore(statePath, conversationFormat(profile.host, profile.state.schema), {
       fs: guard.fs,
       lockFs: baseFs,
       diagnose: (message) => options.onDiagnostic?.(message),
     }),
+    ...(options.quiet
+      ? {
+          quiet: quietCertifier({
+            statePath,
+            host: profile.host,
+            version: await agentsmdVersion(),
+            env,
+            fs: guard.fs,
+            writeFs: baseFs,
+            since,
+            checkOf: stateCheckOf,
+          }),
+        }
+      : {}),
     deliver: async (output) => {
       // A check swallowed on the way (a read's error taken for an absent file) is seen here: past
       // the deadline no answer is handed over and no state saved, so nothing is admitted or lost.

@@ -39,6 +39,19 @@ export interface ShellPathsContext {
   home?: string;
 }
 
+/** Whether a path needs the file system to settle (host/shell-targets.ts): a glob, a "revision or path" word, git's `REV:PATH`. */
+export function needsFileSystem(path: ShellPath): boolean {
+  return path.glob === true || path.ifExists === true || path.gitRoot !== undefined;
+}
+
+/**
+ * The targets of paths none of which needs the file system, each once in order: what
+ * `settleShellPaths` gives for them (it starts here); null when one does.
+ */
+export function plainShellTargets(paths: readonly ShellPath[]): string[] | null {
+  return paths.some(needsFileSystem) ? null : [...new Set(paths.map((path) => path.path))];
+}
+
 /** Longest command text examined; longer commands yield `{ ok: false }`. */
 const MAX_COMMAND_CHARS = 64 * 1024;
 /** Most paths one command line contributes (the rest are dropped). */

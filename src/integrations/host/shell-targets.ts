@@ -9,7 +9,7 @@ import { compileSegmentGlob } from "../../core/glob.js";
 import type { FileSystem } from "../../io/file-system.js";
 import { deadlineCheckOf } from "../../io/deadline-fs.js";
 
-import type { ShellPath } from "./shell-paths.js";
+import { plainShellTargets, type ShellPath } from "./shell-paths.js";
 
 /** Most paths one glob expands to. */
 export const MAX_GLOB_MATCHES = 64;
@@ -99,6 +99,9 @@ async function gitRootOf(from: string, fs: FileSystem): Promise<string | null> {
 
 /** Settles the marked paths of a shell command against the file system. */
 export async function settleShellPaths(paths: readonly ShellPath[], fs: FileSystem): Promise<string[]> {
+  // Nothing to settle: no file-system call (the Codex quiet stage reads such commands without one).
+  const plain = plainShellTargets(paths);
+  if (plain !== null) return plain;
   const out: string[] = [];
   const budget = { readdirs: MAX_GLOB_READDIRS };
   for (const p of paths) {

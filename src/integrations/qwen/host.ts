@@ -1,5 +1,6 @@
 /** Qwen Code: hooks in its settings.json (`install qwen`). */
 import type { HostDefinition } from "../host/definition.js";
+import { CLAUDE_STYLE_GATE } from "../host/quiet-format.js";
 import { qwenDir } from "../../presets/qwen.js";
 
 export const qwenHost: HostDefinition = {
@@ -12,6 +13,7 @@ export const qwenHost: HostDefinition = {
   hook: {
     description: "Qwen Code hook for SessionStart, PostToolUse and UserPromptSubmit (install with `agentsmd install qwen`)",
     load: () => import("./profile.js").then((module) => module.runQwenHook),
+    quiet: { load: () => import("./quiet.js").then((module) => module.quietHost), gate: CLAUDE_STYLE_GATE },
   },
   install: {
     summary: "hooks in a Qwen Code settings.json",

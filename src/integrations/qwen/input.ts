@@ -18,6 +18,7 @@ import { leaves, safeParseConfig } from "../../core/config-schema.js";
 import { qwenDir } from "../../presets/qwen.js";
 import { claudeStyleEvent } from "../host/claude-style-event.js";
 import { familyToolMatcher, type GeminiFamilyHost, type GeminiFamilyOutput } from "../host/gemini-family.js";
+import { QWEN_TOOL_TARGETS } from "./tools.js";
 
 /** Events agentsmd answers. */
 const QWEN_HOOK_EVENTS = ["SessionStart", "PostToolUse", "UserPromptSubmit"] as const;
@@ -28,20 +29,6 @@ const { optionalString } = leaves();
 /** The stdin document of a Qwen Code command hook; unknown fields are kept and ignored. */
 export const QwenHookInputSchema = claudeStyleEvent({ permission_mode: optionalString, model: optionalString, agent_id: optionalString });
 export type QwenHookInput = z.infer<typeof QwenHookInputSchema>;
-
-/**
- * Which argument of which built-in tool names the touched path (tool ids of
- * `packages/core/src/tools/tool-names.ts`; the host layer's target-table shape).
- */
-const QWEN_TOOL_TARGETS = {
-  read_file: { fields: ["file_path", "absolute_path", "path"] },
-  write_file: { fields: ["file_path", "path"] },
-  edit: { fields: ["file_path", "path"] },
-  notebook_edit: { fields: ["notebook_path", "file_path"] },
-  list_directory: { fields: ["path", "dir_path"] },
-  glob: { fields: ["path"], orCwd: true },
-  grep_search: { fields: ["path"], orCwd: true },
-} as const satisfies Readonly<Record<string, { readonly fields: readonly string[]; readonly orCwd?: boolean }>>;
 
 /** The PostToolUse matcher agentsmd registers (Qwen matches tool ids and their display names by regular expression). */
 export const QWEN_POST_TOOL_MATCHER = familyToolMatcher(QWEN_TOOL_TARGETS);

@@ -1,7 +1,8 @@
 /** The Codex event schema against events recorded from codex-cli 0.169.0. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CodexHookInputError, parseCodexEvent, toolCommand } from "../../../src/integrations/codex/input.js";
+import { CodexHookInputError, parseCodexEvent } from "../../../src/integrations/codex/input.js";
+import { toolCommand } from "../../../src/integrations/codex/tools.js";
 
 const recorded = JSON.parse(readFileSync(new URL("./events/codex-0.169.0.json", import.meta.url), "utf8")) as { events: Record<string, unknown> };
 const event = (name: string) => JSON.stringify(recorded.events[name]);
