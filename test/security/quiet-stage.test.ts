@@ -11,7 +11,6 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, r
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { quietCall } from "../../src/hook/quiet.js";
-import { runHookArgv } from "../../src/hook/run.js";
 import { quietHost } from "../../src/integrations/claude-code/quiet.js";
 import { agentsmdVersion, parseCertificate, quietPath } from "../../src/integrations/host/quiet-format.js";
 import { conversationPath, hostStateDir, stateCheckOf } from "../../src/integrations/host/state-file.js";
@@ -270,17 +269,7 @@ describe("hosts the engine never certifies", () => {
     const tree = await createTree({ "r/.git/": null, "r/AGENTS.md": "root rules\n", "r/a/AGENTS.md": "a rules\n", "r/a/x.ts": "" });
     await sleep(RACY_MS + 200);
     const env = { HOME: tree.home, XDG_STATE_HOME: tree.path("state") };
-    const call = async (event: object) => {
-      let stdout = "";
-      await runHookArgv(["hook", "droid"], {
-        stdout: (text) => (stdout += text),
-        stderr: () => undefined,
-        readStdin: async () => JSON.stringify(event),
-        env,
-        cwd: "/",
-      });
-      return stdout;
-    };
+    const call = (event: object) => fullCall(event, env, "droid");
     const base = { session_id: "d1", cwd: tree.path("r"), transcript_path: "" };
     await call({ ...base, hook_event_name: "SessionStart", source: "startup" });
     expect(await call({ ...base, hook_event_name: "PostToolUse", tool_name: "Create", tool_input: { file_path: tree.path("r/a/new.ts") } })).toContain(

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { quietCall } from "../../../src/hook/quiet.js";
-import { runHookArgv } from "../../../src/hook/run.js";
+import { fullCall, sleep } from "../../helpers/quiet-setup.js";
 import { quietHost } from "../../../src/integrations/codex/quiet.js";
 import { agentsmdVersion, quietPath } from "../../../src/integrations/host/quiet-format.js";
 import { conversationPath, hostStateDir } from "../../../src/integrations/host/state-file.js";
@@ -17,19 +17,7 @@ import { RACY_MS } from "../../../src/io/unchanged.js";
 import { ensureBuilt, REPO } from "../../helpers/bin.js";
 import { createTree, type Tree } from "../../helpers/tree.js";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function codexCall(event: object, env: Record<string, string>): Promise<string> {
-  let stdout = "";
-  await runHookArgv(["hook", "codex"], {
-    stdout: (text) => (stdout += text),
-    stderr: () => undefined,
-    readStdin: async () => JSON.stringify(event),
-    env,
-    cwd: "/",
-  });
-  return stdout;
-}
+const codexCall = (event: object, env: Record<string, string>) => fullCall(event, env, "codex");
 
 /** A Codex conversation in `r` whose first `cat` of pkg/a.ts gave pkg/AGENTS.md. */
 async function conversation(extraEnv: Record<string, string> = {}): Promise<{ tree: Tree; env: Record<string, string>; shell: (command: string) => object }> {
